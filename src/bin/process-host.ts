@@ -1,0 +1,62 @@
+import { accessSync, constants, realpathSync } from 'node:fs';
+import { basename, delimiter, isAbsolute, join, resolve } from 'node:path';
+import { isatty } from 'node:tty';
+import type { Host } from '../runtime/host.js';
+
+function isSameExecutable(candidate: string, target: string): boolean {
+  try {
+    accessSync(candidate, constants.X_OK);
+    return realpathSync(candidate) === target;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * How a shell in this working directory can run this program again: the
+ * bare name when PATH finds this very program, else its absolute path (or
+ * node and the script, when the script is not executable).
+ */
+export function programInvocation(scriptArg: string, env: NodeJS.ProcessEnv, execPath: string): string[] {
+  const script = isAbsolute(scriptArg) ? scriptArg : resolve(scriptArg);
+  let real: string;
+  try {
+    real = realpathSync(script);
+  } catch {
+    return [execPath, script];
+  }
+  const name = basename(script);
+  for (const dir of (env['PATH'] ?? '').split(delimiter)) {
+    if (dir && isSameExecutable(join(dir, name), real)) return [name];
+  }
+  try {
+    accessSync(script, constants.X_OK);
+    return [script];
+  } catch {
+    return [execPath, script];
+  }
+}
+
+/** The real process as a Host. */
+export function processHost(): Host {
+  let invocation: string[] | undefined;
+  return {
+    argv: process.argv.slice(2),
+    env: process.env,
+    cwd: process.cwd(),
+    // isatty, not process.stdin: touching process.stdin opens it, and a
+    // command that does not declare stdin must never hold it.
+    stdoutIsTTY: isatty(1),
+    stderrIsTTY: isatty(2),
+    stdinIsTTY: isatty(0),
+    programWords: () => (invocation ??= programInvocation(process.argv[1] ?? '', process.env, process.execPath)),
+    writeStdout: (text) => new Promise((done) => {
+      if (text.length === 0) return done();
+      process.stdout.write(text, () => done());
+    }),
+    writeStderr: (text) => {
+      if (text.length > 0) process.stderr.write(text);
+    },
+    now: () => performance.now(),
+  };
+}

@@ -1,0 +1,33 @@
+import { buildEnvelope } from '../contract/envelope.js';
+import { ExitCode } from '../contract/exit-code.js';
+import { resultOfThrown, type Program } from '../runtime/program.js';
+import { renderJson } from '../runtime/render.js';
+import { processHost } from './process-host.js';
+
+/**
+ * Runs a program as this process: argv in, one envelope out, exit code set.
+ * Pass a factory so that a refused registration becomes an envelope too.
+ * This is the only module that touches the process.
+ */
+export async function runCli(program: Program | (() => Program)): Promise<void> {
+  // A reader that went away (`stint ... | head -c1`) ends us quietly (REQ-F-014).
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(ExitCode.SUCCESS);
+    throw error;
+  });
+  process.stderr.on('error', () => {});
+  const host = processHost();
+  let exitCode: number;
+  try {
+    const resolved = typeof program === 'function' ? program() : program;
+    exitCode = await resolved.main(host);
+  } catch (thrown) {
+    // Registration refused, or a defect in the runtime itself: still one envelope.
+    const result = resultOfThrown(thrown);
+    const started = host.now();
+    await host.writeStdout(renderJson(buildEnvelope({ exitCode: result.exitCode, durationMs: host.now() - started, error: result.error ?? null })));
+    if (host.env['STINT_DEBUG'] && thrown instanceof Error) host.writeStderr(`${thrown.stack ?? thrown.message}\n`);
+    exitCode = result.exitCode;
+  }
+  process.exit(exitCode);
+}

@@ -1,0 +1,12 @@
+import { createProgram, type Program } from '../runtime/program.js';
+import { TOOL_VERSION } from './version.js';
+
+/** The composition root of stint's own binary: its commands, built like any author's program. */
+export function stintProgram(): Program {
+  return createProgram({
+    name: 'stint',
+    version: TOOL_VERSION,
+    description: 'long work under a time budget that never loses what was done',
+    commands: [],
+  });
+}

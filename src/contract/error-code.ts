@@ -1,0 +1,58 @@
+import { ExitCode, type ExitCode as ExitCodeValue } from './exit-code.js';
+
+/**
+ * Stable error codes: programs match these, people read messages. Each code
+ * maps to exactly one exit code (below), so the mapping lives in one place.
+ * Every code is listed in the README's table (a test keeps that true).
+ */
+export const ErrorCode = {
+  // validation (exit 2)
+  ArgError: 'ARG_ERROR',
+  // framework
+  InternalError: 'INTERNAL_ERROR',
+  RegistrationRefused: 'REGISTRATION_REFUSED',
+  UndeclaredExitCode: 'UNDECLARED_EXIT_CODE',
+  Incomplete: 'INCOMPLETE',
+  Cancelled: 'CANCELLED',
+  Timeout: 'TIMEOUT',
+  Stalled: 'STALLED',
+  JobLost: 'JOB_LOST',
+  JobNotFound: 'JOB_NOT_FOUND',
+  JobFailed: 'JOB_FAILED',
+  StateDirUnusable: 'STATE_DIR_UNUSABLE',
+  // inputs
+  FileNotFound: 'FILE_NOT_FOUND',
+  NotAFile: 'NOT_A_FILE',
+  FileUnreadable: 'FILE_UNREADABLE',
+  NotCsv: 'NOT_CSV',
+  PartialFailure: 'PARTIAL_FAILURE',
+  WorkerFailed: 'WORKER_FAILED',
+  // stores
+  DatabaseLocked: 'DATABASE_LOCKED',
+  IdempotencyKeyReused: 'IDEMPOTENCY_KEY_REUSED',
+} as const;
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+/** The one exit code each error code is emitted under. */
+export const EXIT_CODE_OF: Readonly<Record<ErrorCode, ExitCodeValue>> = Object.freeze({
+  [ErrorCode.ArgError]: ExitCode.ARG_ERROR,
+  [ErrorCode.InternalError]: ExitCode.GENERAL_ERROR,
+  [ErrorCode.RegistrationRefused]: ExitCode.GENERAL_ERROR,
+  [ErrorCode.UndeclaredExitCode]: ExitCode.GENERAL_ERROR,
+  [ErrorCode.Incomplete]: ExitCode.INCOMPLETE,
+  [ErrorCode.Cancelled]: ExitCode.GENERAL_ERROR, // the signal handlers use 130/143 instead
+  [ErrorCode.Timeout]: ExitCode.TIMEOUT,
+  [ErrorCode.Stalled]: ExitCode.TIMEOUT,
+  [ErrorCode.JobLost]: ExitCode.GENERAL_ERROR,
+  [ErrorCode.JobNotFound]: ExitCode.NOT_FOUND,
+  [ErrorCode.JobFailed]: ExitCode.GENERAL_ERROR,
+  [ErrorCode.StateDirUnusable]: ExitCode.PRECONDITION,
+  [ErrorCode.FileNotFound]: ExitCode.NOT_FOUND,
+  [ErrorCode.NotAFile]: ExitCode.PRECONDITION,
+  [ErrorCode.FileUnreadable]: ExitCode.PERMISSION_DENIED,
+  [ErrorCode.NotCsv]: ExitCode.PRECONDITION,
+  [ErrorCode.PartialFailure]: ExitCode.PARTIAL_FAILURE,
+  [ErrorCode.WorkerFailed]: ExitCode.GENERAL_ERROR,
+  [ErrorCode.DatabaseLocked]: ExitCode.UNAVAILABLE,
+  [ErrorCode.IdempotencyKeyReused]: ExitCode.CONFLICT,
+});

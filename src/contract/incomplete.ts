@@ -1,0 +1,18 @@
+import type { IncompleteState } from './vocabulary/job-state.js';
+import type { ProgressUnit } from './vocabulary/progress-unit.js';
+
+/** data.progress: done never decreases within a job and across its continuations. */
+export interface Progress {
+  readonly done: number;
+  readonly total?: number;
+  readonly unit?: ProgressUnit | string;
+}
+
+/** data of an INCOMPLETE (14) response (seed 000). */
+export interface IncompleteData {
+  readonly state: IncompleteState;
+  readonly job_id: string;
+  readonly progress: Progress;
+  readonly continue_command: string;
+  readonly cancel_command: string;
+}

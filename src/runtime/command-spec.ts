@@ -1,0 +1,140 @@
+import type { ErrorDetail, WarningDetail } from '../contract/envelope.js';
+import type { ExitCode, ExitCodeEntry } from '../contract/exit-code.js';
+import type { DangerLevel } from '../contract/vocabulary/danger-level.js';
+import type { ProgressUnit } from '../contract/vocabulary/progress-unit.js';
+
+/** Flag types an author may declare. `duration` takes `250`, `250ms`, `5s`, `2m`, `1h`. */
+export type FlagType = 'string' | 'integer' | 'number' | 'boolean' | 'duration' | 'enum';
+
+export interface FlagSpec {
+  readonly type: FlagType;
+  readonly description: string;
+  readonly required?: boolean;
+  readonly default?: string | number | boolean;
+  readonly enum_values?: readonly string[];
+  /** One letter, used as `-x`. */
+  readonly short?: string;
+  /** Lower bound for integer, number and duration flags. */
+  readonly min?: number;
+}
+
+export type PositionalType = 'string' | 'integer' | 'number' | 'enum';
+
+export interface PositionalSpec {
+  readonly name: string;
+  readonly type: PositionalType;
+  readonly description: string;
+  /** Default true. */
+  readonly required?: boolean;
+  /** Only the last positional may be variadic: it takes every remaining word. */
+  readonly variadic?: boolean;
+  readonly enum_values?: readonly string[];
+}
+
+/** How a command survives the end of its caller's budget (REQ-C-033). */
+export interface Interruption {
+  /** The work may go on in a detached background job after the call returns. */
+  readonly detach: boolean;
+  /** The command checkpoints, so the identical invocation continues it. */
+  readonly resume: boolean;
+  /** A job whose progress.done does not grow for this long ends STALLED. Default 300000. */
+  readonly idle_timeout_ms?: number;
+  /** Bound on the whole work when the caller gives no --timeout. Default 3600000. */
+  readonly max_lifetime_ms?: number;
+}
+
+export interface StdinSpec {
+  readonly mode: 'buffered' | 'lines' | 'records';
+  readonly max_bytes?: number;
+}
+
+type FlagValue<S extends FlagSpec> = S['type'] extends 'boolean'
+  ? boolean
+  : S['type'] extends 'integer' | 'number' | 'duration'
+    ? number
+    : S['enum_values'] extends readonly (infer E)[]
+      ? E
+      : string;
+
+/** What the handler receives for its declared flags. */
+export type FlagValues<F extends Readonly<Record<string, FlagSpec>>> = {
+  readonly [K in keyof F]: F[K] extends { required: true } | { default: unknown } | { type: 'boolean' }
+    ? FlagValue<F[K]>
+    : FlagValue<F[K]> | undefined;
+};
+
+type PositionalValue<S extends PositionalSpec> = S['variadic'] extends true
+  ? readonly string[]
+  : S['type'] extends 'integer' | 'number'
+    ? number
+    : string;
+
+/** What the handler receives for its declared positionals, by name. */
+export type PositionalValues<P extends readonly PositionalSpec[]> = {
+  readonly [S in P[number] as S['name']]: S['required'] extends false ? PositionalValue<S> | undefined : PositionalValue<S>;
+};
+
+/** Options the framework adds and resolves itself (they are not in the handler's flags). */
+export interface FrameworkOptions {
+  /** Sync call budget in force; undefined when none applies (a terminal without --budget). 0 = no budget. */
+  readonly budgetMs: number | undefined;
+  /** Wall-clock bound on the whole work, when one applies. */
+  readonly timeoutMs: number | undefined;
+  /** The caller's --idempotency-key, on writers. */
+  readonly idempotencyKey: string | undefined;
+}
+
+export interface CommandInput<F extends Readonly<Record<string, FlagSpec>>, P extends readonly PositionalSpec[]> {
+  readonly flags: FlagValues<F>;
+  readonly positionals: PositionalValues<P>;
+  readonly options: FrameworkOptions;
+}
+
+/** The narrow view of the runtime a handler sees. */
+export interface CommandContext {
+  readonly cwd: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Report progress: `done` counts completed units and never decreases. */
+  progress(done: number, total?: number, unit?: ProgressUnit | string): void;
+  /** Add a warning to the response. */
+  warn(warning: WarningDetail): void;
+  /** A line for people, on stderr. */
+  log(message: string): void;
+  /** True once a stop was requested (budget, signal, cancel); honour it at the next safe point. */
+  readonly stopRequested: () => boolean;
+  /** Now, in ms; injected so that tests own the clock. */
+  now(): number;
+}
+
+/** What a handler returns. Success is exitCode 0 with data; anything else carries an error. */
+export interface CommandResult<D = unknown> {
+  readonly exitCode: ExitCode;
+  readonly data?: D | null;
+  readonly error?: ErrorDetail;
+  readonly warnings?: readonly WarningDetail[];
+  /** Extra response meta (e.g. `not_modified`, `idempotency_hit`); the framework's own keys win. */
+  readonly meta?: Readonly<Record<string, unknown>>;
+}
+
+export interface CommandSpec<
+  F extends Readonly<Record<string, FlagSpec>> = Readonly<Record<string, FlagSpec>>,
+  P extends readonly PositionalSpec[] = readonly PositionalSpec[],
+  D = unknown,
+> {
+  /** Space-separated path: `analyze`, `job wait`. */
+  readonly name: string;
+  readonly description: string;
+  readonly danger_level: DangerLevel;
+  readonly positionals?: P;
+  readonly flags?: F;
+  readonly interruption?: Interruption;
+  /** The command's own exit codes; 0 and, when interruptible, 14 are required. */
+  readonly exit_codes: Readonly<Partial<Record<ExitCode, ExitCodeEntry>>>;
+  /** Writers get --idempotency-key unless they set this to false (and then cannot resume). */
+  readonly idempotency_key?: boolean;
+  readonly stdin?: StdinSpec;
+  readonly examples?: readonly { readonly description: string; readonly command: string }[];
+  run(input: CommandInput<F, P>, ctx: CommandContext): Promise<CommandResult<D>>;
+  /** How `--format text` shows a successful `data`. */
+  text?(data: D): string;
+}

@@ -1,0 +1,174 @@
+import { ErrorCode } from '../contract/error-code.js';
+import { ExitCode, STANDARD_EXIT_CODES, isCommandExitCode, type ExitCodeEntry } from '../contract/exit-code.js';
+import { StintError } from '../contract/stint-error.js';
+import { DangerLevel, writes } from '../contract/vocabulary/danger-level.js';
+import { isMemberOf } from '../contract/vocabulary/closed-set.js';
+import { SideEffects } from '../contract/vocabulary/side-effects.js';
+import type { CommandSpec, FlagSpec, PositionalSpec } from './command-spec.js';
+import { FrameworkFlag, GLOBAL_FLAGS, frameworkFlagsFor } from './framework-flags.js';
+
+const NAME = /^[a-z][a-z0-9-]*$/;
+const CODE = /^[A-Z][A-Z0-9_]+$/;
+const INTERRUPTION_MIN_MS = 1_000;
+
+/** A command after registration: validated, with the framework's flags and exit codes added. */
+export interface RegisteredCommand {
+  readonly spec: CommandSpec;
+  /** `['job', 'wait']` */
+  readonly path: readonly string[];
+  /** `job.wait`, the manifest key */
+  readonly id: string;
+  /** Local flags: the author's plus the framework's per-command ones. */
+  readonly flags: Readonly<Record<string, FlagSpec>>;
+  /** The codes this command may exit with, framework codes included. */
+  readonly exitCodes: Readonly<Record<number, ExitCodeEntry>>;
+  readonly builtin: boolean;
+  readonly writes: boolean;
+}
+
+function refuse(command: string, field: string, message: string): never {
+  throw new StintError(ErrorCode.RegistrationRefused, `command "${command}": ${field}: ${message}`, {
+    context: { command, field },
+    phase: 'validation',
+  });
+}
+
+function checkExitCodes(spec: CommandSpec, isWriter: boolean): void {
+  const codes = Object.keys(spec.exit_codes);
+  if (!Object.hasOwn(spec.exit_codes, ExitCode.SUCCESS)) refuse(spec.name, 'exit_codes.0', 'every command declares SUCCESS (0)');
+  for (const key of codes) {
+    const field = `exit_codes.${key}`;
+    const code = Number(key);
+    if (!isCommandExitCode(code)) refuse(spec.name, field, `${key} is outside the exit-code table (0-14)`);
+    const entry = spec.exit_codes[code] as ExitCodeEntry;
+    if (typeof entry.description !== 'string' || entry.description.length < 1 || entry.description.length > 120) {
+      refuse(spec.name, `${field}.description`, 'a description of 1 to 120 characters is required');
+    }
+    if (typeof entry.retryable !== 'boolean') refuse(spec.name, `${field}.retryable`, 'must be a boolean');
+    if (!isMemberOf(SideEffects, entry.side_effects)) refuse(spec.name, `${field}.side_effects`, 'must be none, partial or complete');
+    if (entry.retryable && entry.side_effects !== SideEffects.None) {
+      refuse(spec.name, field, 'a retryable exit must have side_effects "none"');
+    }
+    if (code === ExitCode.ARG_ERROR && entry.side_effects !== SideEffects.None) refuse(spec.name, field, 'ARG_ERROR always has side_effects "none"');
+    if (code === ExitCode.PARTIAL_FAILURE && entry.retryable) refuse(spec.name, field, 'PARTIAL_FAILURE is never retryable');
+    if ((code === ExitCode.SUCCESS) !== (entry.side_effects === SideEffects.Complete)) {
+      refuse(spec.name, field, 'only SUCCESS (0) has side_effects "complete", and it always does');
+    }
+    for (const errorCode of entry.error_codes ?? []) {
+      if (!CODE.test(errorCode)) refuse(spec.name, `${field}.error_codes`, `"${errorCode}" does not match ${CODE}`);
+    }
+  }
+  if (spec.interruption) {
+    const incomplete = spec.exit_codes[ExitCode.INCOMPLETE];
+    if (!incomplete) refuse(spec.name, 'exit_codes.14', 'a command that declares interruption must declare INCOMPLETE (14)');
+    if (isWriter && (incomplete.retryable || incomplete.side_effects !== SideEffects.Partial)) {
+      refuse(spec.name, 'exit_codes.14', 'a writing command declares INCOMPLETE with retryable: false, side_effects: "partial"');
+    }
+    if (!isWriter && (!incomplete.retryable || incomplete.side_effects !== SideEffects.None)) {
+      refuse(spec.name, 'exit_codes.14', 'a read-only command declares INCOMPLETE with retryable: true, side_effects: "none"');
+    }
+  } else if (Object.hasOwn(spec.exit_codes, ExitCode.INCOMPLETE)) {
+    refuse(spec.name, 'exit_codes.14', 'only a command that declares interruption can exit INCOMPLETE');
+  }
+}
+
+function checkInterruption(spec: CommandSpec, isWriter: boolean, acceptsKey: boolean): void {
+  const interruption = spec.interruption;
+  if (!interruption) return;
+  if (typeof interruption.detach !== 'boolean' || typeof interruption.resume !== 'boolean') {
+    refuse(spec.name, 'interruption', 'detach and resume are both required booleans');
+  }
+  if (!interruption.detach && !interruption.resume) {
+    refuse(spec.name, 'interruption', 'at least one of detach and resume must be true');
+  }
+  for (const field of ['idle_timeout_ms', 'max_lifetime_ms'] as const) {
+    const value = interruption[field];
+    if (value !== undefined && (!Number.isInteger(value) || value < INTERRUPTION_MIN_MS)) {
+      refuse(spec.name, `interruption.${field}`, `must be an integer of at least ${INTERRUPTION_MIN_MS}`);
+    }
+  }
+  if (interruption.resume && isWriter && !acceptsKey) {
+    refuse(spec.name, 'interruption.resume', 'a resumable writer must accept --idempotency-key');
+  }
+}
+
+function checkFlags(spec: CommandSpec, reserved: ReadonlySet<string>): void {
+  const shorts = new Set<string>(['h']);
+  for (const [name, flag] of Object.entries(spec.flags ?? {})) {
+    const field = `flags.${name}`;
+    if (!NAME.test(name)) refuse(spec.name, field, `flag names match ${NAME}`);
+    if (reserved.has(name)) refuse(spec.name, field, `--${name} is a framework flag`);
+    if (!['string', 'integer', 'number', 'boolean', 'duration', 'enum'].includes(flag.type)) refuse(spec.name, `${field}.type`, `unknown type "${String(flag.type)}"`);
+    if (!flag.description) refuse(spec.name, `${field}.description`, 'a description is required');
+    if (flag.type === 'enum' && !(flag.enum_values && flag.enum_values.length > 0)) refuse(spec.name, `${field}.enum_values`, 'an enum flag lists its values');
+    if (flag.short !== undefined) {
+      if (!/^[a-zA-Z]$/.test(flag.short) || shorts.has(flag.short)) refuse(spec.name, `${field}.short`, 'one letter, unique, not -h');
+      shorts.add(flag.short);
+    }
+    if (flag.required && flag.default !== undefined) refuse(spec.name, field, 'a required flag has no default');
+  }
+}
+
+function checkPositionals(spec: CommandSpec): void {
+  const positionals: readonly PositionalSpec[] = spec.positionals ?? [];
+  let optionalSeen = false;
+  positionals.forEach((positional, index) => {
+    const field = `positionals.${index}`;
+    if (!/^[a-z][a-z0-9_-]*$/.test(positional.name)) refuse(spec.name, `${field}.name`, 'positional names match ^[a-z][a-z0-9_-]*$');
+    if (positional.variadic && index !== positionals.length - 1) refuse(spec.name, field, 'only the last positional may be variadic');
+    if (positional.type === 'enum' && !positional.enum_values?.length) refuse(spec.name, `${field}.enum_values`, 'an enum positional lists its values');
+    const required = positional.required !== false;
+    if (required && optionalSeen) refuse(spec.name, field, 'a required positional cannot follow an optional one');
+    optionalSeen ||= !required;
+  });
+}
+
+/**
+ * Declares a command. Validates the declaration once, here at the edge, and
+ * refuses contradictions with a REGISTRATION_REFUSED error naming the field.
+ */
+export function defineCommand<
+  const F extends Readonly<Record<string, FlagSpec>>,
+  const P extends readonly PositionalSpec[],
+  D,
+>(spec: CommandSpec<F, P, D>): CommandSpec<F, P, D> {
+  registerCommand(spec as unknown as CommandSpec, false);
+  return spec;
+}
+
+/** Validates and normalises a declaration (defineCommand's work, plus what the program needs). */
+export function registerCommand(spec: CommandSpec, builtin: boolean): RegisteredCommand {
+  const name = typeof spec.name === 'string' ? spec.name : '';
+  const path = name.split(' ').filter(Boolean);
+  if (path.length === 0 || !path.every((segment) => NAME.test(segment))) refuse(name || '?', 'name', `each word matches ${NAME}`);
+  if (!spec.description) refuse(name, 'description', 'a description is required');
+  if (!isMemberOf(DangerLevel, spec.danger_level)) refuse(name, 'danger_level', 'must be safe, mutating or destructive');
+  if (typeof spec.run !== 'function') refuse(name, 'run', 'a handler function is required');
+  if (typeof spec.exit_codes !== 'object' || spec.exit_codes === null) refuse(name, 'exit_codes', 'an exit-code table is required');
+
+  const isWriter = writes(spec.danger_level);
+  const acceptsKey = isWriter && spec.idempotency_key !== false;
+  checkInterruption(spec, isWriter, acceptsKey);
+  checkExitCodes(spec, isWriter);
+  const frameworkFlags = frameworkFlagsFor({ interruptible: spec.interruption !== undefined, acceptsKey });
+  checkFlags(spec, new Set([...Object.keys(GLOBAL_FLAGS), ...Object.keys(FrameworkFlag).map((k) => FrameworkFlag[k as keyof typeof FrameworkFlag])]));
+  checkPositionals(spec);
+
+  const exitCodes: Record<number, ExitCodeEntry> = {
+    [ExitCode.GENERAL_ERROR]: STANDARD_EXIT_CODES[ExitCode.GENERAL_ERROR],
+    [ExitCode.ARG_ERROR]: STANDARD_EXIT_CODES[ExitCode.ARG_ERROR],
+  };
+  if (spec.interruption) exitCodes[ExitCode.TIMEOUT] = STANDARD_EXIT_CODES[ExitCode.TIMEOUT];
+  for (const [key, entry] of Object.entries(spec.exit_codes)) {
+    exitCodes[Number(key)] = { ...STANDARD_EXIT_CODES[Number(key) as ExitCode], ...entry };
+  }
+  return Object.freeze({
+    spec,
+    path,
+    id: path.join('.'),
+    flags: Object.freeze({ ...(spec.flags ?? {}), ...frameworkFlags }),
+    exitCodes: Object.freeze(exitCodes),
+    builtin,
+    writes: isWriter,
+  });
+}

@@ -1,0 +1,48 @@
+import { OutputFormat } from '../contract/vocabulary/output-format.js';
+import { membersOf } from '../contract/vocabulary/closed-set.js';
+import type { FlagSpec } from './command-spec.js';
+
+/** Flags every command accepts, before or after the command path. */
+export const GlobalFlag = {
+  Format: 'format',
+  Help: 'help',
+  Version: 'version',
+} as const;
+
+export const GLOBAL_FLAGS: Readonly<Record<string, FlagSpec>> = Object.freeze({
+  [GlobalFlag.Format]: {
+    type: 'enum',
+    enum_values: membersOf(OutputFormat),
+    description: 'Output format: json (one envelope on stdout; the default when stdout is not a terminal) or text',
+  },
+  [GlobalFlag.Help]: { type: 'boolean', short: 'h', description: 'Show help for the program or a command' },
+  [GlobalFlag.Version]: { type: 'boolean', description: 'Show the program version' },
+});
+
+/** Flags the framework adds to the commands that need them. */
+export const FrameworkFlag = {
+  Budget: 'budget',
+  Timeout: 'timeout',
+  IdempotencyKey: 'idempotency-key',
+} as const;
+
+export function frameworkFlagsFor(command: { interruptible: boolean; acceptsKey: boolean }): Record<string, FlagSpec> {
+  const flags: Record<string, FlagSpec> = {};
+  if (command.interruptible) {
+    flags[FrameworkFlag.Budget] = {
+      type: 'duration',
+      description: 'Sync call budget (250ms, 5s, 2m, 1h; 0 = none). Default: AGENT_CALL_BUDGET_MS, else 30s; none in a terminal',
+    };
+    flags[FrameworkFlag.Timeout] = {
+      type: 'duration',
+      description: 'Wall-clock bound on the whole work across every continuation (0 = none)',
+    };
+  }
+  if (command.acceptsKey) {
+    flags[FrameworkFlag.IdempotencyKey] = {
+      type: 'string',
+      description: 'Makes a repeated call the same run: a completed run answers again with effect "noop"',
+    };
+  }
+  return flags;
+}

@@ -1,0 +1,85 @@
+import type { FlagSpec } from './command-spec.js';
+import { commandsUnder, type CommandNode } from './command-tree.js';
+import type { RegisteredCommand } from './define-command.js';
+import { GLOBAL_FLAGS } from './framework-flags.js';
+
+export interface ProgramIdentity {
+  readonly name: string;
+  readonly version: string;
+  readonly description: string;
+}
+
+function table(rows: readonly (readonly [string, string])[]): string {
+  const width = Math.min(32, Math.max(0, ...rows.map(([left]) => left.length)));
+  return rows.map(([left, right]) => `  ${left.padEnd(width)}  ${right}`).join('\n');
+}
+
+function flagUsage(name: string, flag: FlagSpec): string {
+  const short = flag.short ? `-${flag.short}, ` : '';
+  const value = flag.type === 'boolean' ? '' : flag.type === 'enum' ? ` ${flag.enum_values?.join('|')}` : ` <${flag.type}>`;
+  return `${short}--${name}${value}`;
+}
+
+function flagRows(flags: Readonly<Record<string, FlagSpec>>): [string, string][] {
+  return Object.entries(flags).map(([name, flag]) => {
+    const notes = [flag.required ? 'required' : '', flag.default !== undefined ? `default: ${String(flag.default)}` : ''].filter(Boolean);
+    return [flagUsage(name, flag), notes.length ? `${flag.description} (${notes.join('; ')})` : flag.description];
+  });
+}
+
+function commandList(node: CommandNode): string {
+  return table(commandsUnder(node).map((command) => [command.path.join(' '), command.spec.description]));
+}
+
+/** Help for the program, or for a group such as `job`. */
+export function groupHelp(program: ProgramIdentity, node: CommandNode): string {
+  const prefix = [program.name, ...node.path].join(' ');
+  return [
+    node.path.length ? `${prefix}: commands` : `${program.name} ${program.version}: ${program.description}`,
+    '',
+    `Usage: ${prefix} <command> [flags]`,
+    '',
+    'Commands:',
+    commandList(node),
+    '',
+    'Global flags (before or after the command):',
+    table(flagRows(GLOBAL_FLAGS)),
+    '',
+    `Run "${program.name} <command> --help" for a command's arguments, flags and exit codes.`,
+    '',
+  ].join('\n');
+}
+
+/** Help for one command: usage, arguments, flags and its exit codes. */
+export function commandHelp(program: ProgramIdentity, command: RegisteredCommand): string {
+  const spec = command.spec;
+  const positionals = spec.positionals ?? [];
+  const words = positionals.map((p) => {
+    const inner = p.variadic ? `${p.name}...` : p.name;
+    return p.required === false ? `[${inner}]` : `<${inner}>`;
+  });
+  const lines = [
+    `Usage: ${[program.name, ...command.path, ...words].join(' ')} [flags]`,
+    '',
+    spec.description,
+    '',
+  ];
+  if (positionals.length) {
+    lines.push('Arguments:', table(positionals.map((p) => [p.variadic ? `${p.name}...` : p.name, p.description])), '');
+  }
+  const flags = flagRows(command.flags);
+  if (flags.length) lines.push('Flags:', table(flags), '');
+  if (spec.interruption) {
+    const modes = [spec.interruption.detach ? 'continues in a background job' : '', spec.interruption.resume ? 'resumes from its checkpoint' : '']
+      .filter(Boolean)
+      .join(' and ');
+    lines.push(`When its budget runs out the work ${modes}; the call exits 14 with the command that continues it.`, '');
+  }
+  lines.push(
+    'Exit codes:',
+    table(Object.entries(command.exitCodes).map(([code, entry]) => [`${code.padStart(3)} ${entry.name ?? ''}`, entry.description])),
+    '',
+  );
+  for (const example of spec.examples ?? []) lines.push(`Example: ${example.description}`, `  ${example.command}`, '');
+  return lines.join('\n');
+}

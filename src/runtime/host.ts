@@ -1,0 +1,18 @@
+/**
+ * The process as the runtime sees it. Only `src/bin` builds one from the
+ * real process; tests and embedders build their own.
+ */
+export interface Host {
+  readonly argv: readonly string[];
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly cwd: string;
+  readonly stdoutIsTTY: boolean;
+  readonly stderrIsTTY: boolean;
+  readonly stdinIsTTY: boolean;
+  /** How a shell in `cwd` runs this program again: its bare name when PATH finds it, else an absolute path. */
+  programWords(): readonly string[];
+  /** Resolves once the text is handed to the OS (so an exit right after loses nothing). */
+  writeStdout(text: string): Promise<void>;
+  writeStderr(text: string): void;
+  now(): number;
+}

@@ -1,0 +1,90 @@
+import { createHash } from 'node:crypto';
+import { ExitCode, SignalExitCode, STANDARD_EXIT_CODES, type ExitCodeEntry } from '../contract/exit-code.js';
+import type { FlagSpec, PositionalSpec } from './command-spec.js';
+import type { RegisteredCommand } from './define-command.js';
+import { BUDGET_ENV } from './budget.js';
+import { DURATION_PATTERN } from './duration.js';
+import { GLOBAL_FLAGS } from './framework-flags.js';
+import type { ProgramIdentity } from './help-text.js';
+
+export const MANIFEST_SCHEMA_VERSION = '3.0';
+
+/** Codes every command shares; a command's own map lists only additions and overrides. */
+const SHARED_EXIT_CODES: Readonly<Record<number, ExitCodeEntry>> = {
+  [ExitCode.GENERAL_ERROR]: STANDARD_EXIT_CODES[ExitCode.GENERAL_ERROR],
+  [ExitCode.ARG_ERROR]: STANDARD_EXIT_CODES[ExitCode.ARG_ERROR],
+  [SignalExitCode.SIGINT]: STANDARD_EXIT_CODES[SignalExitCode.SIGINT],
+  [SignalExitCode.SIGTERM]: STANDARD_EXIT_CODES[SignalExitCode.SIGTERM],
+};
+
+/** Environment variables the framework reads, for the manifest and the README. */
+export const FRAMEWORK_ENV_VARS = [
+  { name: BUDGET_ENV, description: 'Sync call budget in ms for interruptible commands when --budget is not given (default 30000)' },
+  { name: 'STINT_HOME', description: 'Folder for job state; default $XDG_STATE_HOME/stint, else ~/.local/state/stint' },
+  { name: 'XDG_STATE_HOME', description: 'Base of the default job-state folder' },
+  { name: 'NO_COLOR', description: 'When set, no ANSI color on any stream' },
+] as const;
+
+function flagEntry(flag: FlagSpec): Record<string, unknown> {
+  const entry: Record<string, unknown> = {
+    type: flag.type === 'duration' ? 'string' : flag.type,
+    required: flag.required === true,
+    description: flag.description,
+  };
+  if (flag.default !== undefined) entry['default'] = flag.default;
+  if (flag.type === 'enum') entry['enum_values'] = [...(flag.enum_values ?? [])];
+  if (flag.type === 'duration') entry['pattern'] = DURATION_PATTERN;
+  if (flag.short) entry['short'] = flag.short;
+  return entry;
+}
+
+function positionalEntry(positional: PositionalSpec): Record<string, unknown> {
+  return {
+    name: positional.name,
+    type: positional.type,
+    required: positional.required !== false,
+    description: positional.description,
+    ...(positional.type === 'enum' ? { enum_values: [...(positional.enum_values ?? [])] } : {}),
+    ...(positional.variadic ? { variadic: true } : {}),
+  };
+}
+
+function ownExitCodes(command: RegisteredCommand): Record<string, ExitCodeEntry> {
+  const own: Record<string, ExitCodeEntry> = {};
+  for (const [code, entry] of Object.entries(command.exitCodes)) {
+    const shared = SHARED_EXIT_CODES[Number(code)];
+    if (!shared || JSON.stringify(shared) !== JSON.stringify(entry)) own[code] = entry;
+  }
+  return own;
+}
+
+function commandEntry(command: RegisteredCommand): Record<string, unknown> {
+  const spec = command.spec;
+  return {
+    description: spec.description,
+    danger_level: spec.danger_level,
+    required_scopes: [],
+    flags: Object.fromEntries(Object.entries(command.flags).map(([name, flag]) => [name, flagEntry(flag)])),
+    positionals: (spec.positionals ?? []).map(positionalEntry),
+    exit_codes: ownExitCodes(command),
+    ...(spec.interruption ? { interruption: { ...spec.interruption } } : {}),
+    ...(spec.stdin ? { stdin: { ...spec.stdin } } : {}),
+    ...(spec.examples?.length ? { examples: spec.examples.map((e) => ({ ...e })) } : {}),
+    ...(command.builtin ? { builtin: true } : {}),
+  };
+}
+
+/** The ManifestResponse (manifest-response.json) of a program, with a deterministic etag. */
+export function buildManifest(program: ProgramIdentity, commands: readonly RegisteredCommand[]): Record<string, unknown> {
+  const body = {
+    schema_version: MANIFEST_SCHEMA_VERSION,
+    framework_version: program.version,
+    commands: Object.fromEntries([...commands].sort((a, b) => a.id.localeCompare(b.id)).map((c) => [c.id, commandEntry(c)])),
+    flags: Object.fromEntries(Object.entries(GLOBAL_FLAGS).map(([name, flag]) => [name, flagEntry(flag)])),
+    exit_codes: Object.fromEntries(Object.entries(SHARED_EXIT_CODES).map(([code, entry]) => [code, { ...entry }])),
+    env_vars: FRAMEWORK_ENV_VARS.map((v) => ({ ...v })),
+  };
+  const etag = `sha256:${createHash('sha256').update(JSON.stringify(body)).digest('hex')}`;
+  const { schema_version, framework_version, ...rest } = body;
+  return { schema_version, framework_version, etag, ...rest };
+}

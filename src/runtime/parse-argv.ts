@@ -1,0 +1,217 @@
+import { parseArgs } from 'node:util';
+import type { FieldError } from '../contract/envelope.js';
+import { ArgProblem } from '../contract/vocabulary/arg-problem.js';
+import { OutputFormat } from '../contract/vocabulary/output-format.js';
+import { isMemberOf } from '../contract/vocabulary/closed-set.js';
+import type { FlagSpec, PositionalSpec } from './command-spec.js';
+import type { CommandNode } from './command-tree.js';
+import { parseDuration } from './duration.js';
+import { GLOBAL_FLAGS, GlobalFlag } from './framework-flags.js';
+import { nearest } from './suggest.js';
+
+export interface ParsedGlobals {
+  readonly format?: OutputFormat;
+  readonly help: boolean;
+  readonly version: boolean;
+}
+
+/** The outcome of reading argv: the node reached, the values read, and every problem found. */
+export interface ParsedCall {
+  readonly globals: ParsedGlobals;
+  /** The deepest node the words reached (a command, or a group such as `job`). */
+  readonly node: CommandNode;
+  readonly flags: Record<string, unknown>;
+  readonly positionals: Record<string, unknown>;
+  /** The flags the caller actually gave (not defaults), by name: for normalised job keys. */
+  readonly given: Record<string, unknown>;
+  readonly errors: FieldError[];
+}
+
+const isNegativeNumber = (text: string): boolean => /^-\d+(\.\d+)?$/.test(text);
+const looksLikeFlag = (text: string): boolean => text.startsWith('-') && text !== '-' && !isNegativeNumber(text);
+
+/** Walks the leading words down the command tree, stepping over global flags. */
+function findNode(root: CommandNode, args: readonly string[]): { node: CommandNode; pathIndexes: Set<number>; stray?: { word: string; index: number } } {
+  let node = root;
+  const pathIndexes = new Set<number>();
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--') break;
+    if (arg === `--${GlobalFlag.Format}`) { i++; continue; }
+    if (arg.startsWith(`--${GlobalFlag.Format}=`) || arg === '-h' || arg === `--${GlobalFlag.Help}` || arg === `--${GlobalFlag.Version}`) continue;
+    if (looksLikeFlag(arg)) break;
+    const child = node.children.get(arg);
+    if (!child) return node.command ? { node, pathIndexes } : { node, pathIndexes, stray: { word: arg, index: i } };
+    node = child;
+    pathIndexes.add(i);
+  }
+  return { node, pathIndexes };
+}
+
+function convert(name: string, flag: FlagSpec | PositionalSpec, raw: string, errors: FieldError[], field: string): unknown {
+  const bad = (expected: string): undefined => {
+    errors.push({ field, reason: ArgProblem.MalformedValue, message: `${name}: "${raw}" is not ${expected}` });
+    return undefined;
+  };
+  const min = 'min' in flag ? flag.min : undefined;
+  switch (flag.type) {
+    case 'integer': {
+      if (!/^-?\d+$/.test(raw)) return bad('an integer');
+      const value = Number(raw);
+      return min !== undefined && value < min ? bad(`an integer of at least ${min}`) : value;
+    }
+    case 'number': {
+      const value = Number(raw);
+      if (raw.trim() === '' || !Number.isFinite(value)) return bad('a number');
+      return min !== undefined && value < min ? bad(`a number of at least ${min}`) : value;
+    }
+    case 'duration': {
+      const value = parseDuration(raw);
+      if (value === undefined) return bad('a duration (250, 250ms, 5s, 2m, 1h)');
+      return min !== undefined && value < min ? bad(`a duration of at least ${min}ms`) : value;
+    }
+    case 'enum': {
+      const values = flag.enum_values ?? [];
+      if (values.includes(raw)) return raw;
+      const guess = nearest(raw, values);
+      errors.push({
+        field,
+        reason: ArgProblem.MalformedValue,
+        message: `${name}: "${raw}" is not one of ${values.join(', ')}`,
+        ...(guess ? { suggestion: guess } : {}),
+      });
+      return undefined;
+    }
+    default:
+      return raw;
+  }
+}
+
+/**
+ * Reads argv against the command tree. Never throws for bad input: every
+ * problem is collected so that one ARG_ERROR names them all.
+ */
+export function parseArgv(root: CommandNode, argv: readonly string[]): ParsedCall {
+  const errors: FieldError[] = [];
+  const { node, pathIndexes, stray } = findNode(root, argv);
+  const command = node.command;
+  const local = command?.flags ?? {};
+  const known: Record<string, FlagSpec> = { ...GLOBAL_FLAGS, ...local };
+
+  const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = {};
+  for (const [name, flag] of Object.entries(known)) {
+    options[name] = { type: flag.type === 'boolean' ? 'boolean' : 'string', ...(flag.short ? { short: flag.short } : {}) };
+  }
+  const rest = argv.filter((_, index) => !pathIndexes.has(index));
+  const { tokens } = parseArgs({ args: [...rest], options, strict: false, allowPositionals: true, tokens: true });
+
+  const rawFlags = new Map<string, string | boolean>();
+  const words: string[] = [];
+  for (const token of tokens) {
+    if (token.kind === 'positional') { words.push(token.value); continue; }
+    if (token.kind === 'option-terminator') continue;
+    const flag = known[token.name];
+    const display = token.rawName;
+    if (!flag) {
+      const guess = nearest(token.name, Object.keys(known));
+      errors.push({
+        field: `--${token.name}`,
+        reason: ArgProblem.UnknownFlag,
+        message: `unknown flag ${display}${command ? ` for "${command.path.join(' ')}"` : ''}`,
+        ...(guess ? { suggestion: `--${guess}` } : {}),
+      });
+      continue;
+    }
+    let value: string | boolean;
+    if (flag.type === 'boolean') {
+      if (token.inlineValue) {
+        errors.push({ field: `--${token.name}`, reason: ArgProblem.MalformedValue, message: `${display} takes no value` });
+        continue;
+      }
+      value = true;
+    } else if (token.value === undefined || (!token.inlineValue && looksLikeFlag(token.value))) {
+      errors.push({ field: `--${token.name}`, reason: ArgProblem.MissingValue, message: `${display} needs a value` });
+      continue;
+    } else {
+      value = token.value;
+    }
+    const previous = rawFlags.get(token.name);
+    if (previous !== undefined && previous !== value) {
+      errors.push({ field: `--${token.name}`, reason: ArgProblem.ConflictingValue, message: `--${token.name} was given twice with different values` });
+      continue;
+    }
+    rawFlags.set(token.name, value);
+  }
+
+  if (stray) {
+    const guess = nearest(stray.word, node.children.keys());
+    const where = node.path.length ? `"${node.path.join(' ')}"` : 'the program';
+    errors.push({
+      field: 'command',
+      reason: ArgProblem.UnknownCommand,
+      message: `unknown command "${stray.word}" for ${where}`,
+      ...(guess ? { suggestion: [...node.path, guess].join(' ') } : {}),
+    });
+  }
+
+  const formatRaw = rawFlags.get(GlobalFlag.Format);
+  let format: OutputFormat | undefined;
+  if (typeof formatRaw === 'string') format = convert('--format', GLOBAL_FLAGS[GlobalFlag.Format]!, formatRaw, errors, '--format') as OutputFormat | undefined;
+  const globals: ParsedGlobals = {
+    ...(isMemberOf(OutputFormat, format) ? { format } : {}),
+    help: rawFlags.get(GlobalFlag.Help) === true,
+    version: rawFlags.get(GlobalFlag.Version) === true,
+  };
+
+  const flags: Record<string, unknown> = {};
+  const given: Record<string, unknown> = {};
+  const positionals: Record<string, unknown> = {};
+  if (!command) {
+    if (!stray && !globals.help && !globals.version) {
+      const choices = [...node.children.keys()].sort();
+      errors.push({
+        field: 'command',
+        reason: ArgProblem.MissingCommand,
+        message: node.path.length ? `"${node.path.join(' ')}" needs a subcommand: ${choices.join(', ')}` : `a command is required: ${choices.join(', ')}`,
+      });
+    }
+    return { globals, node, flags, positionals, given, errors };
+  }
+
+  for (const [name, flag] of Object.entries(local)) {
+    const raw = rawFlags.get(name);
+    if (raw === undefined) {
+      if (flag.default !== undefined) flags[name] = flag.default;
+      else if (flag.type === 'boolean') flags[name] = false;
+      else if (flag.required) errors.push({ field: `--${name}`, reason: ArgProblem.MissingFlag, message: `--${name} is required` });
+      continue;
+    }
+    const value = typeof raw === 'boolean' ? raw : convert(`--${name}`, flag, raw, errors, `--${name}`);
+    if (value !== undefined) flags[name] = given[name] = value;
+  }
+
+  const specs = command.spec.positionals ?? [];
+  let cursor = 0;
+  for (const spec of specs) {
+    if (spec.variadic) {
+      const values = words.slice(cursor);
+      cursor = words.length;
+      if (values.length === 0 && spec.required !== false) {
+        errors.push({ field: spec.name, reason: ArgProblem.MissingArgument, message: `<${spec.name}...> needs at least one value` });
+      }
+      positionals[spec.name] = values;
+      continue;
+    }
+    const raw = words[cursor++];
+    if (raw === undefined) {
+      if (spec.required !== false) errors.push({ field: spec.name, reason: ArgProblem.MissingArgument, message: `<${spec.name}> is required` });
+      continue;
+    }
+    const value = convert(`<${spec.name}>`, spec, raw, errors, spec.name);
+    if (value !== undefined) positionals[spec.name] = value;
+  }
+  for (const extra of words.slice(cursor)) {
+    errors.push({ field: 'arguments', reason: ArgProblem.UnexpectedArgument, message: `unexpected argument "${extra}"` });
+  }
+  return { globals, node, flags, positionals, given, errors };
+}

@@ -1,0 +1,63 @@
+import type { Envelope } from '../contract/envelope.js';
+
+/** ANSI styling for people at a terminal; a no-op when color is off. */
+export interface Paint {
+  readonly red: (text: string) => string;
+  readonly yellow: (text: string) => string;
+  readonly dim: (text: string) => string;
+  readonly bold: (text: string) => string;
+}
+
+const wrap = (open: number, close: number) => (text: string) => `\u001b[${open}m${text}\u001b[${close}m`;
+const plain = (text: string) => text;
+
+/** Color only for a terminal and never under NO_COLOR (any value, per no-color.org). */
+export function paintFor(isTTY: boolean, env: Readonly<Record<string, string | undefined>>): Paint {
+  const on = isTTY && env['NO_COLOR'] === undefined && env['TERM'] !== 'dumb';
+  return on
+    ? { red: wrap(31, 39), yellow: wrap(33, 39), dim: wrap(2, 22), bold: wrap(1, 22) }
+    : { red: plain, yellow: plain, dim: plain, bold: plain };
+}
+
+/** JSON mode: the envelope, one document, one line. */
+export function renderJson(envelope: Envelope): string {
+  return `${JSON.stringify(envelope)}\n`;
+}
+
+function indentYaml(value: unknown, depth: number): string {
+  const pad = '  '.repeat(depth);
+  if (Array.isArray(value)) {
+    if (value.length === 0) return ' []';
+    return value.map((item) => `\n${pad}-${indentYaml(item, depth + 1).replace(/^\n\s*/, ' ')}`).join('');
+  }
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value);
+    if (entries.length === 0) return ' {}';
+    return entries.map(([key, item]) => `\n${pad}${key}:${indentYaml(item, depth + 1)}`).join('');
+  }
+  return ` ${typeof value === 'string' ? value : JSON.stringify(value)}`;
+}
+
+/** A readable outline of any data, for `--format text` when a command has no renderer of its own. */
+export function outline(value: unknown): string {
+  return `${indentYaml(value, 0).replace(/^\n/, '').replace(/^ /, '')}\n`;
+}
+
+/** Text mode, failure side: what people read on stderr. */
+export function renderErrorText(programName: string, envelope: Envelope, paint: Paint): string {
+  const error = envelope.error;
+  if (!error) return '';
+  const lines = [`${programName}: ${paint.red(paint.bold('error'))} ${paint.dim(`[${error.code}, exit ${envelope.meta.exit_code}]`)} ${error.message}`];
+  const items = error.errors ?? [];
+  for (const item of items.length > 1 || items[0]?.suggestion ? items : []) {
+    lines.push(`  - ${item.message}${item.suggestion ? ` (did you mean ${item.suggestion}?)` : ''}`);
+  }
+  if (error.detail) lines.push(`  ${error.detail}`);
+  if (error.fix_required) lines.push(`  fix: ${error.fix_required}`);
+  if (error.suggestion && !(error.errors ?? []).some((item) => item.suggestion)) lines.push(`  try: ${error.suggestion}`);
+  return `${lines.join('\n')}\n`;
+}
+
+export function renderWarningsText(programName: string, envelope: Envelope, paint: Paint): string {
+  return envelope.warnings.map((w) => `${programName}: ${paint.yellow('warning')} ${paint.dim(`[${w.code}]`)} ${w.message}\n`).join('');
+}

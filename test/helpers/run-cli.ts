@@ -1,0 +1,82 @@
+import { spawn } from 'node:child_process';
+import assert from 'node:assert/strict';
+import type { Envelope } from '../../src/contract/envelope.js';
+import { assertEnvelope } from './schemas.js';
+import { STINT_BIN } from './paths.js';
+
+export interface CliRun {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+export interface RunOptions {
+  readonly env?: Record<string, string | undefined>;
+  readonly cwd?: string;
+  /** Give stdin this text and close it. By default stdin is a pipe that stays open and is never written. */
+  readonly stdin?: string;
+  /** A guard, not an assertion of speed: a hung command fails the test instead of the suite. */
+  readonly killAfterMs?: number;
+  /** Run this script instead of stint's bin (a program built on stint). */
+  readonly program?: string;
+}
+
+/** The environment a test child gets: no inherited budget or color settings. */
+export function cleanEnv(extra: Record<string, string | undefined> = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (value !== undefined && !['AGENT_CALL_BUDGET_MS', 'NO_COLOR', 'FORCE_COLOR', 'STINT_HOME', 'CI'].includes(key)) env[key] = value;
+  }
+  for (const [key, value] of Object.entries(extra)) {
+    if (value === undefined) delete env[key];
+    else env[key] = value;
+  }
+  return env;
+}
+
+/** Runs the built command as a subprocess and collects everything it says. */
+export function runCli(args: readonly string[], options: RunOptions = {}): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [options.program ?? STINT_BIN, ...args], {
+      cwd: options.cwd ?? process.cwd(),
+      env: cleanEnv(options.env),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    if (options.stdin !== undefined) child.stdin.end(options.stdin);
+    child.stdin.on('error', () => {});
+    const guard = setTimeout(() => child.kill('SIGKILL'), options.killAfterMs ?? 60_000);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(guard);
+      resolve({ code, signal, stdout, stderr });
+    });
+  });
+}
+
+/**
+ * Parses stdout as exactly one JSON document, validates it against the
+ * envelope schema and checks the contract every response keeps.
+ */
+export function envelopeOf(run: CliRun): Envelope<Record<string, unknown>> {
+  assert.equal(run.signal, null, `killed by ${run.signal}; stderr: ${run.stderr}`);
+  const text = run.stdout;
+  assert.ok(text.endsWith('\n'), `stdout should end with a newline: ${JSON.stringify(text.slice(-200))}`);
+  assert.equal(text.trimEnd().split('\n').length, 1, `stdout should be one line: ${text.slice(0, 500)}`);
+  const envelope = JSON.parse(text) as Envelope<Record<string, unknown>>;
+  assertEnvelope(envelope);
+  assert.equal(envelope.meta.exit_code, run.code, 'meta.exit_code equals the process exit code');
+  assert.equal(envelope.ok, run.code === 0, 'ok iff exit 0');
+  assert.ok(!/\u001b\[/.test(text), 'no ANSI on stdout');
+  return envelope;
+}
+
+/** Runs and returns the validated envelope with the run. */
+export async function runJson(args: readonly string[], options: RunOptions = {}): Promise<{ run: CliRun; envelope: Envelope<Record<string, unknown>> }> {
+  const run = await runCli(args, options);
+  return { run, envelope: envelopeOf(run) };
+}

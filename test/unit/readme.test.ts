@@ -1,0 +1,19 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ErrorCode } from '../../src/contract/error-code.js';
+import { WarningCode } from '../../src/contract/warning-code.js';
+import { ExitCode } from '../../src/contract/exit-code.js';
+import { REPO_ROOT } from '../helpers/paths.js';
+
+const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
+
+test('the README names every error and warning code', () => {
+  const missing = [...Object.values(ErrorCode), ...Object.values(WarningCode)].filter((code) => !readme.includes(`\`${code}\``));
+  assert.deepEqual(missing, []);
+});
+
+test('the README lists every exit code by name', () => {
+  for (const [name, code] of Object.entries(ExitCode)) assert.match(readme, new RegExp(`\\|\\s*${code}\\s*\\|\\s*\`${name}\``), name);
+});
