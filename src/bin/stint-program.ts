@@ -1,3 +1,4 @@
+import { analyzeCommand } from '../commands/analyze/analyze-command.js';
 import { createProgram, type Program } from '../runtime/program.js';
 import { TOOL_VERSION } from './version.js';
 
@@ -7,6 +8,6 @@ export function stintProgram(): Program {
     name: 'stint',
     version: TOOL_VERSION,
     description: 'long work under a time budget that never loses what was done',
-    commands: [],
+    commands: [analyzeCommand],
   });
 }

@@ -2,9 +2,13 @@ import type { ErrorDetail, WarningDetail } from '../contract/envelope.js';
 import type { ExitCode, ExitCodeEntry } from '../contract/exit-code.js';
 import type { DangerLevel } from '../contract/vocabulary/danger-level.js';
 import type { ProgressUnit } from '../contract/vocabulary/progress-unit.js';
+import type { Progress } from '../contract/incomplete.js';
 
-/** Flag types an author may declare. `duration` takes `250`, `250ms`, `5s`, `2m`, `1h`. */
-export type FlagType = 'string' | 'integer' | 'number' | 'boolean' | 'duration' | 'enum';
+/**
+ * Flag types an author may declare. `duration` takes `250`, `250ms`, `5s`,
+ * `2m`, `1h` (milliseconds); `bytes` takes `65536`, `64KiB`, `1MiB`, `2GiB`.
+ */
+export type FlagType = 'string' | 'integer' | 'number' | 'boolean' | 'duration' | 'bytes' | 'enum';
 
 export interface FlagSpec {
   readonly type: FlagType;
@@ -16,6 +20,12 @@ export interface FlagSpec {
   readonly short?: string;
   /** Lower bound for integer, number and duration flags. */
   readonly min?: number;
+  /**
+   * False for flags that cannot change the result (worker count, chunk size):
+   * they are left out of the invocation's identity, so changing them still
+   * attaches to the same job and resumes the same checkpoint.
+   */
+  readonly identity?: boolean;
 }
 
 export type PositionalType = 'string' | 'integer' | 'number' | 'enum';
@@ -50,7 +60,7 @@ export interface StdinSpec {
 
 type FlagValue<S extends FlagSpec> = S['type'] extends 'boolean'
   ? boolean
-  : S['type'] extends 'integer' | 'number' | 'duration'
+  : S['type'] extends 'integer' | 'number' | 'duration' | 'bytes'
     ? number
     : S['enum_values'] extends readonly (infer E)[]
       ? E
@@ -104,6 +114,24 @@ export interface CommandContext {
   readonly stopRequested: () => boolean;
   /** Now, in ms; injected so that tests own the clock. */
   now(): number;
+  /** The identity of this invocation (command, arguments, cwd, version, key): what jobs and checkpoints are keyed by. */
+  readonly invocationKey: string;
+  /**
+   * Resumable commands call this before any work. Returns the last saved
+   * state, or undefined when there is none or the fingerprint of the inputs
+   * no longer matches (then with a CHECKPOINT_DISCARDED warning).
+   */
+  restore<S>(fingerprint: unknown): Promise<Restored<S> | undefined>;
+  /**
+   * Saves state at a safe point (throttled unless forced; always when a stop
+   * is pending) and answers whether the work must stop here.
+   */
+  checkpoint<S>(state: S, progress: Progress, force?: boolean): Promise<boolean>;
+}
+
+export interface Restored<S> {
+  readonly state: S;
+  readonly progress: Progress;
 }
 
 /** What a handler returns. Success is exitCode 0 with data; anything else carries an error. */

@@ -98,7 +98,7 @@ function checkFlags(spec: CommandSpec, reserved: ReadonlySet<string>): void {
     const field = `flags.${name}`;
     if (!NAME.test(name)) refuse(spec.name, field, `flag names match ${NAME}`);
     if (reserved.has(name)) refuse(spec.name, field, `--${name} is a framework flag`);
-    if (!['string', 'integer', 'number', 'boolean', 'duration', 'enum'].includes(flag.type)) refuse(spec.name, `${field}.type`, `unknown type "${String(flag.type)}"`);
+    if (!['string', 'integer', 'number', 'boolean', 'duration', 'bytes', 'enum'].includes(flag.type)) refuse(spec.name, `${field}.type`, `unknown type "${String(flag.type)}"`);
     if (!flag.description) refuse(spec.name, `${field}.description`, 'a description is required');
     if (flag.type === 'enum' && !(flag.enum_values && flag.enum_values.length > 0)) refuse(spec.name, `${field}.enum_values`, 'an enum flag lists its values');
     if (flag.short !== undefined) {

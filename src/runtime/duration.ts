@@ -26,3 +26,17 @@ export function formatDuration(ms: number): string {
   const h = Math.floor(m / 60);
   return m % 60 ? `${h}h${m % 60}m` : `${h}h`;
 }
+
+const SIZE = /^(\d+)(B|KiB|MiB|GiB|K|M|G)?$/;
+const UNIT_BYTES = { B: 1, K: 1024, KiB: 1024, M: 1024 ** 2, MiB: 1024 ** 2, G: 1024 ** 3, GiB: 1024 ** 3 } as const;
+
+/** The pattern the manifest advertises for byte-size flags. */
+export const SIZE_PATTERN = '^[0-9]+(B|KiB|MiB|GiB|K|M|G)?$';
+
+/** Parses `65536`, `64KiB`, `1MiB`, `2GiB` into bytes; undefined for anything else. */
+export function parseSize(text: string): number | undefined {
+  const match = SIZE.exec(text.trim());
+  if (!match) return undefined;
+  const bytes = Number(match[1]) * UNIT_BYTES[(match[2] ?? 'B') as keyof typeof UNIT_BYTES];
+  return Number.isSafeInteger(bytes) ? bytes : undefined;
+}

@@ -24,6 +24,7 @@ export const FrameworkFlag = {
   Budget: 'budget',
   Timeout: 'timeout',
   IdempotencyKey: 'idempotency-key',
+  HeartbeatMs: 'heartbeat-ms',
 } as const;
 
 export function frameworkFlagsFor(command: { interruptible: boolean; acceptsKey: boolean }): Record<string, FlagSpec> {
@@ -32,6 +33,11 @@ export function frameworkFlagsFor(command: { interruptible: boolean; acceptsKey:
     flags[FrameworkFlag.Budget] = {
       type: 'duration',
       description: 'Sync call budget (250ms, 5s, 2m, 1h; 0 = none). Default: AGENT_CALL_BUDGET_MS, else 30s; none in a terminal',
+    };
+    flags[FrameworkFlag.HeartbeatMs] = {
+      type: 'integer',
+      min: 0,
+      description: 'Print a one-line status to stderr at the first progress report and then every N ms (0 = off)',
     };
     flags[FrameworkFlag.Timeout] = {
       type: 'duration',

@@ -3,7 +3,7 @@ import { ExitCode, SignalExitCode, STANDARD_EXIT_CODES, type ExitCodeEntry } fro
 import type { FlagSpec, PositionalSpec } from './command-spec.js';
 import type { RegisteredCommand } from './define-command.js';
 import { BUDGET_ENV } from './budget.js';
-import { DURATION_PATTERN } from './duration.js';
+import { DURATION_PATTERN, SIZE_PATTERN } from './duration.js';
 import { GLOBAL_FLAGS } from './framework-flags.js';
 import type { ProgramIdentity } from './help-text.js';
 
@@ -27,13 +27,14 @@ export const FRAMEWORK_ENV_VARS = [
 
 function flagEntry(flag: FlagSpec): Record<string, unknown> {
   const entry: Record<string, unknown> = {
-    type: flag.type === 'duration' ? 'string' : flag.type,
+    type: flag.type === 'duration' || flag.type === 'bytes' ? 'string' : flag.type,
     required: flag.required === true,
     description: flag.description,
   };
   if (flag.default !== undefined) entry['default'] = flag.default;
   if (flag.type === 'enum') entry['enum_values'] = [...(flag.enum_values ?? [])];
   if (flag.type === 'duration') entry['pattern'] = DURATION_PATTERN;
+  if (flag.type === 'bytes') entry['pattern'] = SIZE_PATTERN;
   if (flag.short) entry['short'] = flag.short;
   return entry;
 }

@@ -5,7 +5,7 @@ import { OutputFormat } from '../contract/vocabulary/output-format.js';
 import { isMemberOf } from '../contract/vocabulary/closed-set.js';
 import type { FlagSpec, PositionalSpec } from './command-spec.js';
 import type { CommandNode } from './command-tree.js';
-import { parseDuration } from './duration.js';
+import { parseDuration, parseSize } from './duration.js';
 import { GLOBAL_FLAGS, GlobalFlag } from './framework-flags.js';
 import { nearest } from './suggest.js';
 
@@ -69,6 +69,11 @@ function convert(name: string, flag: FlagSpec | PositionalSpec, raw: string, err
       const value = parseDuration(raw);
       if (value === undefined) return bad('a duration (250, 250ms, 5s, 2m, 1h)');
       return min !== undefined && value < min ? bad(`a duration of at least ${min}ms`) : value;
+    }
+    case 'bytes': {
+      const value = parseSize(raw);
+      if (value === undefined) return bad('a size (65536, 64KiB, 1MiB, 2GiB)');
+      return min !== undefined && value < min ? bad(`a size of at least ${min} bytes`) : value;
     }
     case 'enum': {
       const values = flag.enum_values ?? [];

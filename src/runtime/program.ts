@@ -6,7 +6,9 @@ import { StintError, isStintErrorLike } from '../contract/stint-error.js';
 import { OutputFormat } from '../contract/vocabulary/output-format.js';
 import { Phase } from '../contract/vocabulary/phase.js';
 import { resolveBudget, resolveTimeout } from './budget.js';
-import type { CommandContext, CommandInput, CommandResult, CommandSpec, FrameworkOptions } from './command-spec.js';
+import type { CommandInput, CommandResult, CommandSpec, FrameworkOptions } from './command-spec.js';
+import { createCallContext } from './call-context.js';
+import { invocationKey } from './invocation-key.js';
 import { buildCommandTree, type CommandNode } from './command-tree.js';
 import { registerCommand, type RegisteredCommand } from './define-command.js';
 import { FrameworkFlag } from './framework-flags.js';
@@ -16,6 +18,7 @@ import { buildManifest } from './manifest.js';
 import { manifestCommand } from './builtins/manifest-command.js';
 import { paintFor, renderErrorText, renderJson, renderWarningsText, outline } from './render.js';
 import { parseArgv } from './parse-argv.js';
+import { heartbeat, terminalBar } from './progress-display.js';
 
 export interface ProgramSpec extends ProgramIdentity {
   // Commands of any flag and positional shape; each was checked by defineCommand.
@@ -86,7 +89,9 @@ async function write(call: Call, identity: ProgramIdentity, envelope: Envelope, 
       if (envelope.data !== null) await host.writeStdout(text ? text(envelope.data) : outline(envelope.data));
     } else {
       host.writeStderr(renderErrorText(identity.name, envelope, paint));
-      if (envelope.data !== null) await host.writeStdout(outline(envelope.data));
+      // A failure's data is the command's own (a partial outcome) except on INCOMPLETE.
+      const own = text && envelope.meta.exit_code !== ExitCode.INCOMPLETE;
+      if (envelope.data !== null) await host.writeStdout(own ? text(envelope.data) : outline(envelope.data));
     }
   }
   return envelope.meta.exit_code;
@@ -101,12 +106,12 @@ async function runCall(identity: ProgramIdentity, root: CommandNode, host: Host)
   const parsed = parseArgv(root, host.argv);
   const format = parsed.globals.format ?? (host.stdoutIsTTY ? OutputFormat.Text : OutputFormat.Json);
   const command = parsed.node.command;
-  const call: Call = { host, started, format, ...(command ? { command } : {}) };
+  const out: Call = { host, started, format, ...(command ? { command } : {}) };
   const elapsed = () => host.now() - started;
 
   if (parsed.globals.version) {
     const envelope = buildEnvelope({ exitCode: ExitCode.SUCCESS, durationMs: elapsed(), data: { name: identity.name, version: identity.version }, meta: baseMeta(identity, undefined) });
-    return write(call, identity, envelope, () => `${identity.name} ${identity.version}\n`);
+    return write(out, identity, envelope, () => `${identity.name} ${identity.version}\n`);
   }
   if (parsed.globals.help) {
     const text = command ? commandHelp(identity, command) : groupHelp(identity, parsed.node);
@@ -116,7 +121,7 @@ async function runCall(identity: ProgramIdentity, root: CommandNode, host: Host)
     }
     host.writeStderr(text);
     const schemaRef = `${identity.name} manifest`;
-    return write(call, identity, buildEnvelope({ exitCode: ExitCode.SUCCESS, durationMs: elapsed(), meta: { ...baseMeta(identity, command), help: true, schema_ref: schemaRef } }));
+    return write(out, identity, buildEnvelope({ exitCode: ExitCode.SUCCESS, durationMs: elapsed(), meta: { ...baseMeta(identity, command), help: true, schema_ref: schemaRef } }));
   }
 
   const errors = [...parsed.errors];
@@ -137,20 +142,25 @@ async function runCall(identity: ProgramIdentity, root: CommandNode, host: Host)
   if (errors.length > 0 || !command) {
     if (!command && format === OutputFormat.Text) host.writeStderr(groupHelp(identity, parsed.node));
     const envelope = buildEnvelope({ exitCode: ExitCode.ARG_ERROR, durationMs: elapsed(), error: argError(errors), meta: { ...baseMeta(identity, command), ...limitsMeta } });
-    return write(call, identity, envelope);
+    return write(out, identity, envelope);
   }
 
   const warnings: WarningDetail[] = [];
-  const ctx: CommandContext = {
-    cwd: host.cwd,
-    env: host.env,
-    progress: () => {},
-    warn: (warning) => void warnings.push(warning),
-    log: (message) => host.writeStderr(`${message}\n`),
-    stopRequested: () => false,
-    now: () => host.now(),
-  };
   const localFlags = Object.fromEntries(Object.entries(parsed.flags).filter(([name]) => command.spec.flags?.[name] !== undefined));
+  const identityFlags = Object.fromEntries(Object.entries(parsed.given).filter(([name]) => command.spec.flags?.[name] !== undefined && command.spec.flags[name]!.identity !== false));
+  const key = invocationKey({
+    command: command.id,
+    positionals: parsed.positionals,
+    flags: identityFlags,
+    cwd: host.cwd,
+    toolVersion: identity.version,
+    ...(options.idempotencyKey !== undefined ? { idempotencyKey: options.idempotencyKey } : {}),
+  });
+  const heartbeatMs = parsed.flags[FrameworkFlag.HeartbeatMs] as number | undefined;
+  const label = [identity.name, ...command.path].join(' ');
+  const display = heartbeatMs ? heartbeat(host, label, heartbeatMs, started) : host.stderrIsTTY && command.spec.interruption ? terminalBar(host, label, started) : undefined;
+  const call = createCallContext({ host, invocationKey: key, warnings, stopRequested: () => false, ...(display ? { onProgress: (p) => display.update(p) } : {}) });
+  const ctx = call.ctx;
   const input = { flags: localFlags, positionals: parsed.positionals, options } as unknown as CommandInput<never, never>;
 
   let result: CommandResult;
@@ -159,7 +169,9 @@ async function runCall(identity: ProgramIdentity, root: CommandNode, host: Host)
   } catch (thrown) {
     result = resultOfThrown(thrown);
   }
+  display?.end();
   result = checkDeclared(command, result);
+  await call.finish(workEnded(result.exitCode));
   const envelope = buildEnvelope({
     exitCode: result.exitCode,
     durationMs: elapsed(),
@@ -168,7 +180,12 @@ async function runCall(identity: ProgramIdentity, root: CommandNode, host: Host)
     warnings: [...warnings, ...(result.warnings ?? [])],
     meta: { ...result.meta, ...baseMeta(identity, command), ...limitsMeta },
   });
-  return write(call, identity, envelope, command.spec.text ? (data) => command.spec.text!(data) : undefined);
+  return write(out, identity, envelope, command.spec.text ? (data) => command.spec.text!(data) : undefined);
+}
+
+/** Exits after which nothing is left to continue, so the checkpoint goes. */
+function workEnded(exitCode: ProcessExitCode): boolean {
+  return exitCode !== ExitCode.INCOMPLETE && exitCode !== ExitCode.GENERAL_ERROR && exitCode !== ExitCode.TIMEOUT && exitCode !== ExitCode.UNAVAILABLE;
 }
 
 /** A thrown StintError keeps its code; anything else is an INTERNAL_ERROR with a one-line message. */

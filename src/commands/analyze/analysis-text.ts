@@ -1,0 +1,18 @@
+import type { Outcome } from '../../contract/outcome.js';
+import type { FileAnalysis, FileCitation } from './analyze-command.js';
+
+const cell = (value: unknown): string => (value === null || value === undefined ? '' : typeof value === 'number' ? String(Number(value.toPrecision(12))) : String(value));
+
+/** `--format text`: a table per file, then what could not be analyzed. */
+export function renderAnalysisText(outcome: Outcome<FileAnalysis, FileCitation>): string {
+  const out: string[] = [];
+  for (const file of outcome.established) {
+    out.push(`${file.q}: ${file.a.rows} rows, ${file.a.columns.length} columns`);
+    const rows = [['column', 'type', 'count', 'nulls', 'min', 'max', 'mean'], ...file.a.columns.map((c) => [c.name, c.type, c.count, c.nulls, c.min, c.max, c.mean].map(cell))];
+    const widths = rows[0]!.map((_, k) => Math.min(24, Math.max(...rows.map((r) => r[k]!.length))));
+    for (const row of rows) out.push(`  ${row.map((v, k) => v.slice(0, 24).padEnd(widths[k]!)).join('  ')}`.trimEnd());
+  }
+  for (const gap of outcome.unresolved) out.push(`${gap.q}: not analyzed: ${gap.reason}`);
+  out.push(`coverage: ${outcome.coverage}`);
+  return `${out.join('\n')}\n`;
+}

@@ -1,0 +1,209 @@
+import { ErrorCode } from '../../contract/error-code.js';
+import type { ErrorDetail } from '../../contract/envelope.js';
+import { ExitCode } from '../../contract/exit-code.js';
+import { outcomeOf, type Established, type Outcome, type Unresolved } from '../../contract/outcome.js';
+import { StintError } from '../../contract/stint-error.js';
+import { Cause } from '../../contract/vocabulary/cause.js';
+import { DangerLevel } from '../../contract/vocabulary/danger-level.js';
+import { ProgressUnit } from '../../contract/vocabulary/progress-unit.js';
+import { SideEffects } from '../../contract/vocabulary/side-effects.js';
+import { WarningCode } from '../../contract/warning-code.js';
+import { defineCommand } from '../../runtime/define-command.js';
+import type { CommandContext } from '../../runtime/command-spec.js';
+import { openChunkPool, defaultWorkerCount, type ChunkPool } from '../../engine/chunk-pool.js';
+import { runChunked, type Fold, type Watermark } from '../../engine/chunked-run.js';
+import { Framing } from '../../engine/framing.js';
+import { mergeTableStats, newTableStats, summarizeColumn, type ColumnSummary, type TableStats } from './column-stats.js';
+import { readCsvHeader, type CsvHeader } from './csv-header.js';
+import { fingerprintOf, inspectInput, type InputFile } from './input-file.js';
+import { renderAnalysisText } from './analysis-text.js';
+
+const MAP_MODULE = new URL('./csv-stats-map.js', import.meta.url).href;
+export const DEFAULT_CHUNK_SIZE = 1024 * 1024;
+export const DEFAULT_MAX_RECORD = 64 * 1024 * 1024;
+
+/** What `stint analyze` establishes for one file. */
+export interface FileAnalysis {
+  readonly rows: number;
+  readonly columns: readonly ColumnSummary[];
+}
+
+export type FileCitation = {
+  readonly path: string;
+  readonly size: number;
+  readonly mtime: string;
+  /** Byte range read: [first, end). */
+  readonly bytes: readonly [number, number];
+  /** Line range: first and last line. */
+  readonly lines: readonly [number, number];
+};
+
+type FileResult = { readonly kind: 'established'; readonly entry: Established<FileAnalysis, FileCitation> } | { readonly kind: 'unresolved'; readonly entry: Unresolved; readonly exitCode: ExitCode };
+
+/** The checkpointed state: files done, and the fold of the file in progress. */
+interface AnalyzeState {
+  readonly fileIndex: number;
+  readonly finished: readonly FileResult[];
+  readonly current?: { readonly header: CsvHeader; readonly stats: TableStats; readonly watermark: Watermark };
+}
+
+/** The main-side fold: merge each chunk's statistics in file order. */
+const foldStats: Fold<TableStats, TableStats> = async function* (chunks, stats) {
+  for await (const chunk of chunks) {
+    mergeTableStats(stats, chunk.partial, chunk.line);
+    yield stats;
+  }
+  return stats;
+};
+
+function unresolvedOf(input: { path: string }, error: StintError | { code: string; message: string; exitCode: ExitCode }, line?: number): FileResult {
+  const code = error.code;
+  return {
+    kind: 'unresolved',
+    entry: { q: input.path, reason: line ? `${error.message} (line ${line})` : error.message, code, ...(line ? { context: { line } } : {}) },
+    exitCode: error.exitCode,
+  };
+}
+
+function warningsFor(ctx: CommandContext, input: InputFile & { kind: 'file' }, header: CsvHeader, stats: TableStats): void {
+  if (stats.ragged.count > 0) {
+    ctx.warn({
+      code: WarningCode.RaggedRows,
+      message: `${input.path}: ${stats.ragged.count} rows do not have the header's ${header.names.length} fields and were left out`,
+      context: { path: input.path, count: stats.ragged.count, lines: stats.ragged.lines },
+    });
+  }
+  if (stats.invalidUtf8.count > 0) {
+    ctx.warn({
+      code: WarningCode.InvalidUtf8Replaced,
+      message: `${input.path}: ${stats.invalidUtf8.count} lines are not valid UTF-8; their bad bytes were read as U+FFFD`,
+      context: { path: input.path, count: stats.invalidUtf8.count, lines: stats.invalidUtf8.lines },
+    });
+  }
+  const seen = new Set<string>();
+  const duplicates = header.names.filter((name) => (seen.has(name) ? true : (seen.add(name), false)));
+  if (duplicates.length > 0) {
+    ctx.warn({ code: WarningCode.DuplicateColumnNames, message: `${input.path}: the header repeats ${[...new Set(duplicates)].join(', ')}`, context: { path: input.path, names: [...new Set(duplicates)] } });
+  }
+}
+
+function establishedOf(input: InputFile & { kind: 'file' }, header: CsvHeader, stats: TableStats, watermark: Watermark): FileResult {
+  const lastLine = Math.max(header.dataLine - 1, watermark.offset > 0 && watermark.line > 1 ? watermark.line - 1 : watermark.line);
+  return {
+    kind: 'established',
+    entry: {
+      q: input.path,
+      a: { rows: stats.rows, columns: header.names.map((name, k) => summarizeColumn(name, stats.columns[k]!)) },
+      cite: { path: input.path, size: input.size, mtime: new Date(input.mtimeMs).toISOString(), bytes: [0, input.size], lines: [1, lastLine] },
+    },
+  };
+}
+
+/** Exit code and error for an outcome: 0 when complete, 3 when partial, the file's own when nothing was established. */
+function verdict(results: readonly FileResult[], outcome: Outcome): { exitCode: ExitCode; error?: ErrorDetail } {
+  const failed = results.filter((r): r is FileResult & { kind: 'unresolved' } => r.kind === 'unresolved');
+  if (failed.length === 0) return { exitCode: ExitCode.SUCCESS };
+  if (outcome.established.length > 0) {
+    return {
+      exitCode: ExitCode.PARTIAL_FAILURE,
+      error: { code: ErrorCode.PartialFailure, message: `${failed.length} of ${results.length} files could not be analyzed`, retryable: false, phase: 'execution' },
+    };
+  }
+  const first = failed[0]!;
+  return {
+    exitCode: first.exitCode,
+    error: { code: first.entry.code!, message: results.length === 1 ? first.entry.reason : `none of ${results.length} files could be analyzed; first: ${first.entry.reason}`, retryable: false, phase: 'execution' },
+  };
+}
+
+export const analyzeCommand = defineCommand({
+  name: 'analyze',
+  description: 'Column statistics of CSV files: rows, and per column its type, counts, nulls, min, max, sum, mean and lengths',
+  danger_level: DangerLevel.Safe,
+  positionals: [{ name: 'file', type: 'string', variadic: true, description: 'CSV files (RFC 4180: a header row, comma-separated, double quotes)' }],
+  flags: {
+    workers: { type: 'integer', min: 1, identity: false, description: 'Worker threads (default: one per core)' },
+    'chunk-size': { type: 'bytes', min: 4096, default: DEFAULT_CHUNK_SIZE, identity: false, description: 'Bytes per chunk; chunks end on record boundaries' },
+    'max-record-size': { type: 'bytes', min: 1024, default: DEFAULT_MAX_RECORD, description: 'A record longer than this fails its file (an unterminated quote)' },
+  },
+  interruption: { detach: true, resume: true },
+  exit_codes: {
+    [ExitCode.SUCCESS]: { description: 'Every file was analyzed', retryable: false, side_effects: SideEffects.Complete },
+    [ExitCode.PARTIAL_FAILURE]: { description: 'Some files were analyzed; data.unresolved names the others', retryable: false, side_effects: SideEffects.Partial },
+    [ExitCode.PRECONDITION]: { description: 'The file is not a regular file, is empty, or is not valid CSV', retryable: false, side_effects: SideEffects.None },
+    [ExitCode.NOT_FOUND]: { description: 'The file does not exist', retryable: false, side_effects: SideEffects.None },
+    [ExitCode.PERMISSION_DENIED]: { description: 'The file cannot be read', retryable: false, side_effects: SideEffects.None },
+    [ExitCode.UNAVAILABLE]: { description: 'The same analysis is held by another process', retryable: true, side_effects: SideEffects.None },
+    [ExitCode.INCOMPLETE]: { description: 'The analysis goes on in the background; run data.continue_command', retryable: true, side_effects: SideEffects.None },
+  },
+  examples: [{ description: 'Analyze the bundled sample', command: 'stint analyze fixtures/csv/cities.csv' }],
+  async run({ positionals, flags }, ctx) {
+    const inputs = positionals.file.map((path) => inspectInput(path, ctx.cwd));
+    const restored = await ctx.restore<AnalyzeState>(fingerprintOf(inputs));
+    let state: AnalyzeState = restored?.state ?? { fileIndex: 0, finished: [] };
+    const total = inputs.reduce((sum, input) => sum + (input.kind === 'file' ? input.size : 0), 0);
+    const doneBefore = (index: number) => inputs.slice(0, index).reduce((sum, input) => sum + (input.kind === 'file' ? input.size : 0), 0);
+    const progress = (index: number, offset: number) => ({ done: doneBefore(index) + offset, total, unit: ProgressUnit.Bytes });
+
+    let pool: ChunkPool | undefined;
+    try {
+      for (let index = state.fileIndex; index < inputs.length; index++) {
+        const input = inputs[index]!;
+        let result: FileResult;
+        if (input.kind === 'bad') {
+          result = unresolvedOf(input, input.error);
+        } else {
+          let current = state.current;
+          if (!current) {
+            let header: CsvHeader;
+            try {
+              header = readCsvHeader(input.absolute, input.size, flags['max-record-size']);
+            } catch (error) {
+              if (!(error instanceof StintError)) throw error;
+              result = unresolvedOf(input, error, Number(error.extras.context?.['line']) || undefined);
+              state = { fileIndex: index + 1, finished: [...state.finished, result] };
+              continue;
+            }
+            current = { header, stats: newTableStats(header.names.length), watermark: { offset: header.dataStart, line: header.dataLine } };
+          }
+          pool ??= await openChunkPool(flags.workers ?? defaultWorkerCount());
+          const header = current.header;
+          const outcome = await runChunked({
+            pool,
+            path: input.absolute,
+            fileSize: input.size,
+            framing: Framing.Csv,
+            mapModule: MAP_MODULE,
+            options: { width: header.names.length },
+            chunkSize: flags['chunk-size'],
+            maxRecordBytes: flags['max-record-size'],
+            from: current.watermark,
+            state: current.stats,
+            fold: foldStats,
+            safePoint: (stats, watermark) => ctx.checkpoint<AnalyzeState>({ ...state, fileIndex: index, current: { header, stats, watermark } }, progress(index, watermark.offset)),
+          });
+          if (outcome.kind === 'stopped') return { exitCode: ExitCode.INCOMPLETE };
+          if (outcome.kind === 'failed') {
+            if (outcome.error.code === ErrorCode.WorkerFailed) throw new StintError(ErrorCode.WorkerFailed, outcome.error.message);
+            result = unresolvedOf(input, { code: outcome.error.code, message: outcome.error.message, exitCode: ExitCode.PRECONDITION }, outcome.line);
+          } else {
+            warningsFor(ctx, input, header, outcome.state);
+            result = establishedOf(input, header, outcome.state, outcome.watermark);
+          }
+        }
+        state = { fileIndex: index + 1, finished: [...state.finished, result] };
+        if (await ctx.checkpoint(state, progress(index + 1, 0), true)) return { exitCode: ExitCode.INCOMPLETE };
+      }
+    } finally {
+      await pool?.close();
+    }
+
+    const results = state.finished;
+    const established = results.flatMap((r) => (r.kind === 'established' ? [r.entry] : []));
+    const unresolved = results.flatMap((r) => (r.kind === 'unresolved' ? [r.entry] : []));
+    const outcome = outcomeOf(established, unresolved, unresolved.length ? Cause.BadInput : undefined);
+    const { exitCode, error } = verdict(results, outcome);
+    return { exitCode, data: outcome, ...(error ? { error } : {}) };
+  },
+  text: (data) => renderAnalysisText(data as Outcome<FileAnalysis, FileCitation>),
+});

@@ -1,0 +1,136 @@
+// Column statistics shared by the worker-side map and the main-side fold.
+import { addExact, mergeExact, roundExact, type ExactSum } from './exact-sum.js';
+
+/** Which kinds of value a column has held (bit set). */
+export const Kind = { Integer: 1, Number: 2, Boolean: 4, String: 8 } as const;
+
+/** Column types in the result. */
+export const ColumnType = {
+  Integer: 'integer',
+  Number: 'number',
+  Boolean: 'boolean',
+  String: 'string',
+  Empty: 'empty',
+} as const;
+export type ColumnType = (typeof ColumnType)[keyof typeof ColumnType];
+
+export interface ColumnPartial {
+  count: number;
+  nulls: number;
+  kinds: number;
+  numMin: number;
+  numMax: number;
+  sum: ExactSum;
+  sawFalse: boolean;
+  sawTrue: boolean;
+  /** Lexicographic (UTF-8 byte order) extremes over every non-empty value. */
+  strMin: Uint8Array | null;
+  strMax: Uint8Array | null;
+  /** Extremes of length in code points over every non-empty value. */
+  minLength: number;
+  maxLength: number;
+}
+
+/** Line numbers of one kind of anomaly: the first few, and how many in all. */
+export interface LineSample {
+  count: number;
+  lines: number[];
+}
+
+export const LINE_SAMPLE_LIMIT = 10;
+
+/** A chunk's (or a whole file's) statistics. Line numbers in a chunk's partial are offsets from its first line. */
+export interface TableStats {
+  rows: number;
+  columns: ColumnPartial[];
+  ragged: LineSample;
+  invalidUtf8: LineSample;
+}
+
+export function newColumn(): ColumnPartial {
+  return {
+    count: 0, nulls: 0, kinds: 0, numMin: Infinity, numMax: -Infinity, sum: [],
+    sawFalse: false, sawTrue: false, strMin: null, strMax: null, minLength: Infinity, maxLength: -Infinity,
+  };
+}
+
+export function newTableStats(width: number): TableStats {
+  return { rows: 0, columns: Array.from({ length: width }, newColumn), ragged: { count: 0, lines: [] }, invalidUtf8: { count: 0, lines: [] } };
+}
+
+export function compareBytes(a: Uint8Array, b: Uint8Array): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+  return a.length - b.length;
+}
+
+function mergeSample(into: LineSample, from: LineSample, lineBase: number): void {
+  for (const line of from.lines) if (into.lines.length < LINE_SAMPLE_LIMIT) into.lines.push(line + lineBase);
+  into.count += from.count;
+}
+
+/** Folds a later chunk's stats into the running total; `lineBase` turns its offsets into line numbers. */
+export function mergeTableStats(into: TableStats, from: TableStats, lineBase: number): void {
+  into.rows += from.rows;
+  mergeSample(into.ragged, from.ragged, lineBase);
+  mergeSample(into.invalidUtf8, from.invalidUtf8, lineBase);
+  from.columns.forEach((b, index) => {
+    const a = into.columns[index]!;
+    a.count += b.count;
+    a.nulls += b.nulls;
+    a.kinds |= b.kinds;
+    if (b.numMin < a.numMin) a.numMin = b.numMin;
+    if (b.numMax > a.numMax) a.numMax = b.numMax;
+    mergeExact(a.sum, b.sum);
+    a.sawFalse ||= b.sawFalse;
+    a.sawTrue ||= b.sawTrue;
+    if (b.strMin && (!a.strMin || compareBytes(b.strMin, a.strMin) < 0)) a.strMin = b.strMin;
+    if (b.strMax && (!a.strMax || compareBytes(b.strMax, a.strMax) > 0)) a.strMax = b.strMax;
+    if (b.minLength < a.minLength) a.minLength = b.minLength;
+    if (b.maxLength > a.maxLength) a.maxLength = b.maxLength;
+  });
+}
+
+export function columnType(kinds: number): ColumnType {
+  if (kinds === 0) return ColumnType.Empty;
+  if (kinds === Kind.Integer) return ColumnType.Integer;
+  if ((kinds & ~(Kind.Integer | Kind.Number)) === 0) return ColumnType.Number;
+  if (kinds === Kind.Boolean) return ColumnType.Boolean;
+  return ColumnType.String;
+}
+
+/** One column of the result, as `stint analyze` reports it. */
+export interface ColumnSummary {
+  readonly name: string;
+  readonly type: ColumnType;
+  readonly count: number;
+  readonly nulls: number;
+  readonly min: number | string | boolean | null;
+  readonly max: number | string | boolean | null;
+  readonly sum?: number;
+  readonly mean?: number;
+  readonly min_length?: number;
+  readonly max_length?: number;
+}
+
+const decoder = new TextDecoder();
+
+export function summarizeColumn(name: string, c: ColumnPartial): ColumnSummary {
+  const type = columnType(c.kinds);
+  const base = { name, type, count: c.count, nulls: c.nulls };
+  switch (type) {
+    case ColumnType.Integer:
+    case ColumnType.Number: {
+      const sum = roundExact(c.sum);
+      return { ...base, min: c.numMin, max: c.numMax, sum, mean: sum / c.count };
+    }
+    case ColumnType.Boolean:
+      return { ...base, min: !c.sawFalse, max: c.sawTrue };
+    case ColumnType.String:
+      return { ...base, min: decoder.decode(c.strMin!), max: decoder.decode(c.strMax!), min_length: c.minLength, max_length: c.maxLength };
+    default:
+      return { ...base, min: null, max: null };
+  }
+}
+
+export { addExact };

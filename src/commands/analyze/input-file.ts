@@ -1,0 +1,29 @@
+import { statSync, accessSync, constants } from 'node:fs';
+import { resolve } from 'node:path';
+import { ErrorCode } from '../../contract/error-code.js';
+import { StintError } from '../../contract/stint-error.js';
+
+/** A named input, checked before anything opens it (a FIFO must never be opened: that blocks). */
+export type InputFile =
+  | { readonly kind: 'file'; readonly path: string; readonly absolute: string; readonly size: number; readonly mtimeMs: number; readonly ino: number }
+  | { readonly kind: 'bad'; readonly path: string; readonly error: StintError };
+
+export function inspectInput(path: string, cwd: string): InputFile {
+  const absolute = resolve(cwd, path);
+  try {
+    const stat = statSync(absolute);
+    if (stat.isDirectory()) return { kind: 'bad', path, error: new StintError(ErrorCode.NotAFile, `${path} is a directory`, { context: { path } }) };
+    if (!stat.isFile()) return { kind: 'bad', path, error: new StintError(ErrorCode.NotAFile, `${path} is not a regular file (a FIFO, socket or device)`, { context: { path } }) };
+    accessSync(absolute, constants.R_OK);
+    return { kind: 'file', path, absolute, size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'bad', path, error: new StintError(ErrorCode.FileNotFound, `${path} does not exist`, { context: { path } }) };
+    return { kind: 'bad', path, error: new StintError(ErrorCode.FileUnreadable, `${path} cannot be read: ${(error as Error).message}`, { context: { path } }) };
+  }
+}
+
+/** What a checkpoint is checked against: a change in any input means start over. */
+export function fingerprintOf(inputs: readonly InputFile[]): unknown {
+  return inputs.map((input) => (input.kind === 'file' ? { path: input.absolute, size: input.size, mtimeMs: input.mtimeMs, ino: input.ino } : { path: input.path, error: input.error.code }));
+}

@@ -1,0 +1,101 @@
+import type { WireError } from './worker-protocol.js';
+import type { ChunkPool } from './chunk-pool.js';
+import type { Framing } from './framing.js';
+import { orderedChunks } from './ordered-chunks.js';
+
+/** Where the folded work ends: a record start, and its 1-based line number. */
+export interface Watermark {
+  readonly offset: number;
+  readonly line: number;
+}
+
+/** A mapped chunk as the author's fold receives it, in file order. */
+export interface FoldChunk<P> {
+  readonly partial: P;
+  readonly start: number;
+  readonly end: number;
+  /** 1-based line number of the chunk's first byte. */
+  readonly line: number;
+  /** Newlines inside the chunk. */
+  readonly newlines: number;
+}
+
+/**
+ * The main-side half of a handler: a resumable fold. It receives chunks in
+ * file order and yields its state after each; every yield is a safe point
+ * where the framework reports progress, checkpoints, and may stop it.
+ */
+export type Fold<P, S> = (chunks: AsyncIterable<FoldChunk<P>>, state: S) => AsyncGenerator<S, S, void>;
+
+/** What the framework does at a safe point; answers whether to stop there. */
+export type SafePoint<S> = (state: S, watermark: Watermark) => Promise<boolean>;
+
+export interface ChunkedRun<P, S> {
+  readonly pool: ChunkPool;
+  readonly path: string;
+  readonly fileSize: number;
+  readonly framing: Framing;
+  /** URL of the worker-side module exporting `map`. */
+  readonly mapModule: string;
+  readonly options: unknown;
+  readonly chunkSize: number;
+  readonly maxRecordBytes: number;
+  /** Where to begin: the data start, or a restored checkpoint's watermark. */
+  readonly from: Watermark;
+  readonly state: S;
+  readonly fold: Fold<P, S>;
+  readonly safePoint: SafePoint<S>;
+}
+
+export type ChunkedOutcome<S> =
+  | { readonly kind: 'done'; readonly state: S; readonly watermark: Watermark }
+  | { readonly kind: 'stopped'; readonly state: S; readonly watermark: Watermark }
+  | { readonly kind: 'failed'; readonly state: S; readonly watermark: Watermark; readonly error: WireError; readonly line: number };
+
+/** Runs one file through the pool and the author's fold, from a watermark to the end or a stop. */
+export async function runChunked<P, S>(run: ChunkedRun<P, S>): Promise<ChunkedOutcome<S>> {
+  let watermark = run.from;
+  let pulled = run.from;
+  let failure: { error: WireError; line: number } | undefined;
+  const source = orderedChunks<P>(run.pool, {
+    path: run.path,
+    framing: run.framing,
+    mapModule: run.mapModule,
+    options: run.options,
+    from: run.from.offset,
+    fileSize: run.fileSize,
+    chunkSize: run.chunkSize,
+    maxRecordBytes: run.maxRecordBytes,
+    window: Math.max(2, run.pool.workers * 2),
+  });
+  async function* chunks(): AsyncGenerator<FoldChunk<P>> {
+    for await (const chunk of source) {
+      if (chunk.kind === 'failed') {
+        failure = { error: chunk.error, line: pulled.line + Number(chunk.error.context?.['line_offset'] ?? 0) };
+        return;
+      }
+      const line = pulled.line;
+      pulled = { offset: chunk.end, line: line + chunk.newlines };
+      yield { partial: chunk.partial, start: chunk.start, end: chunk.end, line, newlines: chunk.newlines };
+    }
+  }
+
+  const folding = run.fold(chunks(), run.state);
+  let state = run.state;
+  for (;;) {
+    const step = await folding.next();
+    if (step.done) {
+      state = step.value;
+      break;
+    }
+    state = step.value;
+    watermark = pulled;
+    if (await run.safePoint(state, watermark)) {
+      await folding.return(state);
+      await source.return(undefined);
+      return { kind: 'stopped', state, watermark };
+    }
+  }
+  if (failure) return { kind: 'failed', state, watermark, ...failure };
+  return { kind: 'done', state, watermark: pulled };
+}

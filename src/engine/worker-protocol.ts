@@ -1,0 +1,45 @@
+// The messages between the main thread and the pool's workers, in one place.
+// Worker-side code imports only this, the framing and the contract.
+import type { Framing } from './framing.js';
+
+/** One chunk to map. `nominalStart`/`nominalEnd` are the planned cut points; the worker aligns them to records. */
+export interface ChunkTask {
+  /** URL of the module whose `map` export turns a chunk's bytes into a partial. */
+  readonly mapModule: string;
+  readonly path: string;
+  readonly framing: Framing;
+  readonly nominalStart: number;
+  readonly nominalEnd: number;
+  readonly fileSize: number;
+  /** True when nominalStart is not known to be a record start: the worker starts at the next line start. */
+  readonly speculative: boolean;
+  /** A record may run past nominalEnd by at most this many bytes. */
+  readonly maxRecordBytes: number;
+  /** Whatever the handler's map needs besides the bytes (header width, options). */
+  readonly options: unknown;
+}
+
+/** A coded failure, as data: structured clone drops custom error classes. */
+export interface WireError {
+  readonly code: string;
+  readonly message: string;
+  readonly context?: Record<string, unknown>;
+}
+
+/** The reply for one chunk: the exact record-aligned range and what the map made of it. */
+export type ChunkReply<P> =
+  | { readonly kind: 'mapped'; readonly start: number; readonly end: number; readonly newlines: number; readonly partial: P }
+  | { readonly kind: 'failed'; readonly start: number; readonly end: number; readonly error: WireError }
+  /** A speculative start fell inside a record that runs on too long: redo from the exact start. */
+  | { readonly kind: 'misaligned'; readonly start: number };
+
+/** What a handler's map sees besides the bytes. */
+export interface ChunkInfo {
+  /** File offset of bytes[0]. */
+  readonly start: number;
+  readonly end: number;
+  readonly options: unknown;
+}
+
+/** The signature of a handler's worker-side map export. */
+export type ChunkMap<P> = (bytes: Uint8Array, info: ChunkInfo) => P;

@@ -1,0 +1,102 @@
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { WarningDetail } from '../contract/envelope.js';
+import { ErrorCode } from '../contract/error-code.js';
+import type { Progress } from '../contract/incomplete.js';
+import { StintError } from '../contract/stint-error.js';
+import { WarningCode } from '../contract/warning-code.js';
+import { CHECKPOINT_FORMAT, openCheckpointStore, type CheckpointStore } from './checkpoint-store.js';
+import type { CommandContext, Restored } from './command-spec.js';
+import type { Host } from './host.js';
+import { ensurePrivateDir, stateDirPath } from './state-dir.js';
+
+/** How often a safe point writes its checkpoint when nothing forces it (at least every 10 s of work, per C-035). */
+export const CHECKPOINT_INTERVAL_MS = 1_000;
+export const CHECKPOINT_INTERVAL_ENV = 'STINT_CHECKPOINT_INTERVAL_MS';
+/** Under this variable a decreasing progress report is a framework error (seed 001). */
+export const TEST_MODE_ENV = 'STINT_TEST_MODE';
+
+export interface CallContextParts {
+  readonly host: Host;
+  readonly invocationKey: string;
+  readonly warnings: WarningDetail[];
+  /** True once a stop was requested (budget, signal, cancel). */
+  readonly stopRequested: () => boolean;
+  readonly onProgress?: (progress: Progress) => void;
+}
+
+/** The context one call's handler gets, and what the runtime does with it after the handler returns. */
+export interface CallContext {
+  readonly ctx: CommandContext;
+  lastProgress(): Progress | undefined;
+  /** Ends the call's hold on its checkpoint: removes it when the work ended, keeps it otherwise. */
+  finish(workEnded: boolean): Promise<void>;
+}
+
+export function createCallContext(parts: CallContextParts): CallContext {
+  const { host, invocationKey, warnings } = parts;
+  const testMode = Boolean(host.env[TEST_MODE_ENV]);
+  const interval = Number(host.env[CHECKPOINT_INTERVAL_ENV] ?? CHECKPOINT_INTERVAL_MS);
+  let progress: Progress | undefined;
+  let store: CheckpointStore | undefined;
+  let fingerprint: unknown;
+  let lastSave = -Infinity;
+
+  const report = (done: number, total?: number, unit?: string) => {
+    if (testMode && progress && done < progress.done) {
+      throw new StintError(ErrorCode.ProgressDecreased, `progress went from ${progress.done} down to ${done}`);
+    }
+    progress = { done: Math.max(done, progress?.done ?? 0), ...(total !== undefined ? { total } : {}), ...(unit !== undefined ? { unit } : {}) };
+    parts.onProgress?.(progress);
+  };
+
+  const ctx: CommandContext = {
+    cwd: host.cwd,
+    env: host.env,
+    invocationKey,
+    progress: report,
+    warn: (warning) => void warnings.push(warning),
+    log: (message) => host.writeStderr(`${message}\n`),
+    stopRequested: parts.stopRequested,
+    now: () => host.now(),
+    async restore<S>(inputs: unknown): Promise<Restored<S> | undefined> {
+      fingerprint = inputs;
+      store ??= await openCheckpointStore(ensurePrivateDir(stateDirPath(host.env), 'checkpoints', invocationKey));
+      const loaded = await store.load<S>();
+      const discard = async (reason: string) => {
+        await store!.clear();
+        warnings.push({ code: WarningCode.CheckpointDiscarded, message: `${reason}; started over`, context: { reason, job_id: invocationKey } });
+        return undefined;
+      };
+      if (loaded.kind === 'none') return undefined;
+      if (loaded.kind === 'unreadable') return discard(loaded.reason);
+      if (JSON.stringify(loaded.record.fingerprint) !== JSON.stringify(inputs)) return discard('the input changed since the checkpoint');
+      report(loaded.record.progress.done, loaded.record.progress.total, loaded.record.progress.unit);
+      return { state: loaded.record.state, progress: loaded.record.progress };
+    },
+    async checkpoint<S>(state: S, at: Progress, force = false): Promise<boolean> {
+      if (!store) throw new StintError(ErrorCode.InternalError, 'checkpoint() before restore(): a resumable command restores first');
+      report(at.done, at.total, at.unit);
+      const stop = parts.stopRequested();
+      if (force || stop || host.now() - lastSave >= interval) {
+        await store.save({ version: CHECKPOINT_FORMAT, fingerprint, progress: progress!, state, savedAt: Date.now() });
+        lastSave = host.now();
+      }
+      return stop;
+    },
+  };
+
+  return {
+    ctx,
+    lastProgress: () => progress,
+    async finish(workEnded) {
+      if (!store) return;
+      await store.close();
+      store = undefined;
+      // The work ended: nothing to continue, so nothing is kept.
+      if (workEnded) rmSync(checkpointDirFor(host.env, invocationKey), { recursive: true, force: true });
+    },
+  };
+}
+
+export const checkpointDirFor = (env: Readonly<Record<string, string | undefined>>, key: string): string => join(stateDirPath(env), 'checkpoints', key);

@@ -1,0 +1,82 @@
+import { rmSync } from 'node:fs';
+import { ErrorCode } from '../contract/error-code.js';
+import { StintError } from '../contract/stint-error.js';
+import type { Progress } from '../contract/incomplete.js';
+
+/** What a checkpoint holds: enough to continue, checked against the input before use. */
+export interface CheckpointRecord<S = unknown> {
+  readonly version: number;
+  readonly fingerprint: unknown;
+  readonly progress: Progress;
+  readonly state: S;
+  readonly savedAt: number;
+}
+
+export const CHECKPOINT_FORMAT = 1;
+const KEY = 'checkpoint';
+
+/** A checkpoint read from disk, or the reason it could not be used. */
+export type Loaded<S> = { readonly kind: 'none' } | { readonly kind: 'found'; readonly record: CheckpointRecord<S> } | { readonly kind: 'unreadable'; readonly reason: string };
+
+/** The narrow face of the store that the runtime's context uses. */
+export interface CheckpointStore {
+  load<S>(): Promise<Loaded<S>>;
+  save<S>(record: CheckpointRecord<S>): Promise<void>;
+  clear(): Promise<void>;
+  close(): Promise<void>;
+}
+
+function isLocked(error: unknown): boolean {
+  const e = error as { code?: string; cause?: { code?: string } };
+  return e?.code === 'LEVEL_LOCKED' || e?.cause?.code === 'LEVEL_LOCKED';
+}
+
+/**
+ * A checkpoint in its own LevelDB (values packed with msgpackr). A
+ * classic-level database is locked by one process: only the process doing
+ * the work opens it. A database that cannot be opened for any reason but a
+ * lock is destroyed and reported unreadable, so the work starts over.
+ */
+export async function openCheckpointStore(dir: string): Promise<CheckpointStore> {
+  const [{ Level }, { pack, unpack }] = await Promise.all([import('level'), import('msgpackr')]);
+  const open = async () => {
+    const db = new Level<string, Uint8Array>(dir, { valueEncoding: 'view' });
+    await db.open();
+    return db;
+  };
+  let unreadable: string | undefined;
+  let db;
+  try {
+    db = await open();
+  } catch (error) {
+    if (isLocked(error)) {
+      throw new StintError(ErrorCode.DatabaseLocked, `the checkpoint at ${dir} is held by another process`, {
+        retryable: true,
+        retry_after_ms: 1000,
+        retry_strategy: 'exponential_backoff',
+        context: { path: dir },
+      });
+    }
+    unreadable = `the checkpoint database could not be opened (${(error as Error).message})`;
+    rmSync(dir, { recursive: true, force: true });
+    db = await open();
+  }
+  const store = db;
+  return {
+    async load<S>(): Promise<Loaded<S>> {
+      if (unreadable) return { kind: 'unreadable', reason: unreadable };
+      const bytes = await store.get(KEY);
+      if (bytes === undefined) return { kind: 'none' };
+      try {
+        const record = unpack(bytes) as CheckpointRecord<S>;
+        if (record?.version !== CHECKPOINT_FORMAT) return { kind: 'unreadable', reason: `checkpoint format ${String(record?.version)} is not ${CHECKPOINT_FORMAT}` };
+        return { kind: 'found', record };
+      } catch (error) {
+        return { kind: 'unreadable', reason: `the checkpoint could not be decoded (${(error as Error).message})` };
+      }
+    },
+    save: (record) => store.put(KEY, pack(record)),
+    clear: () => store.del(KEY),
+    close: () => store.close(),
+  };
+}
