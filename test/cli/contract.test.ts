@@ -32,7 +32,7 @@ describe('stint manifest', () => {
     const commands = envelope.data!['commands'] as Record<string, { flags: Record<string, unknown>; exit_codes: Record<string, { retryable: boolean; side_effects: string }>; interruption?: unknown; builtin?: boolean }>;
     assert.deepEqual(Object.keys(commands).sort(), ['crash', 'echo', 'group.needs', 'manifest', 'missing', 'put', 'undeclared']);
     const put = commands['put']!;
-    assert.deepEqual(Object.keys(put.flags).sort(), ['budget', 'idempotency-key', 'timeout']);
+    assert.deepEqual(Object.keys(put.flags).sort(), ['budget', 'heartbeat-ms', 'idempotency-key', 'timeout']);
     assert.deepEqual(put.exit_codes['14'], { name: 'INCOMPLETE', description: 'Paused at a checkpoint', retryable: false, side_effects: 'partial' });
     assert.deepEqual(put.interruption, { detach: false, resume: true, idle_timeout_ms: 5000 });
     assert.equal(commands['echo']!.builtin, undefined, 'application commands never carry builtin');

@@ -1,5 +1,5 @@
 import type { Outcome } from '../../contract/outcome.js';
-import type { FileAnalysis, FileCitation } from './analyze-command.js';
+import type { FileAnalysis, FileCitation } from './file-analysis.js';
 
 const cell = (value: unknown): string => (value === null || value === undefined ? '' : typeof value === 'number' ? String(Number(value.toPrecision(12))) : String(value));
 

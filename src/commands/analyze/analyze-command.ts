@@ -13,30 +13,15 @@ import type { CommandContext } from '../../runtime/command-spec.js';
 import { openChunkPool, defaultWorkerCount, type ChunkPool } from '../../engine/chunk-pool.js';
 import { runChunked, type Fold, type Watermark } from '../../engine/chunked-run.js';
 import { Framing } from '../../engine/framing.js';
-import { mergeTableStats, newTableStats, summarizeColumn, type ColumnSummary, type TableStats } from './column-stats.js';
+import { mergeTableStats, newTableStats, summarizeColumn, type TableStats } from './column-stats.js';
 import { readCsvHeader, type CsvHeader } from './csv-header.js';
 import { fingerprintOf, inspectInput, type InputFile } from './input-file.js';
 import { renderAnalysisText } from './analysis-text.js';
+import type { FileAnalysis, FileCitation } from './file-analysis.js';
 
 const MAP_MODULE = new URL('./csv-stats-map.js', import.meta.url).href;
 export const DEFAULT_CHUNK_SIZE = 1024 * 1024;
 export const DEFAULT_MAX_RECORD = 64 * 1024 * 1024;
-
-/** What `stint analyze` establishes for one file. */
-export interface FileAnalysis {
-  readonly rows: number;
-  readonly columns: readonly ColumnSummary[];
-}
-
-export type FileCitation = {
-  readonly path: string;
-  readonly size: number;
-  readonly mtime: string;
-  /** Byte range read: [first, end). */
-  readonly bytes: readonly [number, number];
-  /** Line range: first and last line. */
-  readonly lines: readonly [number, number];
-};
 
 type FileResult = { readonly kind: 'established'; readonly entry: Established<FileAnalysis, FileCitation> } | { readonly kind: 'unresolved'; readonly entry: Unresolved; readonly exitCode: ExitCode };
 
