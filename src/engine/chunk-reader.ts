@@ -100,15 +100,10 @@ export class ChunkReader {
     let end = -1;
     for (;;) {
       const found = findRecordStart(this.buffer, at(cursor), at(limit), state, quoted);
-      if (found >= 0) {
-        end = this.bufferStart + found;
-        break;
-      }
-      if (limit >= fileSize) {
-        end = fileSize;
-        break;
-      }
-      if (limit - nominalEnd > maxRecordBytes) {
+      if (found >= 0) end = this.bufferStart + found;
+      else if (limit >= fileSize) end = fileSize;
+      if (end >= 0 && end - nominalEnd <= maxRecordBytes) break;
+      if (end >= 0 || limit - nominalEnd > maxRecordBytes) {
         return task.speculative ? { kind: 'misaligned', start: task.nominalStart } : { kind: 'too-long', start, newlines: state.newlines };
       }
       cursor = limit;

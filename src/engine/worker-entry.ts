@@ -40,7 +40,7 @@ export default async function mapChunk(task: ChunkTask): Promise<ChunkReply<unkn
       end: framed.start,
       error: {
         code: ErrorCode.RecordTooLong,
-        message: `a record runs on for more than ${task.maxRecordBytes} bytes (an unterminated quote?)`,
+        message: `a record at or after this line runs on for more than ${task.maxRecordBytes} bytes (an unterminated quote?)`,
         context: { line_offset: 0 },
       },
     };

@@ -21,8 +21,13 @@ function amount(value: number, unit: string | undefined): string {
   return `${value}${unit ? ` ${unit}` : ''}`;
 }
 
-/** `12.0 MiB/980.0 MiB (1%)` */
-export function describeProgress(progress: Progress): string {
+/** `12.0 MiB/980.0 MiB (1%)`, or with exact numbers `12582912/1027604480 bytes (1%)` */
+export function describeProgress(progress: Progress, exact = false): string {
+  if (exact) {
+    const total = progress.total !== undefined ? `/${progress.total}` : '';
+    const percent = progress.total ? ` (${Math.floor((100 * progress.done) / progress.total)}%)` : '';
+    return `${progress.done}${total}${progress.unit ? ` ${progress.unit}` : ''}${percent}`;
+  }
   const total = progress.total !== undefined ? `/${amount(progress.total, progress.unit)}` : '';
   const percent = progress.total ? ` (${Math.floor((100 * progress.done) / progress.total)}%)` : '';
   return `${amount(progress.done, progress.unit)}${total}${percent}`;
@@ -36,12 +41,12 @@ export interface ProgressDisplay {
 
 /**
  * `--heartbeat-ms N`: one plain line on stderr at the first report and then
- * every N ms, `[elapsed] command: done/total unit (pct%)`.
+ * every N ms, `[elapsed] command: done/total unit (pct%)` with exact numbers.
  */
 export function heartbeat(sink: ProgressSink, label: string, everyMs: number, started: number): ProgressDisplay {
   let latest: Progress | undefined;
   const line = () => {
-    if (latest) sink.writeStderr(`[${((sink.now() - started) / 1000).toFixed(1)}s] ${label}: ${describeProgress(latest)}\n`);
+    if (latest) sink.writeStderr(`[${((sink.now() - started) / 1000).toFixed(1)}s] ${label}: ${describeProgress(latest, true)}\n`);
   };
   const timer = setInterval(line, everyMs);
   timer.unref();

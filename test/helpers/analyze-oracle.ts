@@ -111,7 +111,7 @@ function summarize(name: string, values: string[], nulls: number): OracleColumn 
     const numbers = values.map(Number);
     const type = values.every((v) => INTEGER.test(v)) ? 'integer' : 'number';
     const sum = fromUnits(numbers.reduce((acc, v) => acc + toUnits(v), 0n));
-    return { ...base, type, min: Math.min(...numbers), max: Math.max(...numbers), sum, mean: sum / values.length };
+    return { ...base, type, min: numbers.reduce((a, b) => Math.min(a, b)), max: numbers.reduce((a, b) => Math.max(a, b)), sum, mean: sum / values.length };
   }
   if (values.every((v) => BOOLEAN.test(v))) {
     const lower = values.map((v) => v.toLowerCase());
@@ -119,5 +119,5 @@ function summarize(name: string, values: string[], nulls: number): OracleColumn 
   }
   const sorted = [...values].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
   const lengths = values.map((v) => [...v].length);
-  return { ...base, type: 'string', min: sorted[0], max: sorted.at(-1), min_length: Math.min(...lengths), max_length: Math.max(...lengths) };
+  return { ...base, type: 'string', min: sorted[0], max: sorted.at(-1), min_length: lengths.reduce((a, b) => Math.min(a, b)), max_length: lengths.reduce((a, b) => Math.max(a, b)) };
 }

@@ -80,3 +80,57 @@ export async function runJson(args: readonly string[], options: RunOptions = {})
   const run = await runCli(args, options);
   return { run, envelope: envelopeOf(run) };
 }
+
+/** A command started in the background, watched through its streams. */
+export interface RunningCli {
+  readonly pid: number;
+  /** Resolves with the first stderr line matching, or undefined if the process ends first. */
+  stderrLine(pattern: RegExp): Promise<RegExpMatchArray | undefined>;
+  kill(signal: NodeJS.Signals): void;
+  readonly done: Promise<CliRun>;
+}
+
+export function startCli(args: readonly string[], options: RunOptions & { detached?: boolean } = {}): RunningCli {
+  const child = spawn(process.execPath, [options.program ?? STINT_BIN, ...args], {
+    cwd: options.cwd ?? process.cwd(),
+    env: cleanEnv(options.env),
+    stdio: ['pipe', 'pipe', 'pipe'],
+    detached: options.detached ?? false,
+  });
+  let stdout = '';
+  let stderr = '';
+  const waiters: { pattern: RegExp; resolve: (m: RegExpMatchArray | undefined) => void }[] = [];
+  const check = () => {
+    for (const waiter of [...waiters]) {
+      const match = stderr.split('\n').map((line) => line.match(waiter.pattern)).find(Boolean);
+      if (match) {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        waiter.resolve(match);
+      }
+    }
+  };
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk;
+    check();
+  });
+  child.stdin!.on('error', () => {});
+  if (options.stdin !== undefined) child.stdin!.end(options.stdin);
+  const guard = setTimeout(() => child.kill('SIGKILL'), options.killAfterMs ?? 120_000);
+  const done = new Promise<CliRun>((resolve) => {
+    child.on('close', (code, signal) => {
+      clearTimeout(guard);
+      for (const waiter of waiters.splice(0)) waiter.resolve(undefined);
+      resolve({ code, signal, stdout, stderr });
+    });
+  });
+  return {
+    pid: child.pid!,
+    stderrLine: (pattern) => new Promise((resolve) => {
+      waiters.push({ pattern, resolve });
+      check();
+    }),
+    kill: (signal) => child.kill(signal),
+    done,
+  };
+}

@@ -142,7 +142,7 @@ export const analyzeCommand = defineCommand({
           if (!current) {
             let header: CsvHeader;
             try {
-              header = readCsvHeader(input.absolute, input.size, flags['max-record-size']);
+              header = readCsvHeader(input.absolute, input.size, flags['max-record-size'], input.path);
             } catch (error) {
               if (!(error instanceof StintError)) throw error;
               result = unresolvedOf(input, error, Number(error.extras.context?.['line']) || undefined);

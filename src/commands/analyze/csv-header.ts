@@ -47,14 +47,14 @@ export function splitRecord(text: string): string[] | undefined {
 }
 
 /** Reads the header on the main thread, so every worker knows the record width before the first chunk. */
-export function readCsvHeader(path: string, size: number, maxRecordBytes: number): CsvHeader {
-  if (size === 0) throw new StintError(ErrorCode.EmptyInput, `${path} is empty: there is no header`, { context: { path } });
+export function readCsvHeader(path: string, size: number, maxRecordBytes: number, label = path): CsvHeader {
+  if (size === 0) throw new StintError(ErrorCode.EmptyInput, `${label} is empty: there is no header`, { context: { path: label } });
   const fd = openSync(path, 'r');
   try {
     let buffer = Buffer.allocUnsafe(Math.min(size, SAMPLE));
     let filled = readSync(fd, buffer, 0, buffer.length, 0);
     if (buffer.subarray(0, filled).includes(0)) {
-      throw new StintError(ErrorCode.NotCsv, `${path} holds NUL bytes: it is binary, not CSV`, { context: { path } });
+      throw new StintError(ErrorCode.NotCsv, `${label} holds NUL bytes: it is binary, not CSV`, { context: { path: label } });
     }
     let start = BOM.every((byte, k) => buffer[k] === byte) ? 3 : 0;
     let line = 1;
@@ -63,7 +63,7 @@ export function readCsvHeader(path: string, size: number, maxRecordBytes: number
       let end = findRecordStart(buffer, start, filled, state, true);
       while (end < 0 && filled < size) {
         if (filled - start > maxRecordBytes) {
-          throw new StintError(ErrorCode.RecordTooLong, `the header of ${path} runs on for more than ${maxRecordBytes} bytes (an unterminated quote?)`, { context: { path, line } });
+          throw new StintError(ErrorCode.RecordTooLong, `the header of ${label} runs on for more than ${maxRecordBytes} bytes (an unterminated quote?)`, { context: { path: label, line } });
         }
         const bigger = Buffer.allocUnsafe(Math.min(size, buffer.length * 2));
         buffer.copy(bigger, 0, 0, filled);
@@ -82,9 +82,9 @@ export function readCsvHeader(path: string, size: number, maxRecordBytes: number
         line = dataLine;
         continue;
       }
-      if (text === '') throw new StintError(ErrorCode.EmptyInput, `${path} has no header: it holds only empty lines`, { context: { path } });
+      if (text === '') throw new StintError(ErrorCode.EmptyInput, `${label} has no header: it holds only empty lines`, { context: { path: label } });
       const names = splitRecord(text);
-      if (!names) throw new StintError(ErrorCode.MalformedCsv, `the header of ${path} is not valid CSV (line ${line})`, { context: { path, line } });
+      if (!names) throw new StintError(ErrorCode.MalformedCsv, `the header of ${label} is not valid CSV (line ${line})`, { context: { path: label, line } });
       return { names, dataStart: end, dataLine };
     }
   } finally {
