@@ -1,6 +1,7 @@
 // Column statistics shared by the worker-side map and the main-side fold.
 import { addExact, mergeExact, roundExact, type ExactSum } from './exact-sum.js';
 
+
 /** Which kinds of value a column has held (bit set). */
 export const Kind = { Integer: 1, Number: 2, Boolean: 4, String: 8 } as const;
 
@@ -20,6 +21,8 @@ export interface ColumnPartial {
   kinds: number;
   numMin: number;
   numMax: number;
+  /** Integer values summed in a double while that stays exact; the rest go to `sum`. */
+  intSum: number;
   sum: ExactSum;
   sawFalse: boolean;
   sawTrue: boolean;
@@ -49,7 +52,7 @@ export interface TableStats {
 
 export function newColumn(): ColumnPartial {
   return {
-    count: 0, nulls: 0, kinds: 0, numMin: Infinity, numMax: -Infinity, sum: [],
+    count: 0, nulls: 0, kinds: 0, numMin: Infinity, numMax: -Infinity, intSum: 0, sum: [],
     sawFalse: false, sawTrue: false, strMin: null, strMax: null, minLength: Infinity, maxLength: -Infinity,
   };
 }
@@ -82,6 +85,7 @@ export function mergeTableStats(into: TableStats, from: TableStats, lineBase: nu
     if (b.numMin < a.numMin) a.numMin = b.numMin;
     if (b.numMax > a.numMax) a.numMax = b.numMax;
     mergeExact(a.sum, b.sum);
+    addExact(a.sum, b.intSum);
     a.sawFalse ||= b.sawFalse;
     a.sawTrue ||= b.sawTrue;
     if (b.strMin && (!a.strMin || compareBytes(b.strMin, a.strMin) < 0)) a.strMin = b.strMin;
@@ -121,7 +125,9 @@ export function summarizeColumn(name: string, c: ColumnPartial): ColumnSummary {
   switch (type) {
     case ColumnType.Integer:
     case ColumnType.Number: {
-      const sum = roundExact(c.sum);
+      const partials = [...c.sum];
+      addExact(partials, c.intSum);
+      const sum = roundExact(partials);
       return { ...base, min: c.numMin, max: c.numMax, sum, mean: sum / c.count };
     }
     case ColumnType.Boolean:
@@ -133,4 +139,4 @@ export function summarizeColumn(name: string, c: ColumnPartial): ColumnSummary {
   }
 }
 
-export { addExact };
+export { addExact, roundExact };

@@ -1,10 +1,10 @@
 // Worker side of `stint analyze`: a byte-level CSV scanner that computes
 // column statistics without making a string per field. It must agree with
 // csv-parse exactly (test/unit/commands/analyze-oracle.test.ts proves it).
-import { isUtf8 } from 'node:buffer';
+import { isAscii, isUtf8 } from 'node:buffer';
 import { ErrorCode } from '../../contract/error-code.js';
 import type { ChunkInfo } from '../../engine/worker-protocol.js';
-import { addExact, Kind, LINE_SAMPLE_LIMIT, newTableStats, type ColumnPartial, type TableStats } from './column-stats.js';
+import { addExact, roundExact, Kind, LINE_SAMPLE_LIMIT, newTableStats, type ColumnPartial, type TableStats } from './column-stats.js';
 
 export interface AnalyzeMapOptions {
   /** Fields per record, from the header. */
@@ -17,6 +17,11 @@ const LF = 10;
 const CR = 13;
 const POW10 = Array.from({ length: 23 }, (_, k) => 10 ** k);
 const MAX_FAST_DIGITS = 15;
+/** Integer sums stay exact in a double below this; past it they move to the exact partials. */
+const EXACT_INT = 2 ** 52;
+/** Bytes that end an unquoted field or make it malformed: one table load per byte. */
+const SPECIAL = new Uint8Array(256);
+SPECIAL[COMMA] = SPECIAL[LF] = SPECIAL[QUOTE] = 1;
 
 /** A CSV syntax error at a line of this chunk, thrown as data with a code. */
 class MalformedCsv extends Error {
@@ -42,8 +47,12 @@ function grow(): void {
 }
 
 function noteString(col: ColumnPartial, b: Buffer, s: number, e: number, codePoints: number): void {
-  if (col.strMin === null || compareRange(b, s, e, col.strMin) < 0) col.strMin = new Uint8Array(b.subarray(s, e));
-  if (col.strMax === null || compareRange(b, s, e, col.strMax) > 0) col.strMax = new Uint8Array(b.subarray(s, e));
+  // The first byte settles most comparisons without a call.
+  const first = b[s]!;
+  const min = col.strMin;
+  if (min === null || (first <= min[0]! && compareRange(b, s, e, min) < 0)) col.strMin = new Uint8Array(b.subarray(s, e));
+  const max = col.strMax;
+  if (max === null || (first >= max[0]! && compareRange(b, s, e, max) > 0)) col.strMax = new Uint8Array(b.subarray(s, e));
   if (codePoints < col.minLength) col.minLength = codePoints;
   if (codePoints > col.maxLength) col.maxLength = codePoints;
 }
@@ -61,11 +70,44 @@ function noteNumber(col: ColumnPartial, value: number, kind: number): void {
   col.kinds |= kind;
   if (value < col.numMin) col.numMin = value;
   if (value > col.numMax) col.numMax = value;
+  if (kind === Kind.Integer && value < EXACT_INT && value > -EXACT_INT) {
+    const sum = col.intSum + value;
+    if (sum < EXACT_INT && sum > -EXACT_INT) {
+      col.intSum = sum;
+      return;
+    }
+  }
   addExact(col.sum, value);
 }
 
-/** Classifies one non-empty value and folds it into its column. */
-function processField(col: ColumnPartial, b: Buffer, s: number, e: number): void {
+const SPLITTER = 134217729; // 2^27 + 1, Veltkamp's split for exact products
+const scratch: number[] = [];
+
+/** The correctly rounded value of a·10^d + b for integers a < 10^15, b < 10^d, d ≤ 15 (no string made). */
+function exactDecimal(a: number, d: number, b: number): number {
+  const m = POW10[d]!;
+  const p = a * m;
+  let c = SPLITTER * a;
+  const ah = c - (c - a);
+  const al = a - ah;
+  c = SPLITTER * m;
+  const mh = c - (c - m);
+  const ml = m - mh;
+  const e = ((ah * mh - p) + ah * ml + al * mh) + al * ml; // a·m = p + e exactly
+  while (scratch.length > 0) scratch.pop();
+  addExact(scratch, p);
+  addExact(scratch, e);
+  addExact(scratch, b);
+  return roundExact(scratch);
+}
+
+/**
+ * Classifies one non-empty value and folds it into its column. Numbers are
+ * read from the bytes: up to 15 significant digits with a decimal exponent
+ * of at most 22 by one exact operation (correctly rounded, as Number()
+ * would), long integers exactly, anything else through Number().
+ */
+function processField(col: ColumnPartial, b: Buffer, s: number, e: number, ascii: boolean): void {
   const len = e - s;
   if (len === 0) {
     col.nulls++;
@@ -80,11 +122,12 @@ function processField(col: ColumnPartial, b: Buffer, s: number, e: number): void
   let fraction = 0;
   let dot = false;
   let mantissa = 0;
+  let head = 0; // the first 15 digits, for long integers
   while (k < e) {
     c = b[k]!;
     if (c >= 48 && c <= 57) {
-      mantissa = mantissa * 10 + (c - 48);
       digits++;
+      if (digits <= MAX_FAST_DIGITS) head = mantissa = mantissa * 10 + (c - 48);
       if (dot) fraction++;
     } else if (c === 46 && !dot) {
       dot = true;
@@ -92,26 +135,37 @@ function processField(col: ColumnPartial, b: Buffer, s: number, e: number): void
     k++;
   }
   if (digits > 0) {
-    if (k === e) {
-      let value: number;
-      if (digits <= MAX_FAST_DIGITS) value = (negative ? -mantissa : mantissa) / POW10[fraction]!;
-      else value = Number(b.toString('latin1', s, e));
-      noteNumber(col, value, dot ? Kind.Number : Kind.Integer);
-      noteString(col, b, s, e, len);
-      return;
-    }
-    if (c === 101 || c === 69) {
+    let exponent = 0;
+    let ok = k === e;
+    let hasExponent = false;
+    if (!ok && (c === 101 || c === 69)) {
       k++;
-      if (k < e && (b[k] === 43 || b[k] === 45)) k++;
+      let sign = 1;
+      if (k < e && (b[k] === 43 || b[k] === 45)) sign = b[k++] === 45 ? -1 : 1;
       const expStart = k;
-      while (k < e && b[k]! >= 48 && b[k]! <= 57) k++;
-      if (k === e && k > expStart) {
-        const value = Number(b.toString('latin1', s, e));
-        if (Number.isFinite(value)) {
-          noteNumber(col, value, Kind.Number);
-          noteString(col, b, s, e, len);
-          return;
-        }
+      while (k < e && b[k]! >= 48 && b[k]! <= 57) exponent = Math.min(exponent * 10 + (b[k++]! - 48), 1e6);
+      ok = k === e && k > expStart;
+      exponent *= sign;
+      hasExponent = true;
+    }
+    if (ok) {
+      let value: number;
+      const scale = exponent - fraction;
+      if (digits <= MAX_FAST_DIGITS && scale >= -22 && scale <= 22) {
+        value = scale >= 0 ? mantissa * POW10[scale]! : mantissa / POW10[-scale]!;
+        if (negative) value = -value;
+      } else if (!dot && !hasExponent && digits <= 2 * MAX_FAST_DIGITS) {
+        let tail = 0;
+        for (let i = e - (digits - MAX_FAST_DIGITS); i < e; i++) tail = tail * 10 + (b[i]! - 48);
+        value = exactDecimal(head, digits - MAX_FAST_DIGITS, tail);
+        if (negative) value = -value;
+      } else {
+        value = Number(b.toString('latin1', s, e));
+      }
+      if (Number.isFinite(value)) {
+        noteNumber(col, value, dot || hasExponent ? Kind.Number : Kind.Integer);
+        noteString(col, b, s, e, len);
+        return;
       }
     }
   }
@@ -128,8 +182,11 @@ function processField(col: ColumnPartial, b: Buffer, s: number, e: number): void
     return;
   }
   col.kinds |= Kind.String;
-  let codePoints = 0;
-  for (let i = s; i < e; i++) if ((b[i]! & 0xc0) !== 0x80) codePoints++;
+  let codePoints = len;
+  if (!ascii) {
+    codePoints = 0;
+    for (let i = s; i < e; i++) if ((b[i]! & 0xc0) !== 0x80) codePoints++;
+  }
   noteString(col, b, s, e, codePoints);
 }
 
@@ -164,6 +221,7 @@ export function map(bytes: Uint8Array, info: ChunkInfo): TableStats {
   const stats = newTableStats(width);
   let b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
   if (!isUtf8(b)) b = replaceInvalidUtf8(b, stats);
+  const ascii = isAscii(b);
   const columns = stats.columns;
   const n = b.length;
   let i = 0;
@@ -201,12 +259,9 @@ export function map(bytes: Uint8Array, info: ChunkInfo): TableStats {
         throw new MalformedCsv('characters follow a closing quote', line);
       }
       const start = i;
-      while (i < n) {
-        c = b[i]!;
-        if (c === COMMA || c === LF) break;
-        if (c === QUOTE) throw new MalformedCsv('a quote inside an unquoted field', line);
-        i++;
-      }
+      while (i < n && SPECIAL[b[i]!] === 0) i++;
+      c = i < n ? b[i]! : -1;
+      if (c === QUOTE) throw new MalformedCsv('a quote inside an unquoted field', line);
       starts[field] = start;
       ends[field] = i < n && b[i - 1] === CR && i > start && c === LF ? i - 1 : i;
       escaped[field] = 0;
@@ -225,8 +280,8 @@ export function map(bytes: Uint8Array, info: ChunkInfo): TableStats {
     for (let k = 0; k < width; k++) {
       if (escaped[k]) {
         const length = unescape(b, starts[k]!, ends[k]!); // may grow the scratch buffer: read it after
-        processField(columns[k]!, unescaped, 0, length);
-      } else processField(columns[k]!, b, starts[k]!, ends[k]!);
+        processField(columns[k]!, unescaped, 0, length, ascii);
+      } else processField(columns[k]!, b, starts[k]!, ends[k]!, ascii);
     }
   }
   return stats;

@@ -8,16 +8,25 @@ export type ExactSum = number[];
 export function addExact(partials: ExactSum, value: number): void {
   let x = value;
   let used = 0;
-  for (let j = 0; j < partials.length; j++) {
+  const n = partials.length;
+  for (let j = 0; j < n; j++) {
     let y = partials[j]!;
-    if (Math.abs(x) < Math.abs(y)) [x, y] = [y, x];
+    if (Math.abs(x) < Math.abs(y)) {
+      const t = x;
+      x = y;
+      y = t;
+    }
     const hi = x + y;
     const lo = y - (hi - x);
     if (lo !== 0) partials[used++] = lo;
     x = hi;
   }
-  partials.length = used;
-  partials.push(x);
+  if (used === n) partials.push(x);
+  else {
+    partials[used++] = x;
+    // pop() is inlined by V8; assigning length is a slow builtin call.
+    while (partials.length > used) partials.pop();
+  }
 }
 
 export function mergeExact(into: ExactSum, from: ExactSum): void {
