@@ -57,6 +57,12 @@ export function processHost(): Host {
     writeStderr: (text) => {
       if (text.length > 0) process.stderr.write(text);
     },
-    now: () => performance.now(),
+    now: () => Date.now(),
+    pid: process.pid,
+    onSignal(signal, handler) {
+      process.on(signal, handler);
+      return () => void process.off(signal, handler);
+    },
+    selfCommand: () => ({ file: process.execPath, args: [...process.execArgv, resolve(process.argv[1] ?? '')] }),
   };
 }

@@ -1,6 +1,8 @@
 import { buildEnvelope } from '../contract/envelope.js';
 import { ExitCode } from '../contract/exit-code.js';
-import { resultOfThrown, type Program } from '../runtime/program.js';
+import type { Program } from '../runtime/program.js';
+import { resultOfThrown } from '../runtime/thrown.js';
+import { SUPERVISE_ENV } from '../runtime/supervisor.js';
 import { renderJson } from '../runtime/render.js';
 import { processHost } from './process-host.js';
 
@@ -20,7 +22,8 @@ export async function runCli(program: Program | (() => Program)): Promise<void> 
   let exitCode: number;
   try {
     const resolved = typeof program === 'function' ? program() : program;
-    exitCode = await resolved.main(host);
+    const jobId = host.env[SUPERVISE_ENV];
+    exitCode = jobId ? await resolved.supervise(host, jobId) : await resolved.main(host);
   } catch (thrown) {
     // Registration refused, or a defect in the runtime itself: still one envelope.
     const result = resultOfThrown(thrown);

@@ -1,6 +1,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { WarningDetail } from '../contract/envelope.js';
+import type { Cause } from '../contract/vocabulary/cause.js';
 import { ErrorCode } from '../contract/error-code.js';
 import type { Progress } from '../contract/incomplete.js';
 import { StintError } from '../contract/stint-error.js';
@@ -22,6 +23,8 @@ export interface CallContextParts {
   readonly warnings: WarningDetail[];
   /** True once a stop was requested (budget, signal, cancel). */
   readonly stopRequested: () => boolean;
+  /** Why, as an Outcome cause, once requested. */
+  readonly stopCause: () => Cause | undefined;
   readonly onProgress?: (progress: Progress) => void;
 }
 
@@ -52,12 +55,14 @@ export function createCallContext(parts: CallContextParts): CallContext {
 
   const ctx: CommandContext = {
     cwd: host.cwd,
+    interactive: host.stdinIsTTY,
     env: host.env,
     invocationKey,
     progress: report,
     warn: (warning) => void warnings.push(warning),
     log: (message) => host.writeStderr(`${message}\n`),
     stopRequested: parts.stopRequested,
+    stopCause: parts.stopCause,
     now: () => host.now(),
     async restore<S>(inputs: unknown): Promise<Restored<S> | undefined> {
       fingerprint = inputs;

@@ -1,8 +1,9 @@
-import type { ErrorDetail, WarningDetail } from '../contract/envelope.js';
+import type { Envelope, ErrorDetail, WarningDetail } from '../contract/envelope.js';
 import type { ExitCode, ExitCodeEntry } from '../contract/exit-code.js';
 import type { DangerLevel } from '../contract/vocabulary/danger-level.js';
 import type { ProgressUnit } from '../contract/vocabulary/progress-unit.js';
 import type { Progress } from '../contract/incomplete.js';
+import type { Cause } from '../contract/vocabulary/cause.js';
 
 /**
  * Flag types an author may declare. `duration` takes `250`, `250ms`, `5s`,
@@ -90,8 +91,10 @@ export interface FrameworkOptions {
   readonly budgetMs: number | undefined;
   /** Wall-clock bound on the whole work, when one applies. */
   readonly timeoutMs: number | undefined;
-  /** The caller's --idempotency-key, on writers. */
+  /** The effective idempotency key of a writer: the caller's --idempotency-key, else one derived from the invocation. */
   readonly idempotencyKey: string | undefined;
+  /** Whether the caller gave the key (a continuation then does not add it again). */
+  readonly idempotencyKeyGiven?: boolean;
 }
 
 export interface CommandInput<F extends Readonly<Record<string, FlagSpec>>, P extends readonly PositionalSpec[]> {
@@ -103,6 +106,8 @@ export interface CommandInput<F extends Readonly<Record<string, FlagSpec>>, P ex
 /** The narrow view of the runtime a handler sees. */
 export interface CommandContext {
   readonly cwd: string;
+  /** A person at a terminal (stdin is a TTY): no default budget applies. */
+  readonly interactive: boolean;
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Report progress: `done` counts completed units and never decreases. */
   progress(done: number, total?: number, unit?: ProgressUnit | string): void;
@@ -112,6 +117,8 @@ export interface CommandContext {
   log(message: string): void;
   /** True once a stop was requested (budget, signal, cancel); honour it at the next safe point. */
   readonly stopRequested: () => boolean;
+  /** Why the stop was requested, as the cause a partial Outcome reports (budget, cancelled, timeout...). */
+  readonly stopCause: () => Cause | undefined;
   /** Now, in ms; injected so that tests own the clock. */
   now(): number;
   /** The identity of this invocation (command, arguments, cwd, version, key): what jobs and checkpoints are keyed by. */
@@ -142,6 +149,8 @@ export interface CommandResult<D = unknown> {
   readonly warnings?: readonly WarningDetail[];
   /** Extra response meta (e.g. `not_modified`, `idempotency_hit`); the framework's own keys win. */
   readonly meta?: Readonly<Record<string, unknown>>;
+  /** A stored response to give exactly as it is (the job commands relay a job's own, duration included). */
+  readonly verbatim?: Envelope;
 }
 
 export interface CommandSpec<

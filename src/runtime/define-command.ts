@@ -33,7 +33,7 @@ function refuse(command: string, field: string, message: string): never {
   });
 }
 
-function checkExitCodes(spec: CommandSpec, isWriter: boolean): void {
+function checkExitCodes(spec: CommandSpec, isWriter: boolean, builtin: boolean): void {
   const codes = Object.keys(spec.exit_codes);
   if (!Object.hasOwn(spec.exit_codes, ExitCode.SUCCESS)) refuse(spec.name, 'exit_codes.0', 'every command declares SUCCESS (0)');
   for (const key of codes) {
@@ -67,7 +67,8 @@ function checkExitCodes(spec: CommandSpec, isWriter: boolean): void {
     if (!isWriter && (!incomplete.retryable || incomplete.side_effects !== SideEffects.None)) {
       refuse(spec.name, 'exit_codes.14', 'a read-only command declares INCOMPLETE with retryable: true, side_effects: "none"');
     }
-  } else if (Object.hasOwn(spec.exit_codes, ExitCode.INCOMPLETE)) {
+  } else if (!builtin && Object.hasOwn(spec.exit_codes, ExitCode.INCOMPLETE)) {
+    // (The job commands are the exception: they relay a job's INCOMPLETE.)
     refuse(spec.name, 'exit_codes.14', 'only a command that declares interruption can exit INCOMPLETE');
   }
 }
@@ -149,9 +150,10 @@ export function registerCommand(spec: CommandSpec, builtin: boolean): Registered
   const isWriter = writes(spec.danger_level);
   const acceptsKey = isWriter && spec.idempotency_key !== false;
   checkInterruption(spec, isWriter, acceptsKey);
-  checkExitCodes(spec, isWriter);
+  checkExitCodes(spec, isWriter, builtin);
   const frameworkFlags = frameworkFlagsFor({ interruptible: spec.interruption !== undefined, acceptsKey });
-  checkFlags(spec, new Set([...Object.keys(GLOBAL_FLAGS), ...Object.keys(FrameworkFlag).map((k) => FrameworkFlag[k as keyof typeof FrameworkFlag])]));
+  // Built-ins such as `job wait` declare --budget themselves.
+  checkFlags(spec, new Set([...Object.keys(GLOBAL_FLAGS), ...(builtin ? [] : Object.values(FrameworkFlag))]));
   checkPositionals(spec);
 
   const exitCodes: Record<number, ExitCodeEntry> = {

@@ -15,4 +15,9 @@ export interface Host {
   writeStdout(text: string): Promise<void>;
   writeStderr(text: string): void;
   now(): number;
+  readonly pid: number;
+  /** Calls the handler on each delivery of the signal; returns a function that stops listening. */
+  onSignal(signal: 'SIGINT' | 'SIGTERM', handler: () => void): () => void;
+  /** The executable and arguments that start this same program again (for the background supervisor). */
+  selfCommand(): { readonly file: string; readonly args: readonly string[] };
 }

@@ -1,24 +1,30 @@
-import type { Envelope, ErrorDetail, FieldError, WarningDetail } from '../contract/envelope.js';
+import type { Envelope, ErrorDetail, FieldError } from '../contract/envelope.js';
 import { buildEnvelope } from '../contract/envelope.js';
 import { ErrorCode } from '../contract/error-code.js';
-import { ExitCode, type ProcessExitCode } from '../contract/exit-code.js';
-import { StintError, isStintErrorLike } from '../contract/stint-error.js';
+import { ExitCode, SignalExitCode, type ProcessExitCode } from '../contract/exit-code.js';
+import { StintError } from '../contract/stint-error.js';
 import { OutputFormat } from '../contract/vocabulary/output-format.js';
 import { Phase } from '../contract/vocabulary/phase.js';
 import { resolveBudget, resolveTimeout } from './budget.js';
-import type { CommandInput, CommandResult, CommandSpec, FrameworkOptions } from './command-spec.js';
-import { createCallContext } from './call-context.js';
-import { invocationKey } from './invocation-key.js';
-import { buildCommandTree, type CommandNode } from './command-tree.js';
+import { jobCommands } from './builtins/job-commands.js';
+import { manifestCommand } from './builtins/manifest-command.js';
+import type { CommandSpec, FrameworkOptions } from './command-spec.js';
+import { buildCommandTree } from './command-tree.js';
 import { registerCommand, type RegisteredCommand } from './define-command.js';
+import { executeCommand } from './execute-command.js';
+import { callMeta, finalEnvelope } from './final-envelope.js';
 import { FrameworkFlag } from './framework-flags.js';
 import { commandHelp, groupHelp, type ProgramIdentity } from './help-text.js';
 import type { Host } from './host.js';
+import { RunMode, runInterruptible, runJob } from './interruptible-call.js';
+import { invocationKey } from './invocation-key.js';
+import type { Invocation, ProgramContext } from './invocation.js';
+import { JobStore } from './jobs/job-store.js';
 import { buildManifest } from './manifest.js';
-import { manifestCommand } from './builtins/manifest-command.js';
-import { paintFor, renderErrorText, renderJson, renderWarningsText, outline } from './render.js';
 import { parseArgv } from './parse-argv.js';
-import { heartbeat, terminalBar } from './progress-display.js';
+import { respondTo, type Respond } from './respond.js';
+import { stateDirPath } from './state-dir.js';
+import { StopController } from './stop-controller.js';
 
 export interface ProgramSpec extends ProgramIdentity {
   // Commands of any flag and positional shape; each was checked by defineCommand.
@@ -31,14 +37,8 @@ export interface Program {
   readonly commands: readonly RegisteredCommand[];
   /** Runs one call and returns the exit code; writes exactly one envelope in JSON mode. */
   main(host: Host): Promise<ProcessExitCode>;
-}
-
-/** What one call resolved to before anything ran. */
-interface Call {
-  readonly host: Host;
-  readonly started: number;
-  readonly format: OutputFormat;
-  readonly command?: RegisteredCommand;
+  /** Runs a background job's work (the detached supervisor); its response goes to the job's folder. */
+  supervise(host: Host, jobId: string): Promise<ProcessExitCode>;
 }
 
 function argError(errors: readonly FieldError[]): ErrorDetail {
@@ -56,14 +56,18 @@ function argError(errors: readonly FieldError[]): ErrorDetail {
 }
 
 /**
- * Builds a program from commands. The framework adds `manifest` (and,
- * once jobs exist, `job ...`); registration refuses contradictions.
+ * Builds a program from commands. The framework adds `manifest` and the
+ * `job` commands; registration refuses contradictions.
  */
 export function createProgram(spec: ProgramSpec): Program {
   const identity: ProgramIdentity = { name: spec.name, version: spec.version, description: spec.description };
   const authored = spec.commands.map((command) => registerCommand(command, false));
   let manifestCache: Record<string, unknown> | undefined;
-  const builtins = [manifestCommand(() => (manifestCache ??= buildManifest(identity, commands)))].map((c) => registerCommand(c, true));
+  let program: ProgramContext;
+  const builtins = [
+    manifestCommand(() => (manifestCache ??= buildManifest(identity, program.commands))),
+    ...jobCommands(() => program),
+  ].map((c) => registerCommand(c, true));
   const commands: readonly RegisteredCommand[] = [...authored, ...builtins];
   const seen = new Set<string>();
   for (const command of commands) {
@@ -74,54 +78,41 @@ export function createProgram(spec: ProgramSpec): Program {
     }
     seen.add(command.id);
   }
-  const tree = buildCommandTree(commands);
-  return { identity, commands, main: (host) => runCall(identity, tree, host) };
+  program = { identity, commands, tree: buildCommandTree(commands) };
+  return {
+    identity,
+    commands,
+    main: (host) => runCall(program, host),
+    supervise: (host, jobId) => superviseJob(program, host, jobId),
+  };
 }
 
-async function write(call: Call, identity: ProgramIdentity, envelope: Envelope, text?: (data: unknown) => string): Promise<ProcessExitCode> {
-  const { host } = call;
-  if (call.format === OutputFormat.Json) {
-    await host.writeStdout(renderJson(envelope));
-  } else {
-    const paint = paintFor(host.stderrIsTTY, host.env);
-    host.writeStderr(renderWarningsText(identity.name, envelope, paint));
-    if (envelope.ok) {
-      if (envelope.data !== null) await host.writeStdout(text ? text(envelope.data) : outline(envelope.data));
-    } else {
-      host.writeStderr(renderErrorText(identity.name, envelope, paint));
-      // A failure's data is the command's own (a partial outcome) except on INCOMPLETE.
-      const own = text && envelope.meta.exit_code !== ExitCode.INCOMPLETE;
-      if (envelope.data !== null) await host.writeStdout(own ? text(envelope.data) : outline(envelope.data));
-    }
-  }
-  return envelope.meta.exit_code;
-}
+/** Either a response to give at once (help, version, argument errors) or a validated invocation to run. */
+type Resolution = { readonly kind: 'answer'; readonly envelope: Envelope; readonly text?: string } | { readonly kind: 'run'; readonly inv: Invocation };
 
-function baseMeta(identity: ProgramIdentity, command: RegisteredCommand | undefined): Record<string, unknown> {
-  return { ...(command ? { command: command.path.join(' ') } : {}), tool_version: identity.version };
-}
-
-async function runCall(identity: ProgramIdentity, root: CommandNode, host: Host): Promise<ProcessExitCode> {
+function resolveCall(program: ProgramContext, host: Host, respond: Respond, format: OutputFormat): Resolution {
+  const { identity } = program;
   const started = host.now();
-  const parsed = parseArgv(root, host.argv);
-  const format = parsed.globals.format ?? (host.stdoutIsTTY ? OutputFormat.Text : OutputFormat.Json);
+  const parsed = parseArgv(program.tree, host.argv);
   const command = parsed.node.command;
-  const out: Call = { host, started, format, ...(command ? { command } : {}) };
   const elapsed = () => host.now() - started;
+  const baseMeta = { ...(command ? { command: command.path.join(' ') } : {}), tool_version: identity.version };
 
   if (parsed.globals.version) {
-    const envelope = buildEnvelope({ exitCode: ExitCode.SUCCESS, durationMs: elapsed(), data: { name: identity.name, version: identity.version }, meta: baseMeta(identity, undefined) });
-    return write(out, identity, envelope, () => `${identity.name} ${identity.version}\n`);
+    return {
+      kind: 'answer',
+      envelope: buildEnvelope({ exitCode: ExitCode.SUCCESS, durationMs: elapsed(), data: { name: identity.name, version: identity.version }, meta: baseMeta }),
+      text: `${identity.name} ${identity.version}\n`,
+    };
   }
   if (parsed.globals.help) {
     const text = command ? commandHelp(identity, command) : groupHelp(identity, parsed.node);
-    if (format === OutputFormat.Text) {
-      await host.writeStdout(text);
-      return ExitCode.SUCCESS;
-    }
-    host.writeStderr(text);
-    const schemaRef = `${identity.name} manifest`;
-    return write(out, identity, buildEnvelope({ exitCode: ExitCode.SUCCESS, durationMs: elapsed(), meta: { ...baseMeta(identity, command), help: true, schema_ref: schemaRef } }));
+    if (format === OutputFormat.Json) host.writeStderr(text);
+    return {
+      kind: 'answer',
+      envelope: buildEnvelope({ exitCode: ExitCode.SUCCESS, durationMs: elapsed(), meta: { ...baseMeta, help: true, schema_ref: `${identity.name} manifest` } }),
+      text,
+    };
   }
 
   const errors = [...parsed.errors];
@@ -131,84 +122,120 @@ async function runCall(identity: ProgramIdentity, root: CommandNode, host: Host)
     if (!budget.ok) errors.push(budget.error);
     else options = { ...options, budgetMs: budget.budgetMs, timeoutMs: resolveTimeout(parsed.flags[FrameworkFlag.Timeout] as number | undefined, command.spec.interruption) };
   }
-  if (command && command.flags[FrameworkFlag.IdempotencyKey]) {
-    options = { ...options, idempotencyKey: parsed.flags[FrameworkFlag.IdempotencyKey] as string | undefined };
-  }
-  const limitsMeta = {
-    ...(options.budgetMs !== undefined ? { budget_ms: options.budgetMs } : {}),
-    ...(options.timeoutMs !== undefined ? { timeout_ms: options.timeoutMs } : {}),
-  };
-
   if (errors.length > 0 || !command) {
     if (!command && format === OutputFormat.Text) host.writeStderr(groupHelp(identity, parsed.node));
-    const envelope = buildEnvelope({ exitCode: ExitCode.ARG_ERROR, durationMs: elapsed(), error: argError(errors), meta: { ...baseMeta(identity, command), ...limitsMeta } });
-    return write(out, identity, envelope);
+    const limits = { ...(options.budgetMs !== undefined ? { budget_ms: options.budgetMs } : {}), ...(options.timeoutMs !== undefined ? { timeout_ms: options.timeoutMs } : {}) };
+    return { kind: 'answer', envelope: buildEnvelope({ exitCode: ExitCode.ARG_ERROR, durationMs: elapsed(), error: argError(errors), meta: { ...baseMeta, ...limits } }) };
   }
 
-  const warnings: WarningDetail[] = [];
-  const localFlags = Object.fromEntries(Object.entries(parsed.flags).filter(([name]) => command.spec.flags?.[name] !== undefined));
-  const identityFlags = Object.fromEntries(Object.entries(parsed.given).filter(([name]) => command.spec.flags?.[name] !== undefined && command.spec.flags[name]!.identity !== false));
-  const key = invocationKey({
-    command: command.id,
-    positionals: parsed.positionals,
-    flags: identityFlags,
-    cwd: host.cwd,
-    toolVersion: identity.version,
-    ...(options.idempotencyKey !== undefined ? { idempotencyKey: options.idempotencyKey } : {}),
-  });
-  const heartbeatMs = parsed.flags[FrameworkFlag.HeartbeatMs] as number | undefined;
-  const label = [identity.name, ...command.path].join(' ');
-  const display = heartbeatMs ? heartbeat(host, label, heartbeatMs, started) : host.stderrIsTTY && command.spec.interruption ? terminalBar(host, label, started) : undefined;
-  const call = createCallContext({ host, invocationKey: key, warnings, stopRequested: () => false, ...(display ? { onProgress: (p) => display.update(p) } : {}) });
-  const ctx = call.ctx;
-  const input = { flags: localFlags, positionals: parsed.positionals, options } as unknown as CommandInput<never, never>;
-
-  let result: CommandResult;
-  try {
-    result = await command.spec.run(input, ctx);
-  } catch (thrown) {
-    result = resultOfThrown(thrown);
+  const local = command.spec.flags ?? {};
+  const flags = Object.fromEntries(Object.entries(parsed.flags).filter(([name]) => local[name] !== undefined));
+  const identityFlags = Object.fromEntries(Object.entries(parsed.given).filter(([name]) => local[name] !== undefined && local[name]!.identity !== false));
+  const identityOf = (idempotencyKey?: string) =>
+    invocationKey({
+      command: command.id,
+      positionals: parsed.positionals,
+      flags: identityFlags,
+      cwd: host.cwd,
+      toolVersion: identity.version,
+      ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
+    });
+  let key = identityOf();
+  if (command.flags[FrameworkFlag.IdempotencyKey]) {
+    // A writer without a key gets one derived from the invocation, so that the
+    // continuation that names it explicitly is the same invocation.
+    const given = parsed.flags[FrameworkFlag.IdempotencyKey] as string | undefined;
+    const effective = given ?? `auto-${key.slice(0, 16)}`;
+    options = { ...options, idempotencyKey: effective, idempotencyKeyGiven: given !== undefined };
+    key = identityOf(effective);
   }
-  display?.end();
-  result = checkDeclared(command, result);
-  await call.finish(workEnded(result.exitCode));
-  const envelope = buildEnvelope({
-    exitCode: result.exitCode,
-    durationMs: elapsed(),
-    data: result.data ?? null,
-    error: result.exitCode === ExitCode.SUCCESS ? null : (result.error ?? null),
-    warnings: [...warnings, ...(result.warnings ?? [])],
-    meta: { ...result.meta, ...baseMeta(identity, command), ...limitsMeta },
-  });
-  return write(out, identity, envelope, command.spec.text ? (data) => command.spec.text!(data) : undefined);
-}
-
-/** Exits after which nothing is left to continue, so the checkpoint goes. */
-function workEnded(exitCode: ProcessExitCode): boolean {
-  return exitCode !== ExitCode.INCOMPLETE && exitCode !== ExitCode.GENERAL_ERROR && exitCode !== ExitCode.TIMEOUT && exitCode !== ExitCode.UNAVAILABLE;
-}
-
-/** A thrown StintError keeps its code; anything else is an INTERNAL_ERROR with a one-line message. */
-export function resultOfThrown(thrown: unknown): CommandResult {
-  if (thrown instanceof StintError) return { exitCode: thrown.exitCode, error: thrown.toDetail() };
-  const message = isStintErrorLike(thrown) ? thrown.message : thrown instanceof Error ? thrown.message : String(thrown);
   return {
-    exitCode: ExitCode.GENERAL_ERROR,
-    error: { code: ErrorCode.InternalError, message: message.split('\n')[0] || 'unexpected error', retryable: false, phase: Phase.Execution },
-  };
-}
-
-/** An exit the command did not declare is a defect in the command, reported as such. */
-function checkDeclared(command: RegisteredCommand, result: CommandResult): CommandResult {
-  if (Object.hasOwn(command.exitCodes, result.exitCode)) return result;
-  return {
-    exitCode: ExitCode.GENERAL_ERROR,
-    error: {
-      code: ErrorCode.UndeclaredExitCode,
-      message: `command "${command.path.join(' ')}" tried to exit ${result.exitCode}, which it does not declare`,
-      retryable: false,
-      phase: Phase.Execution,
-      context: { attempted_exit_code: result.exitCode, ...(result.error ? { attempted_error: result.error } : {}) },
+    kind: 'run',
+    inv: {
+      program,
+      host,
+      command,
+      flags,
+      positionals: parsed.positionals,
+      options,
+      key,
+      started,
+      heartbeatMs: parsed.flags[FrameworkFlag.HeartbeatMs] as number | undefined,
+      respond,
     },
   };
+}
+
+async function runCall(program: ProgramContext, host: Host): Promise<ProcessExitCode> {
+  // The format is read first and alone, so that even an argument error answers in it.
+  const format = parseArgv(program.tree, host.argv).globals.format ?? (host.stdoutIsTTY ? OutputFormat.Text : OutputFormat.Json);
+  const respond = respondTo(host, format, program.identity);
+  const resolution = resolveCall(program, host, respond, format);
+  if (resolution.kind === 'answer') {
+    if (format === OutputFormat.Text && resolution.text !== undefined && resolution.envelope.ok) {
+      await host.writeStdout(resolution.text);
+      return ExitCode.SUCCESS;
+    }
+    return respond(resolution.envelope);
+  }
+  const inv = resolution.inv;
+  const text = inv.command.spec.text ? (data: unknown) => inv.command.spec.text!(data) : undefined;
+  if (inv.command.spec.interruption) return respond(await runInterruptible(inv), text);
+  return respond(await runDirect(inv), text);
+}
+
+/** A command without interruption: no safe points, so a signal answers CANCELLED at once (REQ-F-013, F-069). */
+async function runDirect(inv: Invocation): Promise<Envelope> {
+  const { host } = inv;
+  let signalled: ((signal: 'SIGINT' | 'SIGTERM') => void) | undefined;
+  const bySignal = new Promise<'SIGINT' | 'SIGTERM'>((resolve) => (signalled = resolve));
+  const offs = (['SIGINT', 'SIGTERM'] as const).map((signal) => host.onSignal(signal, () => signalled!(signal)));
+  try {
+    const winner = await Promise.race([executeCommand(inv, new StopController()), bySignal]);
+    if (typeof winner === 'string') {
+      return buildEnvelope({
+        exitCode: SignalExitCode[winner],
+        durationMs: host.now() - inv.started,
+        data: { partial: true },
+        meta: callMeta(inv),
+        error: { code: ErrorCode.Cancelled, message: `Command cancelled by ${winner}`, retryable: false, phase: Phase.Execution, context: { signal: winner } },
+      });
+    }
+    await winner.finish(true);
+    return finalEnvelope(inv, winner.result, winner.warnings);
+  } finally {
+    for (const off of offs) off();
+  }
+}
+
+/** The detached supervisor: continue the job's work with no budget; the response goes to the job's folder. */
+async function superviseJob(program: ProgramContext, host: Host, jobId: string): Promise<ProcessExitCode> {
+  const store = new JobStore(stateDirPath(host.env));
+  const job = store.readRecord(jobId);
+  if (!job) {
+    host.writeStderr(`supervisor: no job ${jobId}\n`);
+    return ExitCode.GENERAL_ERROR;
+  }
+  if (!store.takeLease(job.id, host.pid)) {
+    host.writeStderr(`supervisor: job ${jobId} is run by another process\n`);
+    return ExitCode.SUCCESS;
+  }
+  const jobHost: Host = { ...host, argv: job.argv, cwd: job.cwd, stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false, programWords: () => job.programWords };
+  const respond: Respond = async (envelope) => envelope.meta.exit_code;
+  const resolution = resolveCall(program, jobHost, respond, OutputFormat.Json);
+  if (resolution.kind !== 'run') {
+    host.writeStderr(`supervisor: job ${jobId} cannot be run: ${resolution.envelope.error?.message ?? 'no command'}\n`);
+    return ExitCode.GENERAL_ERROR;
+  }
+  const inv: Invocation = {
+    ...resolution.inv,
+    key: job.key,
+    heartbeatMs: undefined,
+    options: { ...resolution.inv.options, budgetMs: undefined, timeoutMs: job.timeoutMs || undefined },
+  };
+  host.writeStderr(`supervisor: pid ${host.pid} runs job ${job.id}\n`);
+  const outcome = await runJob(inv, store, job, RunMode.Supervisor);
+  const code = outcome.kind === 'ended' ? outcome.envelope.meta.exit_code : ExitCode.INCOMPLETE;
+  host.writeStderr(`supervisor: job ${job.id} ${outcome.kind === 'ended' ? `ended with exit ${code}` : 'paused at a safe point'}\n`);
+  return code;
 }

@@ -9,7 +9,7 @@ import { ProgressUnit } from '../../contract/vocabulary/progress-unit.js';
 import { SideEffects } from '../../contract/vocabulary/side-effects.js';
 import { WarningCode } from '../../contract/warning-code.js';
 import { defineCommand } from '../../runtime/define-command.js';
-import type { CommandContext } from '../../runtime/command-spec.js';
+import type { CommandContext, CommandResult } from '../../runtime/command-spec.js';
 import { openChunkPool, defaultWorkerCount, type ChunkPool } from '../../engine/chunk-pool.js';
 import { runChunked, type Fold, type Watermark } from '../../engine/chunked-run.js';
 import { Framing } from '../../engine/framing.js';
@@ -101,6 +101,17 @@ function verdict(results: readonly FileResult[], outcome: Outcome): { exitCode: 
   };
 }
 
+/** Stopped at a safe point: INCOMPLETE, with the files done so far as the partial outcome. */
+function stopped(finished: readonly FileResult[], remaining: readonly InputFile[], ctx: CommandContext): CommandResult<Outcome> {
+  const established = finished.flatMap((r) => (r.kind === 'established' ? [r.entry] : []));
+  const cause = ctx.stopCause() ?? Cause.Budget;
+  const unresolved = [
+    ...finished.flatMap((r) => (r.kind === 'unresolved' ? [r.entry] : [])),
+    ...remaining.map((input) => ({ q: input.path, reason: `not finished: the work stopped (${cause})` })),
+  ];
+  return { exitCode: ExitCode.INCOMPLETE, data: outcomeOf(established, unresolved, cause) };
+}
+
 export const analyzeCommand = defineCommand({
   name: 'analyze',
   description: 'Column statistics of CSV files: rows, and per column its type, counts, nulls, min, max, sum, mean and lengths',
@@ -167,7 +178,7 @@ export const analyzeCommand = defineCommand({
             fold: foldStats,
             safePoint: (stats, watermark) => ctx.checkpoint<AnalyzeState>({ ...state, fileIndex: index, current: { header, stats, watermark } }, progress(index, watermark.offset)),
           });
-          if (outcome.kind === 'stopped') return { exitCode: ExitCode.INCOMPLETE };
+          if (outcome.kind === 'stopped') return stopped(state.finished, inputs.slice(index), ctx);
           if (outcome.kind === 'failed') {
             if (outcome.error.code === ErrorCode.WorkerFailed) throw new StintError(ErrorCode.WorkerFailed, outcome.error.message);
             result = unresolvedOf(input, { code: outcome.error.code, message: outcome.error.message, exitCode: ExitCode.PRECONDITION }, outcome.line);
@@ -177,7 +188,7 @@ export const analyzeCommand = defineCommand({
           }
         }
         state = { fileIndex: index + 1, finished: [...state.finished, result] };
-        if (await ctx.checkpoint(state, progress(index + 1, 0), true)) return { exitCode: ExitCode.INCOMPLETE };
+        if (await ctx.checkpoint(state, progress(index + 1, 0), true)) return stopped(state.finished, inputs.slice(index + 1), ctx);
       }
     } finally {
       await pool?.close();

@@ -1,0 +1,163 @@
+import type { Envelope } from '../../contract/envelope.js';
+import { ErrorCode } from '../../contract/error-code.js';
+import { ExitCode, STANDARD_EXIT_CODES, type ExitCodeEntry } from '../../contract/exit-code.js';
+import { DangerLevel } from '../../contract/vocabulary/danger-level.js';
+import { ArgProblem } from '../../contract/vocabulary/arg-problem.js';
+import { JobState, isTerminal } from '../../contract/vocabulary/job-state.js';
+import { Phase } from '../../contract/vocabulary/phase.js';
+import { SideEffects } from '../../contract/vocabulary/side-effects.js';
+import { resolveBudget } from '../budget.js';
+import type { CommandContext, CommandResult, CommandSpec, FlagSpec } from '../command-spec.js';
+import { cancelIdleJob } from '../interruptible-call.js';
+import type { ProgramContext } from '../invocation.js';
+import { isJobId } from '../jobs/job-id.js';
+import { markLost } from '../jobs/job-outcomes.js';
+import type { JobRecord } from '../jobs/job-record.js';
+import { isAlive, JobStore } from '../jobs/job-store.js';
+import { waitOnJob } from '../jobs/job-wait.js';
+import { stateDirPath } from '../state-dir.js';
+
+const idArgument = [{ name: 'id', type: 'string', description: 'The job id (data.job_id of an INCOMPLETE response)' }] as const;
+const budgetFlag: Record<string, FlagSpec> = {
+  budget: { type: 'duration', description: 'How long to hold the caller (250ms, 5s, 2m; 0 = until the job ends). Default: AGENT_CALL_BUDGET_MS, else 30s; none in a terminal' },
+};
+
+/** Every code a job can end with: these commands relay the job's own response and exit code. */
+const RELAYED: Readonly<Partial<Record<ExitCode, ExitCodeEntry>>> = Object.fromEntries(
+  Object.values(ExitCode).map((code) => [code, { ...STANDARD_EXIT_CODES[code], description: `${STANDARD_EXIT_CODES[code].description} (the job's own exit, relayed)`.slice(0, 120) }]),
+);
+
+function replay(envelope: Envelope): CommandResult {
+  return { exitCode: envelope.meta.exit_code as ExitCode, verbatim: envelope };
+}
+
+function badId(id: string): CommandResult {
+  return {
+    exitCode: ExitCode.ARG_ERROR,
+    error: {
+      code: ErrorCode.ArgError,
+      message: `"${id}" is not a job id`,
+      retryable: false,
+      phase: Phase.Validation,
+      fix_required: 'Pass data.job_id from an INCOMPLETE response (letters, digits and dashes)',
+      errors: [{ field: 'id', reason: ArgProblem.MalformedValue, message: `"${id}" is not a job id` }],
+    },
+  };
+}
+
+function budgetOf(ctx: CommandContext, flag: unknown, interactive: boolean): number | undefined {
+  const budget = resolveBudget({ flagMs: flag as number | undefined, env: ctx.env, interactive });
+  return budget.ok ? budget.budgetMs : undefined;
+}
+
+/** `job wait|status|cancel|list`, generated for every program built on stint (REQ-F-081). */
+export function jobCommands(program: () => ProgramContext): CommandSpec[] {
+  const storeOf = (ctx: CommandContext) => new JobStore(stateDirPath(ctx.env));
+  const retryableOf = (job: JobRecord) =>
+    program().commands.find((c) => c.path.join(' ') === job.command.join(' '))?.exitCodes[ExitCode.INCOMPLETE]?.retryable ?? false;
+
+  const wait: CommandSpec = {
+    name: 'job wait',
+    description: "Hold up to the budget for a job: its own response and exit code once it ends, else 14 with fresh progress",
+    danger_level: DangerLevel.Safe,
+    positionals: idArgument,
+    flags: budgetFlag,
+    exit_codes: RELAYED,
+    async run({ positionals, flags }, ctx) {
+      const id = positionals['id'] as string;
+      if (!isJobId(id)) return badId(id);
+      const budgetMs = budgetOf(ctx, flags['budget'], ctx.interactive);
+      const started = ctx.now();
+      return replay(await waitOnJob({ store: storeOf(ctx), now: () => ctx.now(), id, started, until: budgetMs ? started + budgetMs : undefined, budgetMs, retryableOf }));
+    },
+  };
+
+  const status: CommandSpec = {
+    name: 'job status',
+    description: 'Answer at once: 14 with progress while a job runs or waits, its final response once it ended',
+    danger_level: DangerLevel.Safe,
+    positionals: idArgument,
+    exit_codes: RELAYED,
+    async run({ positionals }, ctx) {
+      const id = positionals['id'] as string;
+      if (!isJobId(id)) return badId(id);
+      const now = ctx.now();
+      return replay(await waitOnJob({ store: storeOf(ctx), now: () => ctx.now(), id, started: now, until: now, budgetMs: undefined, retryableOf }));
+    },
+  };
+
+  const cancel: CommandSpec = {
+    name: 'job cancel',
+    description: 'Stop a job at its next safe point and discard its checkpoint; the identical invocation then starts over',
+    danger_level: DangerLevel.Destructive,
+    idempotency_key: false,
+    positionals: idArgument,
+    flags: budgetFlag,
+    exit_codes: {
+      [ExitCode.SUCCESS]: { description: 'The job is stopped (or had already ended); its checkpoint is gone', retryable: false, side_effects: SideEffects.Complete },
+      [ExitCode.NOT_FOUND]: { description: 'No job has that id', retryable: false, side_effects: SideEffects.None },
+      [ExitCode.INCOMPLETE]: { description: 'The job has not reached a safe point within the budget; it stops there', retryable: true, side_effects: SideEffects.None },
+    },
+    async run({ positionals, flags }, ctx) {
+      const id = positionals['id'] as string;
+      if (!isJobId(id)) return badId(id);
+      const store = storeOf(ctx);
+      const job = store.readRecord(id);
+      if (!job) return { exitCode: ExitCode.NOT_FOUND, error: { code: ErrorCode.JobNotFound, message: `no job ${id}`, retryable: false } };
+      const now = ctx.now();
+      let status = store.readStatus(id);
+      if (status?.state === JobState.Running && !isAlive(status.pid)) {
+        markLost(store, job, status.pid, now);
+        status = store.readStatus(id);
+      }
+      if (status && isTerminal(status.state)) {
+        if (status.state === JobState.Lost) cancelIdleJob(store, job, ctx.env, now);
+        return { exitCode: ExitCode.SUCCESS, data: { job_id: id, state: store.readStatus(id)?.state ?? status.state, cancelled: status.state === JobState.Lost } };
+      }
+      if (!status || status.state === JobState.Paused) {
+        cancelIdleJob(store, job, ctx.env, now);
+        return { exitCode: ExitCode.SUCCESS, data: { job_id: id, state: JobState.Cancelled, cancelled: true } };
+      }
+      store.requestCancel(id);
+      const budgetMs = budgetOf(ctx, flags['budget'], ctx.interactive);
+      const ended = await waitOnJob({ store, now: () => ctx.now(), id, started: now, until: budgetMs ? now + budgetMs : undefined, budgetMs, retryableOf });
+      if (ended.meta.exit_code === ExitCode.INCOMPLETE) return replay(ended);
+      return { exitCode: ExitCode.SUCCESS, data: { job_id: id, state: store.readStatus(id)?.state ?? JobState.Cancelled, cancelled: true } };
+    },
+  };
+
+  const list: CommandSpec = {
+    name: 'job list',
+    description: 'List jobs with their state and progress (finished jobs are kept 24 hours)',
+    danger_level: DangerLevel.Safe,
+    exit_codes: { [ExitCode.SUCCESS]: { description: 'The jobs were listed', retryable: false, side_effects: SideEffects.Complete } },
+    async run(_input, ctx) {
+      const store = storeOf(ctx);
+      store.sweep(ctx.now());
+      const jobs = store.list().flatMap((id) => {
+        const job = store.readRecord(id);
+        const status = store.readStatus(id);
+        if (!job || !status) return [];
+        const state = status.state === JobState.Running && !isAlive(status.pid) ? JobState.Lost : status.state;
+        return [{
+          job_id: id,
+          command: [job.program, ...job.command].join(' '),
+          state,
+          progress: status.progress ?? { done: 0 },
+          created_at: new Date(job.createdAt).toISOString(),
+          updated_at: new Date(status.updatedAt).toISOString(),
+        }];
+      }).sort((a, b) => a.created_at.localeCompare(b.created_at));
+      return {
+        exitCode: ExitCode.SUCCESS,
+        data: jobs,
+        meta: { pagination: { total: jobs.length, returned: jobs.length, truncated: false, has_more: false, next_cursor: null } },
+      };
+    },
+    text: (data) => (data as { job_id: string; command: string; state: string; progress: { done: number; total?: number } }[])
+      .map((j) => `${j.job_id.padEnd(24)} ${j.state.padEnd(10)} ${String(j.progress.done).padStart(12)}${j.progress.total !== undefined ? `/${j.progress.total}` : ''}  ${j.command}`)
+      .join('\n') + '\n',
+  };
+  return [wait, status, cancel, list];
+}
+

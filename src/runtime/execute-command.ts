@@ -1,0 +1,49 @@
+import type { WarningDetail } from '../contract/envelope.js';
+import type { Progress } from '../contract/incomplete.js';
+import { CAUSE_OF_STOP } from '../contract/vocabulary/stop-reason.js';
+import { createCallContext } from './call-context.js';
+import type { CommandInput, CommandResult } from './command-spec.js';
+import type { Invocation } from './invocation.js';
+import { heartbeat, terminalBar } from './progress-display.js';
+import { resultOfThrown } from './thrown.js';
+import type { StopController } from './stop-controller.js';
+
+/** A handler's run: what it returned, what it warned, how far it got; `finish` releases its checkpoint. */
+export interface Execution {
+  readonly result: CommandResult;
+  readonly warnings: readonly WarningDetail[];
+  readonly progress: Progress | undefined;
+  finish(workEnded: boolean): Promise<void>;
+}
+
+/** Runs the handler with its context; a thrown error becomes a coded result, never an escape. */
+export async function executeCommand(inv: Invocation, stop: StopController, onProgress?: (progress: Progress) => void): Promise<Execution> {
+  const { host, command } = inv;
+  const warnings: WarningDetail[] = [];
+  const label = [inv.program.identity.name, ...command.path].join(' ');
+  const display = inv.heartbeatMs
+    ? heartbeat(host, label, inv.heartbeatMs, inv.started)
+    : host.stderrIsTTY && command.spec.interruption
+      ? terminalBar(host, label, inv.started)
+      : undefined;
+  const call = createCallContext({
+    host,
+    invocationKey: inv.key,
+    warnings,
+    stopRequested: () => stop.requested,
+    stopCause: () => (stop.reason ? CAUSE_OF_STOP[stop.reason] : undefined),
+    onProgress: (progress) => {
+      display?.update(progress);
+      onProgress?.(progress);
+    },
+  });
+  const input = { flags: inv.flags, positionals: inv.positionals, options: inv.options } as unknown as CommandInput<never, never>;
+  let result: CommandResult;
+  try {
+    result = await command.spec.run(input, call.ctx);
+  } catch (thrown) {
+    result = resultOfThrown(thrown);
+  }
+  display?.end();
+  return { result, warnings, progress: call.lastProgress(), finish: (ended) => call.finish(ended) };
+}

@@ -1,0 +1,52 @@
+import { buildEnvelope, type Envelope, type WarningDetail } from '../contract/envelope.js';
+import { ErrorCode } from '../contract/error-code.js';
+import { ExitCode, type ProcessExitCode } from '../contract/exit-code.js';
+import { Phase } from '../contract/vocabulary/phase.js';
+import type { CommandResult } from './command-spec.js';
+import type { RegisteredCommand } from './define-command.js';
+import type { Invocation } from './invocation.js';
+
+/** Meta every response of this call carries. */
+export function callMeta(inv: Pick<Invocation, 'program' | 'command' | 'options'>, timeoutMs?: number): Record<string, unknown> {
+  const timeout = timeoutMs ?? inv.options.timeoutMs;
+  return {
+    command: inv.command.path.join(' '),
+    tool_version: inv.program.identity.version,
+    ...(inv.options.budgetMs !== undefined ? { budget_ms: inv.options.budgetMs } : {}),
+    ...(timeout !== undefined ? { timeout_ms: timeout } : {}),
+  };
+}
+
+/** An exit the command did not declare is a defect in the command, reported as such. */
+export function checkDeclared(command: RegisteredCommand, result: CommandResult): CommandResult {
+  if (Object.hasOwn(command.exitCodes, result.exitCode)) return result;
+  return {
+    exitCode: ExitCode.GENERAL_ERROR,
+    error: {
+      code: ErrorCode.UndeclaredExitCode,
+      message: `command "${command.path.join(' ')}" tried to exit ${result.exitCode}, which it does not declare`,
+      retryable: false,
+      phase: Phase.Execution,
+      context: { attempted_exit_code: result.exitCode, ...(result.error ? { attempted_error: result.error } : {}) },
+    },
+  };
+}
+
+/** The response of a handler that ran to its end. */
+export function finalEnvelope(inv: Invocation, result: CommandResult, warnings: readonly WarningDetail[], meta: Record<string, unknown> = callMeta(inv)): Envelope {
+  if (result.verbatim && Object.hasOwn(inv.command.exitCodes, result.verbatim.meta.exit_code)) return result.verbatim;
+  const checked = checkDeclared(inv.command, result);
+  return buildEnvelope({
+    exitCode: checked.exitCode as ProcessExitCode,
+    durationMs: inv.host.now() - inv.started,
+    data: checked.data ?? null,
+    error: checked.exitCode === ExitCode.SUCCESS ? null : (checked.error ?? null),
+    warnings: [...warnings, ...(checked.warnings ?? [])],
+    meta: { ...checked.meta, ...meta },
+  });
+}
+
+/** Exits after which nothing is left to continue, so the checkpoint goes. */
+export function workEnded(exitCode: number): boolean {
+  return exitCode !== ExitCode.INCOMPLETE && exitCode !== ExitCode.GENERAL_ERROR && exitCode !== ExitCode.TIMEOUT && exitCode !== ExitCode.UNAVAILABLE;
+}

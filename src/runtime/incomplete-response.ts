@@ -1,0 +1,57 @@
+import type { Envelope } from '../contract/envelope.js';
+import { buildEnvelope } from '../contract/envelope.js';
+import { ErrorCode } from '../contract/error-code.js';
+import { ExitCode } from '../contract/exit-code.js';
+import type { IncompleteData, Progress } from '../contract/incomplete.js';
+import { IncompleteState } from '../contract/vocabulary/job-state.js';
+import { FrameworkFlag } from './framework-flags.js';
+import type { JobRecord } from './jobs/job-record.js';
+import { shellJoin } from './shell-quote.js';
+
+export interface IncompleteParts {
+  readonly job: JobRecord;
+  readonly state: IncompleteState;
+  readonly progress: Progress | undefined;
+  /** The command's declared INCOMPLETE retryable flag. */
+  readonly retryable: boolean;
+  readonly budgetMs: number | undefined;
+  readonly durationMs: number;
+  readonly meta?: Readonly<Record<string, unknown>>;
+}
+
+/** The exact invocation that continues a job (seed 000): `job wait <id>` while it runs, the original call when paused. */
+export function continueCommand(job: JobRecord, state: IncompleteState): string {
+  if (state === IncompleteState.Running) return shellJoin([...job.programWords, 'job', 'wait', job.id]);
+  const key = job.writes && job.idempotencyKey && !job.keyGiven ? [`--${FrameworkFlag.IdempotencyKey}`, job.idempotencyKey] : [];
+  return shellJoin([...job.programWords, ...job.argv, ...key]);
+}
+
+export function cancelCommand(job: JobRecord): string {
+  return shellJoin([...job.programWords, 'job', 'cancel', job.id]);
+}
+
+function percent(progress: Progress | undefined): string {
+  return progress?.total ? `${Math.floor((100 * progress.done) / progress.total)}%` : `${progress?.done ?? 0} ${progress?.unit ?? 'units'}`;
+}
+
+/** The INCOMPLETE (14) response: neither success nor failure, with the one command that continues the work. */
+export function incompleteEnvelope(parts: IncompleteParts): Envelope<IncompleteData> {
+  const { job, state, progress } = parts;
+  const budget = parts.budgetMs ? `Call budget of ${parts.budgetMs}ms` : 'The call';
+  const message = state === IncompleteState.Running
+    ? `${budget} reached at ${percent(progress)}; the work continues in the background`
+    : `${budget} reached after ${progress?.done ?? 0}${progress?.total !== undefined ? ` of ${progress.total}` : ''}${progress?.unit ? ` ${progress.unit}` : ''}; state is saved`;
+  return buildEnvelope<IncompleteData>({
+    exitCode: ExitCode.INCOMPLETE,
+    durationMs: parts.durationMs,
+    data: {
+      state,
+      job_id: job.id,
+      progress: progress ?? { done: 0 },
+      continue_command: continueCommand(job, state),
+      cancel_command: cancelCommand(job),
+    },
+    error: { code: ErrorCode.Incomplete, message, retryable: parts.retryable },
+    meta: { ...parts.meta, ...(parts.budgetMs !== undefined ? { budget_ms: parts.budgetMs } : {}) },
+  });
+}

@@ -1,0 +1,32 @@
+import type { RegisteredCommand } from './define-command.js';
+import type { FrameworkOptions } from './command-spec.js';
+import type { CommandNode } from './command-tree.js';
+import type { ProgramIdentity } from './help-text.js';
+import type { Host } from './host.js';
+import type { Respond } from './respond.js';
+
+/** The program as its calls see it: who it is and what commands it has. */
+export interface ProgramContext {
+  readonly identity: ProgramIdentity;
+  readonly tree: CommandNode;
+  readonly commands: readonly RegisteredCommand[];
+}
+
+/** One validated call, ready to run: nothing has been executed yet. */
+export interface Invocation {
+  readonly program: ProgramContext;
+  readonly host: Host;
+  readonly command: RegisteredCommand;
+  readonly flags: Readonly<Record<string, unknown>>;
+  readonly positionals: Readonly<Record<string, unknown>>;
+  readonly options: FrameworkOptions;
+  /** Identity of the invocation (command, arguments, cwd, version, idempotency key). */
+  readonly key: string;
+  readonly started: number;
+  readonly heartbeatMs: number | undefined;
+  readonly respond: Respond;
+}
+
+export function findCommand(program: ProgramContext, path: readonly string[]): RegisteredCommand | undefined {
+  return program.commands.find((c) => c.path.join(' ') === path.join(' '));
+}

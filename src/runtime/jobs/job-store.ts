@@ -1,0 +1,188 @@
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { isTerminal } from '../../contract/vocabulary/job-state.js';
+import { readJsonFile, writeFileAtomic } from '../atomic-file.js';
+import { ensurePrivateDir } from '../state-dir.js';
+import type { JobRecord, JobResult, JobStatus } from './job-record.js';
+
+/** Finished jobs are kept this long, then cleaned. */
+export const JOB_RETENTION_MS = 24 * 60 * 60 * 1000;
+const LOG_TAIL_BYTES = 2048;
+
+/** The outcome of claiming an invocation key: this process owns a new job, or another job holds the key. */
+export type Claim = { readonly kind: 'claimed' } | { readonly kind: 'held'; readonly id: string };
+
+/**
+ * Jobs in the state folder, one folder each, plus an index from invocation
+ * key to job id. Small files written by temp file and rename: any process
+ * reads them without locks and without opening a job's LevelDB.
+ */
+export class JobStore {
+  readonly jobsDir: string;
+  readonly keysDir: string;
+
+  constructor(readonly root: string) {
+    this.jobsDir = ensurePrivateDir(root, 'jobs');
+    this.keysDir = ensurePrivateDir(root, 'keys');
+  }
+
+  dir(id: string): string {
+    return join(this.jobsDir, id);
+  }
+
+  exists(id: string): boolean {
+    return existsSync(join(this.dir(id), 'job.json'));
+  }
+
+  create(record: JobRecord, status: JobStatus): void {
+    mkdirSync(this.dir(record.id), { recursive: true, mode: 0o700 });
+    writeFileAtomic(join(this.dir(record.id), 'job.json'), JSON.stringify(record));
+    this.writeStatus(record.id, status);
+  }
+
+  /** Takes the key for a job atomically (O_EXCL): of concurrent identical calls exactly one wins. */
+  claimKey(key: string, id: string): Claim {
+    const path = join(this.keysDir, key);
+    for (let attempt = 0; attempt < 50; attempt++) {
+      try {
+        const fd = openSync(path, 'wx', 0o600);
+        writeSync(fd, id);
+        closeSync(fd);
+        return { kind: 'claimed' };
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      }
+      const held = readFileSync(path, 'utf8').trim();
+      // An empty file is a claim being written this very moment: look again.
+      if (held) return { kind: 'held', id: held };
+    }
+    return { kind: 'held', id: readFileSync(path, 'utf8').trim() };
+  }
+
+  /** Lets the key go, if it still names this job. */
+  releaseKey(key: string, id: string): void {
+    const path = join(this.keysDir, key);
+    try {
+      if (readFileSync(path, 'utf8').trim() === id) unlinkSync(path);
+    } catch {
+      // already gone
+    }
+  }
+
+  readRecord(id: string): JobRecord | undefined {
+    return readJsonFile<JobRecord>(join(this.dir(id), 'job.json'));
+  }
+
+  readStatus(id: string): JobStatus | undefined {
+    return readJsonFile<JobStatus>(join(this.dir(id), 'status.json'));
+  }
+
+  /** Progress updates are not fsynced (a crash loses at most the latest); state changes are. */
+  writeStatus(id: string, status: JobStatus, durable = true): void {
+    writeFileAtomic(join(this.dir(id), 'status.json'), JSON.stringify(status), durable);
+  }
+
+  readResult(id: string): JobResult | undefined {
+    return readJsonFile<JobResult>(join(this.dir(id), 'result.json'));
+  }
+
+  writeResult(id: string, result: JobResult): void {
+    writeFileAtomic(join(this.dir(id), 'result.json'), JSON.stringify(result));
+  }
+
+  logPath(id: string): string {
+    return join(this.dir(id), 'log');
+  }
+
+  logTail(id: string): string {
+    try {
+      const text = readFileSync(this.logPath(id));
+      return text.subarray(Math.max(0, text.length - LOG_TAIL_BYTES)).toString('utf8').trim();
+    } catch {
+      return '';
+    }
+  }
+
+  /**
+   * The right to run a job: one process at a time (O_EXCL). A lease whose
+   * process is gone is stale and is taken over.
+   */
+  takeLease(id: string, pid: number): boolean {
+    const path = join(this.dir(id), 'lease');
+    for (let attempt = 0; attempt < 3; attempt++) {
+      try {
+        const fd = openSync(path, 'wx', 0o600);
+        writeSync(fd, String(pid));
+        closeSync(fd);
+        return true;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      }
+      let holder = 0;
+      try {
+        holder = Number(readFileSync(path, 'utf8'));
+      } catch {
+        continue;
+      }
+      if (holder && isAlive(holder)) return false;
+      if (holder) rmSync(path, { force: true });
+    }
+    return false;
+  }
+
+  releaseLease(id: string, pid: number): void {
+    const path = join(this.dir(id), 'lease');
+    try {
+      if (Number(readFileSync(path, 'utf8')) === pid) unlinkSync(path);
+    } catch {
+      // already gone
+    }
+  }
+
+  cancelMarker(id: string): string {
+    return join(this.dir(id), 'cancel');
+  }
+
+  requestCancel(id: string): void {
+    writeFileAtomic(this.cancelMarker(id), String(Date.now()));
+  }
+
+  cancelRequested(id: string): boolean {
+    return existsSync(this.cancelMarker(id));
+  }
+
+  list(): string[] {
+    return readdirSync(this.jobsDir).filter((name) => this.exists(name));
+  }
+
+  /** Removes jobs that ended more than the retention period ago. */
+  sweep(now: number, retentionMs = JOB_RETENTION_MS): void {
+    for (const id of this.list()) {
+      const status = this.readStatus(id);
+      if (status && isTerminal(status.state) && now - (status.endedAt ?? status.updatedAt) > retentionMs) {
+        rmSync(this.dir(id), { recursive: true, force: true });
+      }
+    }
+    // Temp files a killed writer left behind.
+    for (const id of readdirSync(this.jobsDir)) {
+      const dir = this.dir(id);
+      try {
+        if (!statSync(dir).isDirectory()) continue;
+        for (const name of readdirSync(dir)) if (name.endsWith('.tmp') && now - statSync(join(dir, name)).mtimeMs > 60_000) rmSync(join(dir, name), { force: true });
+      } catch {
+        // raced with another sweep
+      }
+    }
+  }
+}
+
+/** Whether a process with this pid is alive (signal 0 checks without signalling). */
+export function isAlive(pid: number | undefined): boolean {
+  if (!pid) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

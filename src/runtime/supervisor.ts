@@ -1,0 +1,30 @@
+import { spawn } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
+import type { Host } from './host.js';
+import type { JobRecord } from './jobs/job-record.js';
+import type { JobStore } from './jobs/job-store.js';
+
+/** Set in a background supervisor's environment to the id of the job it runs. */
+export const SUPERVISE_ENV = 'STINT_SUPERVISE';
+
+/**
+ * Starts the detached supervisor: the same program, in its own session,
+ * holding none of the caller's descriptors (stdin ignored, stdout and stderr
+ * to the job's log), so a caller reading our pipe to EOF returns at once.
+ */
+export function spawnSupervisor(host: Host, store: JobStore, job: JobRecord): number {
+  const log = openSync(store.logPath(job.id), 'a', 0o600);
+  try {
+    const self = host.selfCommand();
+    const child = spawn(self.file, [...self.args], {
+      cwd: job.cwd,
+      env: { ...host.env, [SUPERVISE_ENV]: job.id },
+      detached: true,
+      stdio: ['ignore', log, log],
+    });
+    child.unref();
+    return child.pid ?? 0;
+  } finally {
+    closeSync(log);
+  }
+}

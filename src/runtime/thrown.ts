@@ -1,0 +1,15 @@
+import { ErrorCode } from '../contract/error-code.js';
+import { ExitCode } from '../contract/exit-code.js';
+import { StintError, isStintErrorLike } from '../contract/stint-error.js';
+import { Phase } from '../contract/vocabulary/phase.js';
+import type { CommandResult } from './command-spec.js';
+
+/** A thrown StintError keeps its code; anything else is an INTERNAL_ERROR with a one-line message. */
+export function resultOfThrown(thrown: unknown): CommandResult {
+  if (thrown instanceof StintError) return { exitCode: thrown.exitCode, error: thrown.toDetail() };
+  const message = isStintErrorLike(thrown) ? thrown.message : thrown instanceof Error ? thrown.message : String(thrown);
+  return {
+    exitCode: ExitCode.GENERAL_ERROR,
+    error: { code: ErrorCode.InternalError, message: message.split('\n')[0] || 'unexpected error', retryable: false, phase: Phase.Execution },
+  };
+}
