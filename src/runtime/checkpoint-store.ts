@@ -1,4 +1,5 @@
 import { rmSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ErrorCode } from '../contract/error-code.js';
 import { StintError } from '../contract/stint-error.js';
 import type { Progress } from '../contract/incomplete.js';
@@ -13,6 +14,8 @@ export interface CheckpointRecord<S = unknown> {
 }
 
 export const CHECKPOINT_FORMAT = 1;
+const LOCK_WAIT_MS = 5_000;
+const LOCK_POLL_MS = 50;
 const KEY = 'checkpoint';
 
 /** A checkpoint read from disk, or the reason it could not be used. */
@@ -47,7 +50,16 @@ export async function openCheckpointStore(dir: string): Promise<CheckpointStore>
   let unreadable: string | undefined;
   let db;
   try {
-    db = await open();
+    // A front process hands off while its last moments still hold the lock: wait a little for it.
+    for (let waited = 0; ; waited += LOCK_POLL_MS) {
+      try {
+        db = await open();
+        break;
+      } catch (error) {
+        if (!isLocked(error) || waited >= LOCK_WAIT_MS) throw error;
+        await sleep(LOCK_POLL_MS);
+      }
+    }
   } catch (error) {
     if (isLocked(error)) {
       throw new StintError(ErrorCode.DatabaseLocked, `the checkpoint at ${dir} is held by another process`, {

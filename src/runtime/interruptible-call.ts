@@ -24,7 +24,7 @@ import { spawnSupervisor } from './supervisor.js';
 /** Time kept back from the budget for stopping at a safe point and answering. */
 const HANDOFF_RESERVE_MS = 250;
 /** Status files are rewritten at most this often while progress moves (and always at the end). */
-const STATUS_EVERY_MS = 500;
+const STATUS_EVERY_MS = 250;
 const WATCH_EVERY_MS = 100;
 /** How long a stuck handler gets to reach a safe point after a stall or timeout before the process answers without it. */
 const STALL_GRACE_MS = 1_000;
@@ -123,7 +123,7 @@ function retryableOf(inv: Invocation): (job: JobRecord) => boolean {
 export async function runInterruptible(inv: Invocation): Promise<Envelope> {
   const store = openJobStore(inv);
   const acquired = acquireJob(inv, store);
-  const wait = (id: string) => waitOnJob({ store, now: () => inv.host.now(), id, started: inv.started, until: budgetDeadline(inv), budgetMs: inv.options.budgetMs, retryableOf: retryableOf(inv) });
+  const wait = (id: string) => waitOnJob({ store, now: () => inv.host.now(), id, started: inv.started, until: budgetDeadline(inv), budgetMs: inv.options.budgetMs, retryableOf: retryableOf(inv), meta: callMeta(inv) });
   if (acquired.kind === 'attach') return wait(acquired.id);
   const job = acquired.job;
   const interruption = inv.command.spec.interruption!;
@@ -208,6 +208,8 @@ export async function runJob(inv: Invocation, store: JobStore, job: JobRecord, m
   if (mode === RunMode.Front && deadline !== undefined) {
     const reserve = Math.min(HANDOFF_RESERVE_MS, Math.floor((inv.options.budgetMs ?? 0) / 5));
     later(deadline - reserve - host.now(), () => stop.request(StopReason.Budget));
+    // A handler that reaches no safe point still does not hold the caller past the budget.
+    later(deadline - Math.floor(reserve / 2) - host.now(), () => forced.resolve({ reason: StopReason.Budget }));
   }
   if (job.timeoutMs > 0) {
     later(job.createdAt + job.timeoutMs - host.now(), () => {
@@ -268,6 +270,10 @@ export async function runJob(inv: Invocation, store: JobStore, job: JobRecord, m
     }
   };
 
+  if (winner.kind === 'forced' && winner.reason === StopReason.Budget) {
+    // Stuck past the budget: answer from the last checkpoint; the stuck work ends with this process.
+    return { kind: 'stopped', progress };
+  }
   if (winner.kind === 'forced') {
     // The handler never reached a safe point: answer without it.
     const envelope = endedEarly(winner.reason, undefined);

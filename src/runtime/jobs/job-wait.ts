@@ -21,6 +21,8 @@ export interface WaitOptions {
   readonly budgetMs: number | undefined;
   /** The declared INCOMPLETE retryable flag of the job's command. */
   readonly retryableOf: (job: JobRecord) => boolean;
+  /** Meta of the waiting call, for the INCOMPLETE answer. */
+  readonly meta?: Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -51,7 +53,7 @@ export async function waitOnJob(options: WaitOptions): Promise<Envelope> {
       if (result) return result;
       return markLost(store, job, status.pid, now);
     } else if (status.state === JobState.Paused) {
-      return incompleteEnvelope({ job, state: IncompleteState.Paused, progress: status.progress, retryable: options.retryableOf(job), budgetMs: options.budgetMs, durationMs: now - options.started });
+      return incompleteEnvelope({ job, state: IncompleteState.Paused, progress: status.progress, retryable: options.retryableOf(job), budgetMs: options.budgetMs, durationMs: now - options.started, ...(options.meta ? { meta: options.meta } : {}) });
     } else if (!isAlive(status.pid)) {
       // Read once more: the process may have written its end just before exiting.
       const again = store.readStatus(id);
@@ -59,7 +61,7 @@ export async function waitOnJob(options: WaitOptions): Promise<Envelope> {
       if (again && again.pid !== status.pid) continue;
       return markLost(store, job, status.pid, now);
     } else if (options.until !== undefined && now >= options.until) {
-      return incompleteEnvelope({ job, state: IncompleteState.Running, progress: status.progress, retryable: options.retryableOf(job), budgetMs: options.budgetMs, durationMs: now - options.started });
+      return incompleteEnvelope({ job, state: IncompleteState.Running, progress: status.progress, retryable: options.retryableOf(job), budgetMs: options.budgetMs, durationMs: now - options.started, ...(options.meta ? { meta: options.meta } : {}) });
     }
     await sleep(options.until === undefined ? POLL_MS : Math.max(1, Math.min(POLL_MS, options.until - now)));
   }

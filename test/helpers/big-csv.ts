@@ -2,7 +2,7 @@
 // generated rows (quoted fields with commas, doubled quotes and newlines,
 // Unicode, numbers, booleans, empties) written in a seeded random order.
 import { closeSync, openSync, writeSync } from 'node:fs';
-import { generateCsv, random } from '../test/helpers/csv-generator.js';
+import { generateCsv, random } from './csv-generator.js';
 
 export function writeBigCsv(path: string, bytes: number, seed = 1): number {
   const sample = generateCsv(seed, { rows: 20_000, columns: 8, newlines: 0.05 }).toString('utf8');

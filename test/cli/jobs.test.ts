@@ -1,0 +1,301 @@
+import { test, describe, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync, chmodSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Envelope } from '../../src/contract/envelope.js';
+import { cleanEnv, envelopeOf, runCli, runJson, startCli, type CliRun } from '../helpers/run-cli.js';
+import { programPath, STINT_BIN } from '../helpers/paths.js';
+import { tempWorld } from '../helpers/temp-world.js';
+import { writeBigCsv } from '../helpers/big-csv.js';
+
+const world = tempWorld('jobs');
+const demo = programPath('demo-jobs');
+let homes = 0;
+/** Each test owns its state folder. */
+const freshHome = (extra: Record<string, string> = {}) => ({ STINT_HOME: world.path(`home-${++homes}`), STINT_TEST_MODE: '1', ...extra });
+
+type Incomplete = { state: string; job_id: string; progress: { done: number; total?: number; unit?: string }; continue_command: string; cancel_command: string };
+const incompleteOf = (envelope: Envelope<Record<string, unknown>>) => envelope.data as unknown as Incomplete;
+
+/** Runs a command line through sh -c, exactly as an agent runs continue_command. */
+function runShell(line: string, env: Record<string, string>): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('sh', ['-c', line], { env: cleanEnv(env), stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+}
+
+/** The agent loop of seed 000: run continue_command until the exit is not 14, checking that progress never goes back. */
+async function continueUntilDone(first: Envelope<Record<string, unknown>>, env: Record<string, string>): Promise<{ final: Envelope<Record<string, unknown>>; responses: number; dones: number[] }> {
+  let envelope = first;
+  const dones: number[] = [];
+  let responses = 1;
+  while (envelope.meta.exit_code === 14) {
+    const data = incompleteOf(envelope);
+    dones.push(data.progress.done);
+    const run = await runShell(data.continue_command, env);
+    envelope = envelopeOf(run);
+    responses++;
+    assert.ok(responses < 200, 'the loop ends');
+  }
+  for (let i = 1; i < dones.length; i++) assert.ok(dones[i]! >= dones[i - 1]!, `progress.done went from ${dones[i - 1]} to ${dones[i]}`);
+  return { final: envelope, responses, dones };
+}
+
+describe('the sync call budget', () => {
+  let big: string;
+  before(() => {
+    big = world.path('big.csv');
+    writeBigCsv(big, 160 * 1024 * 1024, 3);
+  });
+
+  test('AGENT_CALL_BUDGET_MS=2000: `stint analyze big | cat` exits 14 running within 3 s, and the job completes in the background', async () => {
+    const env = freshHome({ AGENT_CALL_BUDGET_MS: '2000' });
+    const run = await runShell(`${process.execPath} ${STINT_BIN} analyze ${big} | cat`, env);
+    // The pipe reached EOF: cat returned while the job runs on.
+    const envelope = envelopeOf({ ...run, code: 14 });
+    assert.equal(envelope.meta.exit_code, 14);
+    assert.ok(envelope.meta.duration_ms < 3000, `answered after ${envelope.meta.duration_ms} ms`);
+    assert.equal(envelope.meta.budget_ms, 2000);
+    const data = incompleteOf(envelope);
+    assert.equal(data.state, 'running');
+    assert.match(data.continue_command, / job wait analyze-[0-9a-f]{8}$/);
+    assert.match(data.cancel_command, / job cancel analyze-[0-9a-f]{8}$/);
+    assert.equal(envelope.error!.retryable, true);
+    assert.equal(data.progress.unit, 'bytes');
+
+    const status = await runCli(['job', 'status', data.job_id], { env });
+    if (status.code === 14) assert.equal(envelopeOf(status).error!.code, 'INCOMPLETE', 'a running job answers 14, not 3');
+
+    const { final, dones } = await continueUntilDone(envelope, { ...env, AGENT_CALL_BUDGET_MS: '1500' });
+    assert.equal(final.meta.exit_code, 0);
+    const whole = await runJson(['analyze', big, '--budget', '0'], { env: freshHome() });
+    assert.equal(whole.envelope.meta.budget_ms, 0);
+    assert.deepEqual(final.data, whole.envelope.data, 'continuing ends with the same data as --budget 0');
+    assert.ok(dones.length >= 1);
+  });
+
+  test('--budget beats AGENT_CALL_BUDGET_MS; neither gives 30000; work within budget answers normally', async () => {
+    const small = world.path('small.csv');
+    writeFileSync(small, 'a,b\n1,2\n');
+    const flag = await runJson(['analyze', small, '--budget', '5s'], { env: freshHome({ AGENT_CALL_BUDGET_MS: '2000' }) });
+    assert.equal(flag.run.code, 0);
+    assert.equal(flag.envelope.meta.budget_ms, 5000);
+    const variable = await runJson(['analyze', small], { env: freshHome({ AGENT_CALL_BUDGET_MS: '2000' }) });
+    assert.equal(variable.envelope.meta.budget_ms, 2000);
+    const neither = await runJson(['analyze', small], { env: freshHome() });
+    assert.equal(neither.envelope.meta.budget_ms, 30000);
+  });
+});
+
+describe('running jobs and continuation', () => {
+  test('continue_command run verbatim until not 14 ends with the --budget 0 data; progress never decreases', async () => {
+    const env = freshHome({ AGENT_CALL_BUDGET_MS: '400' });
+    const first = await runJson(['count', '40', '--step-ms', '25'], { program: demo, env });
+    assert.equal(first.run.code, 14);
+    const { final, dones } = await continueUntilDone(first.envelope, env);
+    assert.ok(dones.length >= 2, `continued ${dones.length} times`);
+    const whole = await runJson(['count', '40', '--step-ms', '1', '--budget', '0'], { program: demo, env: freshHome() });
+    assert.deepEqual(final.data, whole.envelope.data);
+    assert.deepEqual(final.data, { steps: 40, sum: 820 });
+  });
+
+  test('job wait answers 14 with a larger progress.done while running, then the job\'s own response', async () => {
+    const env = freshHome({ AGENT_CALL_BUDGET_MS: '300' });
+    const first = await runJson(['count', '100', '--step-ms', '20'], { program: demo, env });
+    const id = incompleteOf(first.envelope).job_id;
+    const again = await runJson(['job', 'wait', id, '--budget', '500ms'], { program: demo, env });
+    assert.equal(again.run.code, 14);
+    assert.ok(incompleteOf(again.envelope).progress.done > incompleteOf(first.envelope).progress.done);
+    const end = await runJson(['job', 'wait', id, '--budget', '0'], { program: demo, env });
+    assert.equal(end.run.code, 0);
+    assert.deepEqual(end.envelope.data, { steps: 100, sum: 5050 });
+    assert.ok(end.envelope.meta.duration_ms > 500, 'duration_ms is the work\'s, not the wait\'s');
+    const status = await runJson(['job', 'status', id], { program: demo, env });
+    assert.deepEqual(status.envelope, end.envelope, 'an ended job answers its stored response');
+  });
+
+  test('the identical invocation attaches to the running job; 10 identical calls at once start one job', async () => {
+    const env = freshHome({ AGENT_CALL_BUDGET_MS: '300' });
+    const calls = await Promise.all(Array.from({ length: 10 }, () => runJson(['count', '60', '--step-ms', '20'], { program: demo, env })));
+    const ids = new Set(calls.map((c) => incompleteOf(c.envelope).job_id));
+    assert.equal(ids.size, 1, `one job id: ${[...ids].join(', ')}`);
+    assert.equal(readdirSync(`${env.STINT_HOME}/jobs`).length, 1, 'one job folder');
+    const repeat = await runJson(['count', '60', '--step-ms', '20'], { program: demo, env });
+    assert.equal(incompleteOf(repeat.envelope).job_id, [...ids][0]);
+    await runJson(['job', 'wait', [...ids][0]!, '--budget', '0'], { program: demo, env });
+  });
+
+  test('kill -TERM of the caller\'s process group after the response leaves the job running', async () => {
+    const env = freshHome({ AGENT_CALL_BUDGET_MS: '300' });
+    const caller = spawn(process.execPath, [demo, 'count', '40', '--step-ms', '25'], { env: cleanEnv(env), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    caller.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+    await new Promise((resolve) => caller.on('close', resolve));
+    const id = (JSON.parse(stdout) as { data: Incomplete }).data.job_id;
+    try {
+      process.kill(-caller.pid!, 'SIGTERM');
+    } catch {
+      // the group may already be empty but for the job, which has its own
+    }
+    const end = await runJson(['job', 'wait', id, '--budget', '0'], { program: demo, env });
+    assert.equal(end.run.code, 0, 'the job survived and completed');
+  });
+
+  test('kill -9 on the supervisor: job wait exits 1 JOB_LOST; the identical invocation resumes from the checkpoint', async () => {
+    const env = freshHome({ AGENT_CALL_BUDGET_MS: '300', STINT_CHECKPOINT_INTERVAL_MS: '0' });
+    const first = await runJson(['count', '80', '--step-ms', '20'], { program: demo, env });
+    const id = incompleteOf(first.envelope).job_id;
+    const { readFileSync } = await import('node:fs');
+    // Wait for the fact: the supervisor has said it runs the job.
+    while (!readFileSync(`${env.STINT_HOME}/jobs/${id}/log`, 'utf8').includes('runs job')) await sleep(20);
+    const status = JSON.parse(readFileSync(`${env.STINT_HOME}/jobs/${id}/status.json`, 'utf8')) as { pid: number };
+    process.kill(status.pid, 'SIGKILL');
+    const lost = await runJson(['job', 'wait', id], { program: demo, env });
+    assert.equal(lost.run.code, 1);
+    assert.equal(lost.envelope.error!.code, 'JOB_LOST');
+    assert.match(lost.envelope.error!.detail ?? '', /supervisor: pid \d+ runs job/);
+    const resumed = await runJson(['count', '80', '--step-ms', '20'], { program: demo, env });
+    const data = incompleteOf(resumed.envelope);
+    assert.notEqual(data.job_id, id, 'a new job');
+    assert.ok(data.progress.done >= incompleteOf(first.envelope).progress.done, 'resumed, not restarted');
+    const { final } = await continueUntilDone(resumed.envelope, env);
+    assert.deepEqual(final.data, { steps: 80, sum: 3240 });
+  });
+
+  test('a handler that stops reporting progress ends with exit 10 STALLED', async () => {
+    const env = freshHome({ AGENT_CALL_BUDGET_MS: '300' });
+    const first = await runJson(['hang', '5'], { program: demo, env });
+    assert.equal(first.run.code, 14);
+    const end = await runJson(['job', 'wait', incompleteOf(first.envelope).job_id, '--budget', '0'], { program: demo, env, killAfterMs: 30_000 });
+    assert.equal(end.run.code, 10);
+    assert.equal(end.envelope.error!.code, 'STALLED');
+    assert.equal((end.envelope.data as { cause?: string })['cause'], 'no_progress');
+  });
+
+  test('job cancel exits 0, the job stops, and the identical invocation starts from the beginning', async () => {
+    const env = freshHome({ AGENT_CALL_BUDGET_MS: '300' });
+    const first = await runJson(['count', '200', '--step-ms', '20'], { program: demo, env });
+    const data = incompleteOf(first.envelope);
+    const cancel = await runShell(data.cancel_command, env);
+    assert.equal(cancel.code, 0, cancel.stdout);
+    assert.equal((envelopeOf(cancel).data as { state: string }).state, 'cancelled');
+    const after = await runJson(['job', 'status', data.job_id], { program: demo, env });
+    assert.equal(after.envelope.error!.code, 'CANCELLED');
+    assert.deepEqual(readdirSync(`${env.STINT_HOME}/checkpoints`), [], 'the checkpoint is discarded');
+    const again = await runJson(['count', '200', '--step-ms', '20', '--budget', '200ms'], { program: demo, env });
+    const restarted = incompleteOf(again.envelope);
+    assert.notEqual(restarted.job_id, data.job_id);
+    assert.ok(restarted.progress.done < data.progress.done + 5, 'started from the beginning');
+    await runShell(restarted.cancel_command, env);
+  });
+
+  test('work that cannot checkpoint runs in the background from the start', async () => {
+    const env = freshHome({ AGENT_CALL_BUDGET_MS: '300' });
+    const first = await runJson(['bg', '30', '--step-ms', '20'], { program: demo, env });
+    assert.equal(first.run.code, 14);
+    assert.equal(incompleteOf(first.envelope).state, 'running');
+    const { final } = await continueUntilDone(first.envelope, env);
+    assert.deepEqual(final.data, { steps: 30, sum: 465 });
+  });
+
+  test('--timeout bounds the whole work: exit 10 TIMEOUT with the partial outcome', async () => {
+    const env = freshHome();
+    const { run, envelope } = await runJson(['count', '500', '--step-ms', '20', '--timeout', '1s', '--budget', '0'], { program: demo, env });
+    assert.equal(run.code, 10);
+    assert.equal(envelope.error!.code, 'TIMEOUT');
+    const outcome = envelope.data as { coverage: string; cause: string; established: unknown[] };
+    assert.equal(outcome.coverage, 'partial');
+    assert.equal(outcome.cause, 'timeout');
+    assert.equal(envelope.meta.timeout_ms, 1000);
+  });
+});
+
+describe('paused writers', () => {
+  test('continue_command carries --idempotency-key, retryable is false, and quoting survives any file name', async () => {
+    const env = freshHome({ AGENT_CALL_BUDGET_MS: '300' });
+    const name = `it's a "file" with $HOME, \\ and spaces`;
+    const first = await runJson(['write', name, '40', '--step-ms', '20'], { program: demo, env });
+    assert.equal(first.run.code, 14);
+    const data = incompleteOf(first.envelope);
+    assert.equal(data.state, 'paused');
+    assert.equal(first.envelope.error!.retryable, false);
+    assert.match(data.continue_command, / --idempotency-key auto-[0-9a-f]{16}$/);
+    const { final, responses } = await continueUntilDone(first.envelope, env);
+    assert.ok(responses >= 3, 'paused more than once');
+    assert.equal(final.meta.exit_code, 0);
+    const result = final.data as { name: string; sum: number; key: string };
+    assert.equal(result.name, name, 'the shell gave back the exact argument');
+    assert.equal(result.sum, 820);
+    assert.match(result.key, /^auto-/);
+  });
+
+  test('SIGTERM before the budget: a writer pauses at its next safe point and answers 14', async () => {
+    const env = freshHome({ AGENT_CALL_BUDGET_MS: '20000' });
+    const running = startCli(['write', 'x', '100', '--step-ms', '20', '--heartbeat-ms', '50'], { program: demo, env });
+    assert.ok(await running.stderrLine(/\] demo-jobs write: [1-9]/));
+    running.kill('SIGTERM');
+    const run = await running.done;
+    assert.equal(run.code, 14);
+    assert.equal(incompleteOf(envelopeOf(run)).state, 'paused');
+  });
+
+  test('SIGTERM before the budget: a detachable command hands off and answers 14 running', async () => {
+    const env = freshHome({ AGENT_CALL_BUDGET_MS: '20000' });
+    const running = startCli(['count', '60', '--step-ms', '20', '--heartbeat-ms', '50'], { program: demo, env });
+    assert.ok(await running.stderrLine(/\] demo-jobs count: [1-9]/));
+    running.kill('SIGTERM');
+    const run = await running.done;
+    assert.equal(run.code, 14);
+    const data = incompleteOf(envelopeOf(run));
+    assert.equal(data.state, 'running');
+    const end = await runJson(['job', 'wait', data.job_id, '--budget', '0'], { program: demo, env });
+    assert.deepEqual(end.envelope.data, { steps: 60, sum: 1830 });
+  });
+
+  test('SIGINT stops at a safe point: exit 130 CANCELLED with the partial outcome', async () => {
+    const env = freshHome({ AGENT_CALL_BUDGET_MS: '20000' });
+    const running = startCli(['count', '100', '--step-ms', '20', '--heartbeat-ms', '50'], { program: demo, env });
+    assert.ok(await running.stderrLine(/\] demo-jobs count: [1-9]/));
+    running.kill('SIGINT');
+    const run = await running.done;
+    assert.equal(run.code, 130);
+    const envelope = envelopeOf(run);
+    assert.equal(envelope.error!.code, 'CANCELLED');
+    const outcome = envelope.data as { coverage: string; cause: string; established: unknown[]; unresolved: unknown[] };
+    assert.equal(outcome.coverage, 'partial');
+    assert.equal(outcome.cause, 'cancelled');
+  });
+});
+
+describe('a program of another name', () => {
+  test('answers 14 naming itself (bare name when on PATH), and the command works verbatim', async () => {
+    const bin = world.path('bin');
+    mkdirSync(bin, { recursive: true });
+    const link = `${bin}/demo-jobs`;
+    if (!existsSync(link)) symlinkSync(demo, link);
+    chmodSync(demo, 0o755);
+    const env = freshHome({ AGENT_CALL_BUDGET_MS: '300', PATH: `${bin}:${process.env['PATH']}` });
+    const run = await runShell('demo-jobs count 30 --step-ms 25', env);
+    const envelope = envelopeOf(run);
+    const data = incompleteOf(envelope);
+    assert.match(data.continue_command, /^demo-jobs job wait count-[0-9a-f]{8}$/);
+    const { final } = await continueUntilDone(envelope, env);
+    assert.deepEqual(final.data, { steps: 30, sum: 465 });
+  });
+});
+
+describe('job commands: bad ids', () => {
+  for (const [id, code] of [['../etc/passwd', 2], ['a;rm -rf', 2], ['count.1', 2], ['count-00000000', 5]] as const) {
+    test(`job wait ${id} exits ${code}`, async () => {
+      const { run } = await runJson(['job', 'wait', id], { program: demo, env: freshHome() });
+      assert.equal(run.code, code);
+    });
+  }
+});
