@@ -1,4 +1,6 @@
 import { analyzeCommand } from '../commands/analyze/analyze-command.js';
+import { exportCommand } from '../commands/export/export-command.js';
+import { importCommand } from '../commands/import/import-command.js';
 import { createProgram, type Program } from '../runtime/program.js';
 import { TOOL_VERSION } from './version.js';
 
@@ -8,6 +10,6 @@ export function stintProgram(): Program {
     name: 'stint',
     version: TOOL_VERSION,
     description: 'long work under a time budget that never loses what was done',
-    commands: [analyzeCommand],
+    commands: [analyzeCommand, importCommand, exportCommand],
   });
 }

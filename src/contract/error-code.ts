@@ -34,6 +34,11 @@ export const ErrorCode = {
   // stores
   DatabaseLocked: 'DATABASE_LOCKED',
   IdempotencyKeyReused: 'IDEMPOTENCY_KEY_REUSED',
+  TableNotFound: 'TABLE_NOT_FOUND',
+  TableUnreadable: 'TABLE_UNREADABLE',
+  ColumnsMismatch: 'COLUMNS_MISMATCH',
+  KeyColumnMissing: 'KEY_COLUMN_MISSING',
+  InputChanged: 'INPUT_CHANGED',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
@@ -63,4 +68,9 @@ export const EXIT_CODE_OF: Readonly<Record<ErrorCode, ExitCodeValue>> = Object.f
   [ErrorCode.WorkerFailed]: ExitCode.GENERAL_ERROR,
   [ErrorCode.DatabaseLocked]: ExitCode.UNAVAILABLE,
   [ErrorCode.IdempotencyKeyReused]: ExitCode.CONFLICT,
+  [ErrorCode.TableNotFound]: ExitCode.NOT_FOUND,
+  [ErrorCode.TableUnreadable]: ExitCode.PRECONDITION,
+  [ErrorCode.ColumnsMismatch]: ExitCode.CONFLICT,
+  [ErrorCode.KeyColumnMissing]: ExitCode.PRECONDITION,
+  [ErrorCode.InputChanged]: ExitCode.CONFLICT,
 });

@@ -20,6 +20,7 @@ export const TEST_MODE_ENV = 'STINT_TEST_MODE';
 export interface CallContextParts {
   readonly host: Host;
   readonly invocationKey: string;
+  readonly argumentsDigest: string;
   readonly warnings: WarningDetail[];
   /** True once a stop was requested (budget, signal, cancel). */
   readonly stopRequested: () => boolean;
@@ -58,6 +59,7 @@ export function createCallContext(parts: CallContextParts): CallContext {
     interactive: host.stdinIsTTY,
     env: host.env,
     invocationKey,
+    argumentsDigest: parts.argumentsDigest,
     progress: report,
     warn: (warning) => void warnings.push(warning),
     log: (message) => host.writeStderr(`${message}\n`),

@@ -123,6 +123,8 @@ export interface CommandContext {
   now(): number;
   /** The identity of this invocation (command, arguments, cwd, version, key): what jobs and checkpoints are keyed by. */
   readonly invocationKey: string;
+  /** The same identity without the idempotency key: tells "same key, other arguments" apart (IDEMPOTENCY_KEY_REUSED). */
+  readonly argumentsDigest: string;
   /**
    * Resumable commands call this before any work. Returns the last saved
    * state, or undefined when there is none or the fingerprint of the inputs

@@ -29,6 +29,7 @@ export async function executeCommand(inv: Invocation, stop: StopController, onPr
   const call = createCallContext({
     host,
     invocationKey: inv.key,
+    argumentsDigest: inv.argumentsDigest,
     warnings,
     stopRequested: () => stop.requested,
     stopCause: () => (stop.reason ? CAUSE_OF_STOP[stop.reason] : undefined),

@@ -22,6 +22,8 @@ export interface Invocation {
   readonly options: FrameworkOptions;
   /** Identity of the invocation (command, arguments, cwd, version, idempotency key). */
   readonly key: string;
+  /** The identity without the idempotency key. */
+  readonly argumentsDigest: string;
   readonly started: number;
   readonly heartbeatMs: number | undefined;
   readonly respond: Respond;

@@ -140,7 +140,8 @@ function resolveCall(program: ProgramContext, host: Host, respond: Respond, form
       toolVersion: identity.version,
       ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
     });
-  let key = identityOf();
+  const argumentsDigest = identityOf();
+  let key = argumentsDigest;
   if (command.flags[FrameworkFlag.IdempotencyKey]) {
     // A writer without a key gets one derived from the invocation, so that the
     // continuation that names it explicitly is the same invocation.
@@ -159,6 +160,7 @@ function resolveCall(program: ProgramContext, host: Host, respond: Respond, form
       positionals: parsed.positionals,
       options,
       key,
+      argumentsDigest,
       started,
       heartbeatMs: parsed.flags[FrameworkFlag.HeartbeatMs] as number | undefined,
       respond,

@@ -14,8 +14,8 @@ import { openChunkPool, defaultWorkerCount, type ChunkPool } from '../../engine/
 import { runChunked, type Fold, type Watermark } from '../../engine/chunked-run.js';
 import { Framing } from '../../engine/framing.js';
 import { mergeTableStats, newTableStats, summarizeColumn, type TableStats } from './column-stats.js';
-import { readCsvHeader, type CsvHeader } from './csv-header.js';
-import { fingerprintOf, inspectInput, type InputFile } from './input-file.js';
+import { readCsvHeader, type CsvHeader } from '../../engine/csv-header.js';
+import { fingerprintOf, inspectInput, type InputFile } from '../../engine/input-file.js';
 import { renderAnalysisText } from './analysis-text.js';
 import type { FileAnalysis, FileCitation } from './file-analysis.js';
 

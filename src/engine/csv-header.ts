@@ -1,7 +1,7 @@
 import { closeSync, openSync, readSync } from 'node:fs';
-import { ErrorCode } from '../../contract/error-code.js';
-import { StintError } from '../../contract/stint-error.js';
-import { findRecordStart, type ScanState } from '../../engine/framing.js';
+import { ErrorCode } from '../contract/error-code.js';
+import { StintError } from '../contract/stint-error.js';
+import { findRecordStart, type ScanState } from './framing.js';
 
 /** The header record of a CSV file and where its data begins. */
 export interface CsvHeader {

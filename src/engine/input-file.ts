@@ -1,7 +1,7 @@
 import { statSync, accessSync, constants } from 'node:fs';
 import { resolve } from 'node:path';
-import { ErrorCode } from '../../contract/error-code.js';
-import { StintError } from '../../contract/stint-error.js';
+import { ErrorCode } from '../contract/error-code.js';
+import { StintError } from '../contract/stint-error.js';
 
 /** A named input, checked before anything opens it (a FIFO must never be opened: that blocks). */
 export type InputFile =

@@ -1,0 +1,319 @@
+import { pack, unpack } from 'msgpackr';
+import type { ErrorDetail } from '../../contract/envelope.js';
+import { ErrorCode } from '../../contract/error-code.js';
+import { ExitCode } from '../../contract/exit-code.js';
+import { outcomeOf, type Established, type Unresolved } from '../../contract/outcome.js';
+import { StintError } from '../../contract/stint-error.js';
+import { Cause } from '../../contract/vocabulary/cause.js';
+import { DangerLevel } from '../../contract/vocabulary/danger-level.js';
+import { Phase } from '../../contract/vocabulary/phase.js';
+import { ProgressUnit } from '../../contract/vocabulary/progress-unit.js';
+import { SideEffects } from '../../contract/vocabulary/side-effects.js';
+import { defineCommand } from '../../runtime/define-command.js';
+import type { CommandContext, CommandResult } from '../../runtime/command-spec.js';
+import { defaultWorkerCount, openChunkPool } from '../../engine/chunk-pool.js';
+import { runChunked, type Fold, type Watermark } from '../../engine/chunked-run.js';
+import { readCsvHeader, type CsvHeader } from '../../engine/csv-header.js';
+import { Framing } from '../../engine/framing.js';
+import { fingerprintOf, inspectInput } from '../../engine/input-file.js';
+import { BAD_ROW_MESSAGE, type BadRow } from './bad-row.js';
+import type { ImportChunk, ImportMapOptions } from './import-map.js';
+import { openTable, TableKey, type Table, type TableOp } from './table-store.js';
+
+const MAP_MODULE = new URL('./import-map.js', import.meta.url).href;
+const BAD_SAMPLE_LIMIT = 100;
+const RANGE_LIMIT = 1000;
+const CHECKPOINT_FORMAT = 1;
+
+/** What to do with a malformed row. */
+export const OnBadRow = { Skip: 'skip', Fail: 'fail' } as const;
+export type OnBadRow = (typeof OnBadRow)[keyof typeof OnBadRow];
+
+/** Whether a call wrote rows, replayed a finished run, or (dry run) wrote nothing. */
+export const Effect = { Written: 'written', Noop: 'noop', None: 'none' } as const;
+export type Effect = (typeof Effect)[keyof typeof Effect];
+
+/** A run of consecutive imported rows: the established part of the outcome. */
+interface ImportedRange {
+  firstLine: number;
+  lastLine: number;
+  rows: number;
+  firstId: number;
+  lastId: number;
+}
+
+/** Folded state; everything but `pending` is checkpointed with the rows it describes. */
+interface ImportState {
+  nextId: number;
+  imported: number;
+  badCount: number;
+  badSample: { line: number; reason: BadRow }[];
+  ranges: ImportedRange[];
+  rangeOpen: boolean;
+  failed?: { line: number; reason: BadRow };
+  pending: TableOp[];
+}
+
+/** The checkpoint, stored in the destination database beside the rows it records. */
+interface ImportCheckpoint {
+  readonly version: number;
+  readonly argumentsDigest: string;
+  readonly fingerprint: unknown;
+  readonly watermark: Watermark;
+  readonly header: CsvHeader;
+  readonly state: Omit<ImportState, 'pending'>;
+}
+
+/** A finished run, kept under its idempotency key: the same key answers it again. */
+interface RunRecord {
+  readonly argumentsDigest: string;
+  readonly fingerprint: unknown;
+  readonly exitCode: ExitCode;
+  readonly data: Record<string, unknown>;
+  readonly error?: ErrorDetail;
+}
+
+const encodeId = (id: number) => Buffer.from(String(id));
+
+function noteBad(state: ImportState, line: number, reason: BadRow): void {
+  state.badCount++;
+  state.rangeOpen = false;
+  if (state.badSample.length < BAD_SAMPLE_LIMIT) state.badSample.push({ line, reason });
+}
+
+function noteRow(state: ImportState, line: number, id: number): void {
+  const last = state.ranges.at(-1);
+  if (last && state.rangeOpen) {
+    last.lastLine = line;
+    last.rows++;
+    last.lastId = id;
+  } else if (state.ranges.length < RANGE_LIMIT) {
+    state.ranges.push({ firstLine: line, lastLine: line, rows: 1, firstId: id, lastId: id });
+    state.rangeOpen = true;
+  } else {
+    last!.lastLine = line;
+    last!.rows++;
+    last!.lastId = id;
+  }
+}
+
+/**
+ * The main-side fold: give each good row its id in file order (or the id
+ * its key already has) and stage the puts; the safe point commits them with
+ * the checkpoint in one batch.
+ */
+function importFold(table: Table | undefined, keyed: boolean, onBadRow: OnBadRow): Fold<ImportChunk, ImportState> {
+  return async function* (chunks, state) {
+    for await (const chunk of chunks) {
+      const { partial } = chunk;
+      const stopAt = onBadRow === OnBadRow.Fail && partial.bad.length > 0 ? partial.bad[0]!.before : partial.rows;
+      const existing = new Map<string, number>();
+      if (keyed && table && partial.keys) {
+        const unique = [...new Set(partial.keys.slice(0, stopAt))];
+        const found = await table.getMany(unique.map(TableKey.index));
+        unique.forEach((key, k) => found[k] && existing.set(key, Number(Buffer.from(found[k]!).toString())));
+      }
+      let badIndex = 0;
+      for (let r = 0; r < stopAt; r++) {
+        while (badIndex < partial.bad.length && partial.bad[badIndex]!.before <= r) {
+          const bad = partial.bad[badIndex++]!;
+          noteBad(state, chunk.line + bad.line, bad.reason);
+        }
+        let id: number;
+        if (keyed) {
+          const key = partial.keys![r]!;
+          const known = existing.get(key);
+          id = known ?? state.nextId++;
+          if (known === undefined) {
+            existing.set(key, id);
+            if (table) state.pending.push({ type: 'put', key: TableKey.index(key), value: encodeId(id) });
+          }
+        } else {
+          id = state.nextId++;
+        }
+        if (table) state.pending.push({ type: 'put', key: TableKey.row(id), value: partial.packed.subarray(r === 0 ? 0 : partial.ends[r - 1]!, partial.ends[r]!) });
+        state.imported++;
+        noteRow(state, chunk.line + partial.lines[r]!, id);
+      }
+      if (onBadRow === OnBadRow.Fail && partial.bad.length > 0) {
+        const bad = partial.bad[0]!;
+        noteBad(state, chunk.line + bad.line, bad.reason);
+        state.failed = { line: chunk.line + bad.line, reason: bad.reason };
+        yield state;
+        return state;
+      }
+      for (; badIndex < partial.bad.length; badIndex++) noteBad(state, chunk.line + partial.bad[badIndex]!.line, partial.bad[badIndex]!.reason);
+      yield state;
+    }
+    return state;
+  };
+}
+
+function outcomeData(path: string, state: Omit<ImportState, 'pending'>, keyed: boolean, extraGap?: Unresolved) {
+  const established: Established<{ rows: number; first_id?: number; last_id?: number }>[] = state.ranges.map((r) => ({
+    q: `lines ${r.firstLine}-${r.lastLine}`,
+    a: { rows: r.rows, ...(keyed ? {} : { first_id: r.firstId, last_id: r.lastId }) },
+    cite: { path, lines: [r.firstLine, r.lastLine] },
+  }));
+  const unresolved: Unresolved[] = state.badSample.map((b) => ({ q: `line ${b.line}`, reason: BAD_ROW_MESSAGE[b.reason], code: b.reason, context: { line: b.line } }));
+  if (extraGap) unresolved.push(extraGap);
+  const gaps = state.badCount + (extraGap ? 1 : 0);
+  const outcome = outcomeOf(established, unresolved, gaps > 0 ? Cause.BadInput : undefined);
+  return { ...outcome, unresolved_total: gaps, rows_imported: state.imported };
+}
+
+export const importCommand = defineCommand({
+  name: 'import',
+  description: 'Import a CSV file into a LevelDB table exactly once: resumable, idempotent, with every bad row named',
+  danger_level: DangerLevel.Mutating,
+  positionals: [{ name: 'file', type: 'string', description: 'The CSV file (a header row, then records)' }],
+  flags: {
+    into: { type: 'string', required: true, description: 'The table: a LevelDB folder, created when absent' },
+    key: { type: 'string', description: 'Upsert by this column instead of appending (rows keep the id their key first got)' },
+    'dry-run': { type: 'boolean', description: 'Read and check the whole file and report what would be written; write nothing' },
+    'on-bad-row': { type: 'enum', enum_values: ['skip', 'fail'], default: 'skip', description: 'skip: report malformed rows and import the rest; fail: stop at the first one' },
+    'no-sync': { type: 'boolean', identity: false, description: 'Commit without fsync: faster; a kill still loses nothing, a power loss may lose the last commits' },
+    workers: { type: 'integer', min: 1, identity: false, description: 'Worker threads (default: one per core)' },
+    'chunk-size': { type: 'bytes', min: 4096, default: 1024 * 1024, identity: false, description: 'Bytes per chunk (one committed batch each)' },
+  },
+  interruption: { detach: false, resume: true },
+  exit_codes: {
+    [ExitCode.SUCCESS]: { description: 'Every row was imported (or the run is replayed unchanged)', retryable: false, side_effects: SideEffects.Complete },
+    [ExitCode.PARTIAL_FAILURE]: { description: 'Some rows were imported; data.unresolved names the others', retryable: false, side_effects: SideEffects.Partial },
+    [ExitCode.PRECONDITION]: { description: 'The input is not a regular CSV file, or lacks the --key column; nothing was written', retryable: false, side_effects: SideEffects.None },
+    [ExitCode.NOT_FOUND]: { description: 'The input file does not exist; nothing was written', retryable: false, side_effects: SideEffects.None },
+    [ExitCode.CONFLICT]: { description: 'The key was used with other arguments or input, or the table has other columns', retryable: false, side_effects: SideEffects.None },
+    [ExitCode.PERMISSION_DENIED]: { description: 'The input cannot be read; nothing was written', retryable: false, side_effects: SideEffects.None },
+    [ExitCode.UNAVAILABLE]: { description: 'Another process holds the table; nothing was written', retryable: true, side_effects: SideEffects.None },
+    [ExitCode.INCOMPLETE]: { description: 'Paused at a committed checkpoint; run data.continue_command', retryable: false, side_effects: SideEffects.Partial },
+  },
+  examples: [{ description: 'Import a file, then export it back', command: 'stint import rows.csv --into rows.db && stint export rows.db --output copy.csv' }],
+  async run({ positionals, flags, options }, ctx) {
+    const input = inspectInput(positionals.file, ctx.cwd);
+    if (input.kind === 'bad') throw input.error;
+    const header = readCsvHeader(input.absolute, input.size, 64 * 1024 * 1024, input.path);
+    const keyIndex = flags.key === undefined ? undefined : header.names.indexOf(flags.key);
+    if (keyIndex === -1) {
+      throw new StintError(ErrorCode.KeyColumnMissing, `--key ${flags.key}: the header has no such column`, { context: { columns: header.names }, fix_required: 'Name a column of the header with --key' });
+    }
+    const fingerprint = fingerprintOf([input]);
+    const dryRun = flags['dry-run'];
+    const keyed = keyIndex !== undefined;
+    const idem = options.idempotencyKey!;
+    const table = dryRun ? undefined : await openTable(flags.into, true);
+    const pool = await openChunkPool(flags.workers ?? defaultWorkerCount());
+    try {
+      let checkpoint: ImportCheckpoint | undefined;
+      let nextId = 1;
+      if (table) {
+        const run = await table.get(TableKey.run(idem));
+        if (run) {
+          const record = unpack(run) as RunRecord;
+          if (record.argumentsDigest === ctx.argumentsDigest && JSON.stringify(record.fingerprint) === JSON.stringify(fingerprint)) {
+            return { exitCode: record.exitCode, data: { ...record.data, effect: Effect.Noop }, ...(record.error ? { error: record.error } : {}), meta: { idempotency_hit: true } };
+          }
+          if (options.idempotencyKeyGiven) throw reused(idem);
+        }
+        const saved = await table.get(TableKey.checkpoint(idem));
+        if (saved) {
+          checkpoint = unpack(saved) as ImportCheckpoint;
+          if (checkpoint.argumentsDigest !== ctx.argumentsDigest) throw reused(idem);
+          if (JSON.stringify(checkpoint.fingerprint) !== JSON.stringify(fingerprint)) {
+            throw new StintError(ErrorCode.InputChanged, `${input.path} changed since this import paused; continuing would mix two files`, {
+              context: { path: input.path },
+              fix_required: 'Cancel the paused import (its job cancel), or import the new file with another --idempotency-key',
+            });
+          }
+        }
+        const columns = await table.get(TableKey.Columns);
+        if (columns && JSON.stringify(unpack(columns)) !== JSON.stringify(header.names)) {
+          throw new StintError(ErrorCode.ColumnsMismatch, `the table at ${flags.into} has other columns than ${input.path}`, {
+            context: { table: unpack(columns) as unknown, file: header.names },
+            fix_required: 'Import into another --into folder, or make the header match the table',
+          });
+        }
+        const next = await table.get(TableKey.NextId);
+        if (next) nextId = Number(Buffer.from(next).toString());
+      }
+      const restored = dryRun ? (await ctx.restore<Omit<ImportState, 'pending'> & { watermark: Watermark }>(fingerprint))?.state : undefined;
+      const base = checkpoint?.state ?? restored;
+      const state: ImportState = { ...(base ?? { nextId, imported: 0, badCount: 0, badSample: [], ranges: [], rangeOpen: false }), pending: [] };
+      const from = checkpoint?.watermark ?? restored?.watermark ?? { offset: header.dataStart, line: header.dataLine };
+      const sync = !flags['no-sync'];
+      let columnsWritten = false;
+
+      const outcome = await runChunked({
+        pool,
+        path: input.absolute,
+        fileSize: input.size,
+        framing: Framing.Csv,
+        mapModule: MAP_MODULE,
+        options: { width: header.names.length, ...(keyed ? { keyIndex } : {}) } satisfies ImportMapOptions,
+        chunkSize: flags['chunk-size'],
+        maxRecordBytes: 64 * 1024 * 1024,
+        from,
+        state,
+        fold: importFold(table, keyed, flags['on-bad-row'] as OnBadRow),
+        async safePoint(folded, watermark) {
+          const { pending, ...rest } = folded;
+          if (table) {
+            // The rows of this chunk and the checkpoint that records them: one batch, so a kill between them is impossible.
+            const record: ImportCheckpoint = { version: CHECKPOINT_FORMAT, argumentsDigest: ctx.argumentsDigest, fingerprint, watermark, header, state: rest };
+            const ops: TableOp[] = [...pending, { type: 'put', key: TableKey.checkpoint(idem), value: pack(record) }, { type: 'put', key: TableKey.NextId, value: encodeId(folded.nextId) }];
+            if (!columnsWritten && !checkpoint) ops.push({ type: 'put', key: TableKey.Columns, value: pack(header.names) });
+            columnsWritten = true;
+            await table.commit(ops, sync);
+            folded.pending = [];
+            ctx.progress(folded.imported, undefined, ProgressUnit.Rows);
+            return ctx.stopRequested();
+          }
+          folded.pending = [];
+          return ctx.checkpoint({ ...rest, watermark }, { done: folded.imported + folded.badCount, unit: ProgressUnit.Rows });
+        },
+      });
+
+      const { pending: _, ...folded } = outcome.state;
+      if (outcome.kind === 'stopped') {
+        if (table && ctx.stopCause() === Cause.Cancelled) await table.commit([{ type: 'del', key: TableKey.checkpoint(idem) }], sync);
+        const data = outcomeData(input.path, folded, keyed, { q: `lines ${outcome.watermark.line}-`, reason: 'not imported yet: the import paused' });
+        return { exitCode: ExitCode.INCOMPLETE, data: { ...data, cause: ctx.stopCause() ?? Cause.Budget } };
+      }
+      if (outcome.kind === 'failed' && outcome.error.code === ErrorCode.WorkerFailed) {
+        // Not the input's fault: fail, keeping the checkpoint so the same call resumes.
+        throw new StintError(ErrorCode.WorkerFailed, outcome.error.message);
+      }
+      const gap = outcome.kind === 'failed' ? { q: `line ${outcome.line}-`, reason: outcome.error.message, code: outcome.error.code, context: { line: outcome.line } } : undefined;
+      const data = { ...outcomeData(input.path, folded, keyed, gap), effect: dryRun ? Effect.None : Effect.Written, into: flags.into, ...(dryRun ? { dry_run: true } : {}) };
+      const partial = folded.badCount > 0 || gap !== undefined;
+      const result: CommandResult<Record<string, unknown>> = partial
+        ? {
+            exitCode: ExitCode.PARTIAL_FAILURE,
+            data,
+            error: {
+              code: ErrorCode.PartialFailure,
+              message: folded.failed
+                ? `stopped at the bad row on line ${folded.failed.line}; ${folded.imported} rows before it are imported`
+                : `${folded.imported} rows imported; ${data.unresolved_total} could not be`,
+              retryable: false,
+              phase: Phase.Execution,
+            },
+          }
+        : { exitCode: ExitCode.SUCCESS, data };
+      if (table) {
+        const record: RunRecord = { argumentsDigest: ctx.argumentsDigest, fingerprint, exitCode: result.exitCode, data, ...(result.error ? { error: result.error } : {}) };
+        await table.commit([{ type: 'del', key: TableKey.checkpoint(idem) }, { type: 'put', key: TableKey.run(idem), value: pack(record) }], sync);
+      }
+      return dryRun ? { ...result, meta: { dry_run: true } } : result;
+    } finally {
+      await pool.close();
+      await table?.close();
+    }
+  },
+});
+
+function reused(key: string): StintError {
+  return new StintError(ErrorCode.IdempotencyKeyReused, `idempotency key ${key} was used for another import (other arguments or another input)`, {
+    context: { idempotency_key: key },
+    fix_required: 'Use a new --idempotency-key for a new import, or repeat the original arguments and file exactly',
+  });
+}

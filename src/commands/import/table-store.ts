@@ -1,0 +1,64 @@
+import { existsSync } from 'node:fs';
+import { ErrorCode } from '../../contract/error-code.js';
+import { StintError } from '../../contract/stint-error.js';
+
+/** Ids are zero-padded so that key order is id order. */
+const ID_WIDTH = 16;
+
+/** The layout of a stint table in LevelDB: one place that names every key. */
+export const TableKey = {
+  Columns: 'meta:columns',
+  NextId: 'meta:next_id',
+  RowPrefix: 'row:',
+  row: (id: number) => `row:${String(id).padStart(ID_WIDTH, '0')}`,
+  index: (value: string) => `key:${value}`,
+  checkpoint: (idempotencyKey: string) => `ckpt:${idempotencyKey}`,
+  run: (idempotencyKey: string) => `run:${idempotencyKey}`,
+} as const;
+
+export type TableOp = { readonly type: 'put'; readonly key: string; readonly value: Uint8Array } | { readonly type: 'del'; readonly key: string };
+
+/** The table as import and export use it. */
+export interface Table {
+  get(key: string): Promise<Uint8Array | undefined>;
+  getMany(keys: readonly string[]): Promise<(Uint8Array | undefined)[]>;
+  /** One atomic batch; synced to disk unless told not to. */
+  commit(ops: readonly TableOp[], sync: boolean): Promise<void>;
+  rows(): AsyncIterable<[string, Uint8Array]>;
+  close(): Promise<void>;
+}
+
+function isLocked(error: unknown): boolean {
+  const e = error as { code?: string; cause?: { code?: string } };
+  return e?.code === 'LEVEL_LOCKED' || e?.cause?.code === 'LEVEL_LOCKED';
+}
+
+/** Opens (or creates) a table; a database another process holds is DATABASE_LOCKED, retryable. */
+export async function openTable(dir: string, create: boolean): Promise<Table> {
+  if (!create && !existsSync(dir)) {
+    throw new StintError(ErrorCode.TableNotFound, `no table at ${dir}`, { context: { path: dir }, fix_required: 'Import into it first: stint import <file.csv> --into <dir>' });
+  }
+  const { Level } = await import('level');
+  const db = new Level<string, Uint8Array>(dir, { valueEncoding: 'view', createIfMissing: create });
+  try {
+    await db.open();
+  } catch (error) {
+    if (isLocked(error)) {
+      throw new StintError(ErrorCode.DatabaseLocked, `the database at ${dir} is held by another process`, {
+        retryable: true,
+        retry_after_ms: 1000,
+        retry_strategy: 'exponential_backoff',
+        context: { path: dir },
+        suggestion: 'Wait for the other process to finish (see: stint job list), then call again',
+      });
+    }
+    throw new StintError(ErrorCode.TableUnreadable, `the database at ${dir} cannot be opened: ${(error as Error).message}`, { context: { path: dir } });
+  }
+  return {
+    get: (key) => db.get(key),
+    getMany: (keys) => db.getMany([...keys]),
+    commit: (ops, sync) => db.batch(ops as TableOp[], { sync }),
+    rows: () => db.iterator({ gte: TableKey.RowPrefix, lt: 'row;' }),
+    close: () => db.close(),
+  };
+}
