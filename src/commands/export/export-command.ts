@@ -45,12 +45,14 @@ export const exportCommand = defineCommand({
       fd = openSync(temp, 'w', 0o644);
       let buffer = format === ExportFormat.Csv ? `${columns.map(csvField).join(',')}\n` : '';
       let rows = 0;
-      for await (const [, value] of table.rows()) {
-        const fields = unpack(value) as string[];
-        buffer += format === ExportFormat.Csv
-          ? `${fields.map(csvField).join(',')}\n`
-          : `${JSON.stringify(Object.fromEntries(columns.map((name, k) => [name, fields[k]])))}\n`;
-        rows++;
+      for await (const entries of table.rows()) {
+        for (const [, value] of entries) {
+          const fields = unpack(value) as string[];
+          buffer += format === ExportFormat.Csv
+            ? `${fields.map(csvField).join(',')}\n`
+            : `${JSON.stringify(Object.fromEntries(columns.map((name, k) => [name, fields[k]])))}\n`;
+          rows++;
+        }
         if (buffer.length >= FLUSH_BYTES) {
           writeSync(fd, buffer);
           buffer = '';

@@ -4,6 +4,7 @@ import { StintError } from '../../contract/stint-error.js';
 
 /** Ids are zero-padded so that key order is id order. */
 const ID_WIDTH = 16;
+const ROWS_PER_READ = 4096;
 
 /** The layout of a stint table in LevelDB: one place that names every key. */
 export const TableKey = {
@@ -24,7 +25,8 @@ export interface Table {
   getMany(keys: readonly string[]): Promise<(Uint8Array | undefined)[]>;
   /** One atomic batch; synced to disk unless told not to. */
   commit(ops: readonly TableOp[], sync: boolean): Promise<void>;
-  rows(): AsyncIterable<[string, Uint8Array]>;
+  /** Rows in id order, a batch of entries at a time (one native call per batch, not per row). */
+  rows(): AsyncIterable<readonly [string, Uint8Array][]>;
   close(): Promise<void>;
 }
 
@@ -58,7 +60,18 @@ export async function openTable(dir: string, create: boolean): Promise<Table> {
     get: (key) => db.get(key),
     getMany: (keys) => db.getMany([...keys]),
     commit: (ops, sync) => db.batch(ops as TableOp[], { sync }),
-    rows: () => db.iterator({ gte: TableKey.RowPrefix, lt: 'row;' }),
+    async *rows() {
+      const iterator = db.iterator({ gte: TableKey.RowPrefix, lt: 'row;' });
+      try {
+        for (;;) {
+          const entries = await iterator.nextv(ROWS_PER_READ);
+          if (entries.length === 0) return;
+          yield entries;
+        }
+      } finally {
+        await iterator.close();
+      }
+    },
     close: () => db.close(),
   };
 }
