@@ -26,14 +26,19 @@ export function programInvocation(scriptArg: string, env: NodeJS.ProcessEnv, exe
     return [execPath, script];
   }
   const name = basename(script);
+  // Under npm (npx, npm run) PATH holds node_modules/.bin folders that the
+  // caller's own shell does not: a bare name found there would not run later.
+  const underNpm = env['npm_command'] !== undefined || env['npm_lifecycle_event'] !== undefined;
   for (const dir of (env['PATH'] ?? '').split(delimiter)) {
-    if (dir && isSameExecutable(join(dir, name), real)) return [name];
+    if (!dir || (underNpm && /[/\\]node_modules[/\\]\.bin$/.test(dir))) continue;
+    if (isSameExecutable(join(dir, name), real)) return [name];
   }
+  // The real file, not a link in a cache (npx links the package into its own folder).
   try {
-    accessSync(script, constants.X_OK);
-    return [script];
+    accessSync(real, constants.X_OK);
+    return [real];
   } catch {
-    return [execPath, script];
+    return [execPath, real];
   }
 }
 

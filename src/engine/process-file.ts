@@ -1,0 +1,69 @@
+import { StintError } from '../contract/stint-error.js';
+import { ErrorCode } from '../contract/error-code.js';
+import { ProgressUnit } from '../contract/vocabulary/progress-unit.js';
+import type { CommandContext } from '../runtime/command-spec.js';
+import { defaultWorkerCount, openChunkPool } from './chunk-pool.js';
+import { runChunked, type Fold, type Watermark } from './chunked-run.js';
+import type { Framing } from './framing.js';
+import { fingerprintOf, inspectInput } from './input-file.js';
+import type { WireError } from './worker-protocol.js';
+
+export interface FileWork<P, S> {
+  /** The input, relative to the caller's working directory. */
+  readonly path: string;
+  readonly framing: Framing;
+  /** URL of the worker-side module whose `map(bytes, info)` export turns a chunk into a partial. */
+  readonly mapModule: string;
+  /** Passed to every map call as `info.options`. */
+  readonly options?: unknown;
+  /** The state before the first chunk (when there is no checkpoint). */
+  initial(): S;
+  /** Folds partials in file order; every yield is a safe point. */
+  readonly fold: Fold<P, S>;
+  readonly workers?: number;
+  readonly chunkSize?: number;
+  readonly maxRecordBytes?: number;
+}
+
+export type FileOutcome<S> =
+  | { readonly kind: 'done'; readonly state: S }
+  | { readonly kind: 'stopped'; readonly state: S }
+  | { readonly kind: 'failed'; readonly state: S; readonly error: WireError; readonly line: number };
+
+interface Saved<S> {
+  readonly state: S;
+  readonly watermark: Watermark;
+}
+
+/**
+ * One file through the pool with everything an interruptible command needs
+ * around its fold: the input checked, the checkpoint restored (or discarded
+ * when the input changed), progress in bytes, a checkpoint at safe points,
+ * and a stop honoured there.
+ */
+export async function processFile<P, S>(ctx: CommandContext, work: FileWork<P, S>): Promise<FileOutcome<S>> {
+  const input = inspectInput(work.path, ctx.cwd);
+  if (input.kind === 'bad') throw input.error;
+  const restored = await ctx.restore<Saved<S>>(fingerprintOf([input]));
+  const pool = await openChunkPool(work.workers ?? defaultWorkerCount());
+  try {
+    const outcome = await runChunked({
+      pool,
+      path: input.absolute,
+      fileSize: input.size,
+      framing: work.framing,
+      mapModule: work.mapModule,
+      options: work.options,
+      chunkSize: work.chunkSize ?? 1024 * 1024,
+      maxRecordBytes: work.maxRecordBytes ?? 64 * 1024 * 1024,
+      from: restored?.state.watermark ?? { offset: 0, line: 1 },
+      state: restored?.state.state ?? work.initial(),
+      fold: work.fold,
+      safePoint: (state, watermark) => ctx.checkpoint<Saved<S>>({ state, watermark }, { done: watermark.offset, total: input.size, unit: ProgressUnit.Bytes }),
+    });
+    if (outcome.kind === 'failed' && outcome.error.code === ErrorCode.WorkerFailed) throw new StintError(ErrorCode.WorkerFailed, outcome.error.message);
+    return outcome.kind === 'failed' ? { kind: 'failed', state: outcome.state, error: outcome.error, line: outcome.line } : { kind: outcome.kind, state: outcome.state };
+  } finally {
+    await pool.close();
+  }
+}
