@@ -38,7 +38,9 @@ function percent(progress: Progress | undefined): string {
 export function incompleteEnvelope(parts: IncompleteParts): Envelope<IncompleteData> {
   const { job, state, progress } = parts;
   const budget = parts.budgetMs ? `Call budget of ${parts.budgetMs}ms` : 'The call';
-  const message = state === IncompleteState.Running
+  const message = progress === undefined
+    ? `${budget} ran out before the first safe point; ${state === IncompleteState.Running ? 'the work continues in the background' : 'the next call starts from the beginning'}`
+    : state === IncompleteState.Running
     ? `${budget} reached at ${percent(progress)}; the work continues in the background`
     : `${budget} reached after ${progress?.done ?? 0}${progress?.total !== undefined ? ` of ${progress.total}` : ''}${progress?.unit ? ` ${progress.unit}` : ''}; state is saved`;
   return buildEnvelope<IncompleteData>({

@@ -28,6 +28,8 @@ const STATUS_EVERY_MS = 250;
 const WATCH_EVERY_MS = 100;
 /** How long a stuck handler gets to reach a safe point after a stall or timeout before the process answers without it. */
 const STALL_GRACE_MS = 1_000;
+/** How far past its budget a call may wait for a handler to reach its first safe point. */
+const FORCE_GRACE_MS = 1_000;
 const TIMEOUT_GRACE_MS = 5_000;
 
 /** Who is running the work: the caller's own process, or the detached supervisor. */
@@ -208,8 +210,8 @@ export async function runJob(inv: Invocation, store: JobStore, job: JobRecord, m
   if (mode === RunMode.Front && deadline !== undefined) {
     const reserve = Math.min(HANDOFF_RESERVE_MS, Math.floor((inv.options.budgetMs ?? 0) / 5));
     later(deadline - reserve - host.now(), () => stop.request(StopReason.Budget));
-    // A handler that reaches no safe point still does not hold the caller past the budget.
-    later(deadline - Math.floor(reserve / 2) - host.now(), () => forced.resolve({ reason: StopReason.Budget }));
+    // A handler that reaches no safe point (stuck, or still starting up) holds the caller only a little past the budget.
+    later(deadline + Math.min(FORCE_GRACE_MS, Math.floor((inv.options.budgetMs ?? 0) / 2)) - host.now(), () => forced.resolve({ reason: StopReason.Budget }));
   }
   if (job.timeoutMs > 0) {
     later(job.createdAt + job.timeoutMs - host.now(), () => {

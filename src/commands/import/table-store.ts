@@ -59,7 +59,15 @@ export async function openTable(dir: string, create: boolean): Promise<Table> {
   return {
     get: (key) => db.get(key),
     getMany: (keys) => db.getMany([...keys]),
-    commit: (ops, sync) => db.batch(ops as TableOp[], { sync }),
+    // The chained form: several times faster than an array of operations in classic-level.
+    async commit(ops, sync) {
+      const batch = db.batch();
+      for (const op of ops) {
+        if (op.type === 'put') batch.put(op.key, op.value);
+        else batch.del(op.key);
+      }
+      await batch.write({ sync });
+    },
     async *rows() {
       const iterator = db.iterator({ gte: TableKey.RowPrefix, lt: 'row;' });
       try {
