@@ -84,7 +84,7 @@ describe('exactly once under faults (200 000 rows)', () => {
   test('SIGTERM 10 times: each pauses with 14, the continuation goes on; the export equals the input', async () => {
     const env = freshHome({ AGENT_CALL_BUDGET_MS: '600000' });
     const db = world.path('sigterm.db');
-    let line = `${process.execPath} ${(await import('../helpers/paths.js')).STINT_BIN} import ${big} --into ${db} --chunk-size 256KiB --heartbeat-ms 10`;
+    let line = `${process.execPath} ${(await import('../helpers/paths.js')).STINT_BIN} import ${big} --into ${db} --chunk-size 64KiB --heartbeat-ms 10`;
     let pauses = 0;
     let last: Envelope<Record<string, unknown>> | undefined;
     let previous = -1;
