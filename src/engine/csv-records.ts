@@ -1,7 +1,6 @@
 // Worker-side CSV record reader for handlers that need the values (an
 // import), not just statistics: fields as strings, bad records as data.
-import { isAscii, isUtf8 } from 'node:buffer';
-import { ErrorCode } from '../contract/error-code.js';
+import { isUtf8 } from 'node:buffer';
 
 const COMMA = 44;
 const QUOTE = 34;
@@ -26,33 +25,88 @@ export const BAD_RECORD_MESSAGE: Readonly<Record<BadRecord, string>> = {
   [BadRecord.InvalidUtf8]: 'the row is not valid UTF-8',
 };
 
+/** The fields of one record as byte ranges: in `bytes`, or in `scratch` where `escaped` (doubled quotes undone). */
+export interface FieldRanges {
+  count: number;
+  starts: Int32Array;
+  ends: Int32Array;
+  /** 1 where the field's bytes are in `scratch` (its doubled quotes were undone), else 0. */
+  escaped: Uint8Array;
+  bytes: Buffer;
+  scratch: Buffer;
+}
+
 export interface RecordSink {
-  /** A whole record; `line` is its first line's offset from the chunk's first line. */
-  record(fields: string[], line: number): void;
+  /**
+   * A whole record, valid only during the call; `line` is its first line's
+   * offset from the chunk's first line. Field bytes are valid UTF-8.
+   */
+  record(fields: FieldRanges, line: number): void;
   bad(line: number, reason: BadRecord): void;
 }
 
-export const MALFORMED_CSV = ErrorCode.MalformedCsv;
+/** A field's text (for the few fields a handler needs as strings). */
+export function fieldText(fields: FieldRanges, k: number): string {
+  const source = fields.escaped[k] ? fields.scratch : fields.bytes;
+  return source.toString('utf8', fields.starts[k], fields.ends[k]);
+}
+
+const ranges: FieldRanges = {
+  count: 0,
+  starts: new Int32Array(256),
+  ends: new Int32Array(256),
+  escaped: new Uint8Array(256),
+  bytes: Buffer.alloc(0),
+  scratch: Buffer.allocUnsafe(1 << 16),
+};
+
+function push(start: number, end: number, escaped: number): void {
+  const k = ranges.count++;
+  if (k === ranges.starts.length) {
+    const s = new Int32Array(k * 2); s.set(ranges.starts); ranges.starts = s;
+    const e = new Int32Array(k * 2); e.set(ranges.ends); ranges.ends = e;
+    const x = new Uint8Array(k * 2); x.set(ranges.escaped); ranges.escaped = x;
+  }
+  ranges.starts[k] = start;
+  ranges.ends[k] = end;
+  ranges.escaped[k] = escaped;
+}
+
+/** Copies a quoted field's inner bytes into the scratch buffer with each doubled quote made single. */
+function unescapeField(b: Buffer, start: number, end: number, at: number): number {
+  if (ranges.scratch.length < at + (end - start)) {
+    const bigger = Buffer.allocUnsafe(Math.max(ranges.scratch.length * 2, at + (end - start)));
+    ranges.scratch.copy(bigger, 0, 0, at);
+    ranges.scratch = bigger;
+  }
+  let n = at;
+  for (let i = start; i < end; i++) {
+    ranges.scratch[n++] = b[i]!;
+    if (b[i] === QUOTE) i++;
+  }
+  return n;
+}
 
 /**
  * Reads every record of a chunk of whole records, as csv-parse does with
- * skip_empty_lines and a comma delimiter. A malformed record is reported
- * and skipped up to the end of its line, and reading goes on.
+ * skip_empty_lines and a comma delimiter, without making a string per
+ * field. A malformed record is reported and skipped up to the end of its
+ * line, and reading goes on.
  */
 export function readCsvRecords(bytes: Uint8Array, sink: RecordSink): void {
   const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+  ranges.bytes = b;
   const checkUtf8 = !isUtf8(b);
-  const encoding = !checkUtf8 && isAscii(b) ? 'latin1' : 'utf8';
   const n = b.length;
   let i = 0;
   let line = 0;
-  const fields: string[] = [];
   while (i < n) {
     const recordStart = i;
     const recordLine = line;
     if (b[i] === LF) { i++; line++; continue; }
     if (b[i] === CR && b[i + 1] === LF) { i += 2; line++; continue; }
-    fields.length = 0;
+    ranges.count = 0;
+    let scratchUsed = 0;
     let bad: BadRecord | undefined;
     for (;;) {
       if (i < n && b[i] === QUOTE) {
@@ -69,8 +123,13 @@ export function readCsvRecords(bytes: Uint8Array, sink: RecordSink): void {
           j++;
         }
         if (bad) { i = n; break; }
-        const raw = b.toString(encoding, i + 1, j);
-        fields.push(doubled ? raw.replaceAll('""', '"') : raw);
+        if (doubled) {
+          const end = unescapeField(b, i + 1, j, scratchUsed);
+          push(scratchUsed, end, 1);
+          scratchUsed = end;
+        } else {
+          push(i + 1, j, 0);
+        }
         i = j + 1;
         if (i >= n) break;
         const c = b[i]!;
@@ -84,8 +143,7 @@ export function readCsvRecords(bytes: Uint8Array, sink: RecordSink): void {
       while (i < n && SPECIAL[b[i]!] === 0) i++;
       const c = i < n ? b[i]! : -1;
       if (c === QUOTE) { bad = BadRecord.QuoteInUnquotedField; break; }
-      const end = c === LF && i > start && b[i - 1] === CR ? i - 1 : i;
-      fields.push(b.toString(encoding, start, end));
+      push(start, c === LF && i > start && b[i - 1] === CR ? i - 1 : i, 0);
       if (i >= n) break;
       i++;
       if (c === COMMA) continue;
@@ -106,6 +164,6 @@ export function readCsvRecords(bytes: Uint8Array, sink: RecordSink): void {
       sink.bad(recordLine, BadRecord.InvalidUtf8);
       continue;
     }
-    sink.record(fields, recordLine);
+    sink.record(ranges, recordLine);
   }
 }

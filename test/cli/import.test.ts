@@ -116,10 +116,10 @@ describe('exactly once under faults (200 000 rows)', () => {
   });
 
   test('a budget small enough to pause many times: continue_command until not 14', async () => {
-    const env = freshHome({ AGENT_CALL_BUDGET_MS: '700' });
+    const env = freshHome({ AGENT_CALL_BUDGET_MS: '400' });
     const db = world.path('budget.db');
     const { STINT_BIN } = await import('../helpers/paths.js');
-    let run = await runShell(`${process.execPath} ${STINT_BIN} import ${big} --into ${db} --chunk-size 256KiB`, env);
+    let run = await runShell(`${process.execPath} ${STINT_BIN} import ${big} --into ${db} --chunk-size 64KiB`, env);
     let pauses = 0;
     while (run.code === 14) {
       pauses++;

@@ -1,7 +1,6 @@
 // Worker side of `stint import`: read a chunk's records, check each, and
 // pack the good ones with msgpackr, so the main thread only writes.
-import { Packr } from 'msgpackr';
-import { readCsvRecords } from '../../engine/csv-records.js';
+import { fieldText, readCsvRecords, type FieldRanges } from '../../engine/csv-records.js';
 import type { ChunkInfo } from '../../engine/worker-protocol.js';
 import { BadRow } from './bad-row.js';
 
@@ -22,12 +21,44 @@ export interface ImportChunk {
   readonly bad: { readonly line: number; readonly reason: BadRow; readonly before: number }[];
 }
 
-const packr = new Packr({ useRecords: false });
 let out = Buffer.allocUnsafe(1 << 20);
+let used = 0;
+
+function reserve(bytes: number): void {
+  if (used + bytes <= out.length) return;
+  const bigger = Buffer.allocUnsafe(Math.max(out.length * 2, used + bytes));
+  out.copy(bigger, 0, 0, used);
+  out = bigger;
+}
+
+/**
+ * Writes the record as a MessagePack array of strings straight from its
+ * UTF-8 bytes: what msgpackr's unpack reads back as string[], with no
+ * string made on the way.
+ */
+function packRecord(fields: FieldRanges): void {
+  let size = 5;
+  for (let k = 0; k < fields.count; k++) size += 5 + fields.ends[k]! - fields.starts[k]!;
+  reserve(size);
+  const n = fields.count;
+  if (n < 16) out[used++] = 0x90 | n;
+  else { out[used++] = 0xdc; out.writeUInt16BE(n, used); used += 2; }
+  for (let k = 0; k < n; k++) {
+    const source = fields.escaped[k] ? fields.scratch : fields.bytes;
+    const start = fields.starts[k]!;
+    const length = fields.ends[k]! - start;
+    if (length < 32) out[used++] = 0xa0 | length;
+    else if (length < 0x100) { out[used++] = 0xd9; out[used++] = length; }
+    else if (length < 0x10000) { out[used++] = 0xda; out.writeUInt16BE(length, used); used += 2; }
+    else { out[used++] = 0xdb; out.writeUInt32BE(length, used); used += 4; }
+    source.copy(out, used, start, start + length);
+    used += length;
+  }
+}
 
 export function map(bytes: Uint8Array, info: ChunkInfo): ImportChunk {
   const { width, keyIndex } = info.options as ImportMapOptions;
-  let used = 0;
+  used = 0;
   let rows = 0;
   let ends = new Uint32Array(1024);
   let lines = new Uint32Array(1024);
@@ -35,23 +66,16 @@ export function map(bytes: Uint8Array, info: ChunkInfo): ImportChunk {
   const bad: ImportChunk['bad'][number][] = [];
   readCsvRecords(bytes, {
     record(fields, line) {
-      if (fields.length !== width) return void bad.push({ line, reason: BadRow.FieldCount, before: rows });
-      if (keys && fields[keyIndex!] === '') return void bad.push({ line, reason: BadRow.MissingKey, before: rows });
-      const packed = packr.pack(fields);
-      if (used + packed.length > out.length) {
-        const bigger = Buffer.allocUnsafe(Math.max(out.length * 2, used + packed.length));
-        out.copy(bigger, 0, 0, used);
-        out = bigger;
-      }
-      packed.copy(out, used);
-      used += packed.length;
+      if (fields.count !== width) return void bad.push({ line, reason: BadRow.FieldCount, before: rows });
+      if (keys && fields.ends[keyIndex!] === fields.starts[keyIndex!]) return void bad.push({ line, reason: BadRow.MissingKey, before: rows });
+      packRecord(fields);
       if (rows === ends.length) {
         const e = new Uint32Array(rows * 2); e.set(ends); ends = e;
         const l = new Uint32Array(rows * 2); l.set(lines); lines = l;
       }
       ends[rows] = used;
       lines[rows] = line;
-      keys?.push(fields[keyIndex!]!);
+      keys?.push(fieldText(fields, keyIndex!));
       rows++;
     },
     bad(line, reason) {

@@ -1,0 +1,36 @@
+// DuckDB's read_csv computing the same aggregates with the same thread
+// count. Loaded from bench/node_modules: a dependency of the benchmark only.
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+interface DuckResult { getRows(): unknown[][] }
+interface DuckConnection { runAndReadAll(sql: string): Promise<DuckResult> }
+interface DuckModule { DuckDBInstance: { create(path: string, options: Record<string, string>): Promise<{ connect(): Promise<DuckConnection> }> } }
+
+export async function loadDuckDb(repoRoot: string): Promise<DuckModule | undefined> {
+  try {
+    const resolved = createRequire(join(repoRoot, 'bench', 'package.json')).resolve('@duckdb/node-api');
+    return (await import(pathToFileURL(resolved).href)) as DuckModule;
+  } catch {
+    return undefined;
+  }
+}
+
+const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+export async function duckDbStats(duck: DuckModule, path: string, threads: number): Promise<{ rows: number }> {
+  const instance = await duck.DuckDBInstance.create(':memory:', { threads: String(threads) });
+  const connection = await instance.connect();
+  const source = `read_csv('${path.replaceAll("'", "''")}', header = true)`;
+  const described = (await connection.runAndReadAll(`DESCRIBE SELECT * FROM ${source}`)).getRows();
+  const parts = ['count(*)'];
+  for (const [name, type] of described as [string, string][]) {
+    const c = quote(name);
+    parts.push(`count(${c})`, `min(${c})`, `max(${c})`);
+    if (/INT|DOUBLE|DECIMAL|FLOAT|BIGINT/.test(type)) parts.push(`sum(${c})`, `avg(${c})`);
+    if (type === 'VARCHAR') parts.push(`min(length(${c}))`, `max(length(${c}))`);
+  }
+  const rows = (await connection.runAndReadAll(`SELECT ${parts.join(', ')} FROM ${source}`)).getRows();
+  return { rows: Number(rows[0]![0]) };
+}
