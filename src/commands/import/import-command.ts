@@ -18,7 +18,7 @@ import { Framing } from '../../engine/framing.js';
 import { fingerprintOf, inspectInput } from '../../engine/input-file.js';
 import { BAD_ROW_MESSAGE, type BadRow } from './bad-row.js';
 import type { ImportChunk, ImportMapOptions } from './import-map.js';
-import { openTable, TableKey, type Table, type TableOp } from './table-store.js';
+import { openTable, TableKey, type Table, type TableBatch } from './table-store.js';
 
 const MAP_MODULE = new URL('./import-map.js', import.meta.url).href;
 const BAD_SAMPLE_LIMIT = 100;
@@ -51,7 +51,8 @@ interface ImportState {
   ranges: ImportedRange[];
   rangeOpen: boolean;
   failed?: { line: number; reason: BadRow };
-  pending: TableOp[];
+  /** This chunk's writes, not yet committed (never in the checkpoint). */
+  pending: TableBatch | undefined;
 }
 
 /** The checkpoint, stored in the destination database beside the rows it records. */
@@ -106,6 +107,7 @@ function importFold(table: Table | undefined, keyed: boolean, onBadRow: OnBadRow
   return async function* (chunks, state) {
     for await (const chunk of chunks) {
       const { partial } = chunk;
+      const batch = table?.batch();
       const stopAt = onBadRow === OnBadRow.Fail && partial.bad.length > 0 ? partial.bad[0]!.before : partial.rows;
       const existing = new Map<string, number>();
       if (keyed && table && partial.keys) {
@@ -126,12 +128,12 @@ function importFold(table: Table | undefined, keyed: boolean, onBadRow: OnBadRow
           id = known ?? state.nextId++;
           if (known === undefined) {
             existing.set(key, id);
-            if (table) state.pending.push({ type: 'put', key: TableKey.index(key), value: encodeId(id) });
+            batch?.put(TableKey.index(key), encodeId(id));
           }
         } else {
           id = state.nextId++;
         }
-        if (table) state.pending.push({ type: 'put', key: TableKey.row(id), value: partial.packed.subarray(r === 0 ? 0 : partial.ends[r - 1]!, partial.ends[r]!) });
+        batch?.put(TableKey.row(id), partial.packed.subarray(r === 0 ? 0 : partial.ends[r - 1]!, partial.ends[r]!));
         state.imported++;
         noteRow(state, chunk.line + partial.lines[r]!, id);
       }
@@ -139,10 +141,12 @@ function importFold(table: Table | undefined, keyed: boolean, onBadRow: OnBadRow
         const bad = partial.bad[0]!;
         noteBad(state, chunk.line + bad.line, bad.reason);
         state.failed = { line: chunk.line + bad.line, reason: bad.reason };
+        state.pending = batch;
         yield state;
         return state;
       }
       for (; badIndex < partial.bad.length; badIndex++) noteBad(state, chunk.line + partial.bad[badIndex]!.line, partial.bad[badIndex]!.reason);
+      state.pending = batch;
       yield state;
     }
     return state;
@@ -237,10 +241,11 @@ export const importCommand = defineCommand({
       }
       const restored = dryRun ? (await ctx.restore<Omit<ImportState, 'pending'> & { watermark: Watermark }>(fingerprint))?.state : undefined;
       const base = checkpoint?.state ?? restored;
-      const state: ImportState = { ...(base ?? { nextId, imported: 0, badCount: 0, badSample: [], ranges: [], rangeOpen: false }), pending: [] };
+      const state: ImportState = { ...(base ?? { nextId, imported: 0, badCount: 0, badSample: [], ranges: [], rangeOpen: false }), pending: undefined };
       const from = checkpoint?.watermark ?? restored?.watermark ?? { offset: header.dataStart, line: header.dataLine };
       const sync = !flags['no-sync'];
       let columnsWritten = false;
+      let inflight: Promise<void> = Promise.resolve();
 
       const outcome = await runChunked({
         pool,
@@ -256,22 +261,26 @@ export const importCommand = defineCommand({
         fold: importFold(table, keyed, flags['on-bad-row'] as OnBadRow),
         async safePoint(folded, watermark) {
           const { pending, ...rest } = folded;
-          if (table) {
-            // The rows of this chunk and the checkpoint that records them: one batch, so a kill between them is impossible.
-            const record: ImportCheckpoint = { version: CHECKPOINT_FORMAT, argumentsDigest: ctx.argumentsDigest, fingerprint, watermark, header, state: rest };
-            const ops: TableOp[] = [...pending, { type: 'put', key: TableKey.checkpoint(idem), value: pack(record) }, { type: 'put', key: TableKey.NextId, value: encodeId(folded.nextId) }];
-            if (!columnsWritten && !checkpoint) ops.push({ type: 'put', key: TableKey.Columns, value: pack(header.names) });
-            columnsWritten = true;
-            await table.commit(ops, sync);
-            folded.pending = [];
-            ctx.progress(folded.imported, undefined, ProgressUnit.Rows);
-            return ctx.stopRequested();
-          }
-          folded.pending = [];
-          return ctx.checkpoint({ ...rest, watermark }, { done: folded.imported + folded.badCount, unit: ProgressUnit.Rows });
+          folded.pending = undefined;
+          if (!table) return ctx.checkpoint({ ...rest, watermark }, { done: folded.imported + folded.badCount, unit: ProgressUnit.Rows });
+          // The rows of this chunk and the checkpoint that records them: one batch, so a kill between them is impossible.
+          const batch = pending ?? table.batch();
+          const record: ImportCheckpoint = { version: CHECKPOINT_FORMAT, argumentsDigest: ctx.argumentsDigest, fingerprint, watermark, header, state: rest };
+          batch.put(TableKey.checkpoint(idem), pack(record));
+          batch.put(TableKey.NextId, encodeId(folded.nextId));
+          if (!columnsWritten && !checkpoint) batch.put(TableKey.Columns, pack(header.names));
+          columnsWritten = true;
+          // One commit in flight while the next chunk is folded; a stop (or an upsert, whose
+          // lookups must see it) waits for it to be durable first.
+          await inflight;
+          const imported = folded.imported;
+          inflight = batch.write(sync).then(() => ctx.progress(imported, undefined, ProgressUnit.Rows));
+          if (keyed || ctx.stopRequested()) await inflight;
+          return ctx.stopRequested();
         },
       });
 
+      await inflight;
       const { pending: _, ...folded } = outcome.state;
       if (outcome.kind === 'stopped') {
         if (table && ctx.stopCause() === Cause.Cancelled) await table.commit([{ type: 'del', key: TableKey.checkpoint(idem) }], sync);

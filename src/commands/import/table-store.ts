@@ -19,10 +19,20 @@ export const TableKey = {
 
 export type TableOp = { readonly type: 'put'; readonly key: string; readonly value: Uint8Array } | { readonly type: 'del'; readonly key: string };
 
+/** Writes gathered for one atomic commit (a chained LevelDB batch: no object per operation). */
+export interface TableBatch {
+  put(key: string, value: Uint8Array): void;
+  del(key: string): void;
+  readonly length: number;
+  /** Commits everything at once; synced to disk unless told not to. */
+  write(sync: boolean): Promise<void>;
+}
+
 /** The table as import and export use it. */
 export interface Table {
   get(key: string): Promise<Uint8Array | undefined>;
   getMany(keys: readonly string[]): Promise<(Uint8Array | undefined)[]>;
+  batch(): TableBatch;
   /** One atomic batch; synced to disk unless told not to. */
   commit(ops: readonly TableOp[], sync: boolean): Promise<void>;
   /** Rows in id order, a batch of entries at a time (one native call per batch, not per row). */
@@ -59,6 +69,17 @@ export async function openTable(dir: string, create: boolean): Promise<Table> {
   return {
     get: (key) => db.get(key),
     getMany: (keys) => db.getMany([...keys]),
+    batch() {
+      const chained = db.batch();
+      return {
+        put: (key, value) => void chained.put(key, value),
+        del: (key) => void chained.del(key),
+        get length() {
+          return chained.length;
+        },
+        write: (sync) => chained.write({ sync }),
+      };
+    },
     // The chained form: several times faster than an array of operations in classic-level.
     async commit(ops, sync) {
       const batch = db.batch();
