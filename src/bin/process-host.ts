@@ -55,6 +55,7 @@ export function processHost(): Host {
     stderrIsTTY: isatty(2),
     stdinIsTTY: isatty(0),
     programWords: () => (invocation ??= programInvocation(process.argv[1] ?? '', process.env, process.execPath)),
+    readStdin: () => process.stdin,
     writeStdout: (text) => new Promise((done) => {
       if (text.length === 0) return done();
       process.stdout.write(text, () => done());

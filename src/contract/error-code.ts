@@ -39,6 +39,8 @@ export const ErrorCode = {
   ColumnsMismatch: 'COLUMNS_MISMATCH',
   KeyColumnMissing: 'KEY_COLUMN_MISSING',
   InputChanged: 'INPUT_CHANGED',
+  InputRequired: 'INPUT_REQUIRED',
+  StdinTooLarge: 'STDIN_TOO_LARGE',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
@@ -73,4 +75,6 @@ export const EXIT_CODE_OF: Readonly<Record<ErrorCode, ExitCodeValue>> = Object.f
   [ErrorCode.ColumnsMismatch]: ExitCode.CONFLICT,
   [ErrorCode.KeyColumnMissing]: ExitCode.PRECONDITION,
   [ErrorCode.InputChanged]: ExitCode.CONFLICT,
+  [ErrorCode.InputRequired]: ExitCode.PRECONDITION,
+  [ErrorCode.StdinTooLarge]: ExitCode.ARG_ERROR,
 });

@@ -21,6 +21,7 @@ export interface CallContextParts {
   readonly host: Host;
   readonly invocationKey: string;
   readonly argumentsDigest: string;
+  readonly stdinPath?: string;
   readonly warnings: WarningDetail[];
   /** True once a stop was requested (budget, signal, cancel). */
   readonly stopRequested: () => boolean;
@@ -60,6 +61,7 @@ export function createCallContext(parts: CallContextParts): CallContext {
     env: host.env,
     invocationKey,
     argumentsDigest: parts.argumentsDigest,
+    stdinPath: parts.stdinPath,
     progress: report,
     warn: (warning) => void warnings.push(warning),
     log: (message) => host.writeStderr(`${message}\n`),

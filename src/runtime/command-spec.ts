@@ -117,6 +117,8 @@ export interface CommandContext {
   log(message: string): void;
   /** True once a stop was requested (budget, signal, cancel); honour it at the next safe point. */
   readonly stopRequested: () => boolean;
+  /** The caller's stdin, spooled to a file before the work started, for a command that declares stdin. */
+  readonly stdinPath: string | undefined;
   /** Why the stop was requested, as the cause a partial Outcome reports (budget, cancelled, timeout...). */
   readonly stopCause: () => Cause | undefined;
   /** Now, in ms; injected so that tests own the clock. */

@@ -30,6 +30,7 @@ export async function executeCommand(inv: Invocation, stop: StopController, onPr
     host,
     invocationKey: inv.key,
     argumentsDigest: inv.argumentsDigest,
+    ...(inv.stdinPath ? { stdinPath: inv.stdinPath } : {}),
     warnings,
     stopRequested: () => stop.requested,
     stopCause: () => (stop.reason ? CAUSE_OF_STOP[stop.reason] : undefined),

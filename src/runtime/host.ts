@@ -11,6 +11,8 @@ export interface Host {
   readonly stdinIsTTY: boolean;
   /** How a shell in `cwd` runs this program again: its bare name when PATH finds it, else an absolute path. */
   programWords(): readonly string[];
+  /** The caller's stdin, read only for a command that declares stdin. */
+  readStdin(): AsyncIterable<Uint8Array>;
   /** Resolves once the text is handed to the OS (so an exit right after loses nothing). */
   writeStdout(text: string): Promise<void>;
   writeStderr(text: string): void;

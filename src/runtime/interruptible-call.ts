@@ -1,4 +1,6 @@
 import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { adoptSpool } from './stdin-spool.js';
 import { buildEnvelope, type Envelope } from '../contract/envelope.js';
 import { ErrorCode } from '../contract/error-code.js';
 import { ExitCode, SignalExitCode } from '../contract/exit-code.js';
@@ -49,7 +51,7 @@ export function openJobStore(inv: Pick<Invocation, 'host'>): JobStore {
   return store;
 }
 
-function newRecord(inv: Invocation, id: string): JobRecord {
+function newRecord(inv: Invocation, store: JobStore, id: string): JobRecord {
   const interruption = inv.command.spec.interruption!;
   return {
     id,
@@ -63,6 +65,7 @@ function newRecord(inv: Invocation, id: string): JobRecord {
     resume: interruption.resume,
     writes: inv.command.writes,
     ...(inv.options.idempotencyKey !== undefined ? { idempotencyKey: inv.options.idempotencyKey, keyGiven: inv.options.idempotencyKeyGiven } : {}),
+    ...(inv.stdinPath ? { stdinPath: join(store.dir(id), 'stdin') } : {}),
     idleTimeoutMs: interruption.idle_timeout_ms ?? DEFAULT_IDLE_TIMEOUT_MS,
     timeoutMs: inv.options.timeoutMs ?? 0,
     createdAt: inv.host.now(),
@@ -79,9 +82,10 @@ function acquireJob(inv: Invocation, store: JobStore): Acquired {
   for (let attempt = 0; attempt < 20; attempt++) {
     const claim = store.claimKey(inv.key, id);
     if (claim.kind === 'claimed') {
-      const job = newRecord(inv, id);
+      const job = newRecord(inv, store, id);
       const now = inv.host.now();
       store.create(job, { state: JobState.Running, pid: inv.host.pid, startedAt: now, updatedAt: now, progressAt: now });
+      if (inv.stdinPath) adoptSpool(inv.stdinPath, store.dir(id));
       store.takeLease(id, inv.host.pid);
       return { kind: 'own', job };
     }
@@ -128,6 +132,7 @@ export async function runInterruptible(inv: Invocation): Promise<Envelope> {
   const wait = (id: string) => waitOnJob({ store, now: () => inv.host.now(), id, started: inv.started, until: budgetDeadline(inv), budgetMs: inv.options.budgetMs, retryableOf: retryableOf(inv), meta: callMeta(inv) });
   if (acquired.kind === 'attach') return wait(acquired.id);
   const job = acquired.job;
+  inv = { ...inv, stdinPath: job.stdinPath };
   const interruption = inv.command.spec.interruption!;
 
   if (interruption.detach && !interruption.resume) {

@@ -22,6 +22,8 @@ export interface Invocation {
   readonly options: FrameworkOptions;
   /** Identity of the invocation (command, arguments, cwd, version, idempotency key). */
   readonly key: string;
+  /** The spooled stdin of a command that declares it. */
+  readonly stdinPath: string | undefined;
   /** The identity without the idempotency key. */
   readonly argumentsDigest: string;
   readonly started: number;

@@ -24,6 +24,9 @@ import { buildManifest } from './manifest.js';
 import { parseArgv } from './parse-argv.js';
 import { respondTo, type Respond } from './respond.js';
 import { stateDirPath } from './state-dir.js';
+import { spoolStdin, type Spooled } from './stdin-spool.js';
+import { resultOfThrown } from './thrown.js';
+import { rmSync } from 'node:fs';
 import { StopController } from './stop-controller.js';
 
 export interface ProgramSpec extends ProgramIdentity {
@@ -90,7 +93,7 @@ export function createProgram(spec: ProgramSpec): Program {
 /** Either a response to give at once (help, version, argument errors) or a validated invocation to run. */
 type Resolution = { readonly kind: 'answer'; readonly envelope: Envelope; readonly text?: string } | { readonly kind: 'run'; readonly inv: Invocation };
 
-function resolveCall(program: ProgramContext, host: Host, respond: Respond, format: OutputFormat): Resolution {
+function resolveCall(program: ProgramContext, host: Host, respond: Respond, format: OutputFormat, stdin?: Spooled): Resolution {
   const { identity } = program;
   const started = host.now();
   const parsed = parseArgv(program.tree, host.argv);
@@ -138,6 +141,7 @@ function resolveCall(program: ProgramContext, host: Host, respond: Respond, form
       flags: identityFlags,
       cwd: host.cwd,
       toolVersion: identity.version,
+      ...(stdin ? { stdinDigest: stdin.digest } : {}),
       ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
     });
   const argumentsDigest = identityOf();
@@ -161,6 +165,7 @@ function resolveCall(program: ProgramContext, host: Host, respond: Respond, form
       options,
       key,
       argumentsDigest,
+      stdinPath: stdin?.path,
       started,
       heartbeatMs: parsed.flags[FrameworkFlag.HeartbeatMs] as number | undefined,
       respond,
@@ -172,7 +177,18 @@ async function runCall(program: ProgramContext, host: Host): Promise<ProcessExit
   // The format is read first and alone, so that even an argument error answers in it.
   const format = parseArgv(program.tree, host.argv).globals.format ?? (host.stdoutIsTTY ? OutputFormat.Text : OutputFormat.Json);
   const respond = respondTo(host, format, program.identity);
-  const resolution = resolveCall(program, host, respond, format);
+  let resolution = resolveCall(program, host, respond, format);
+  const stdinSpec = resolution.kind === 'run' ? resolution.inv.command.spec.stdin : undefined;
+  let spool: Spooled | undefined;
+  if (resolution.kind === 'run' && stdinSpec) {
+    // Only a command that declares stdin ever reads it, and it reads all of it before any work.
+    try {
+      spool = await spoolStdin(host, stdinSpec);
+    } catch (thrown) {
+      return respond(finalEnvelope(resolution.inv, resultOfThrown(thrown), []));
+    }
+    resolution = resolveCall(program, host, respond, format, spool);
+  }
   if (resolution.kind === 'answer') {
     if (format === OutputFormat.Text && resolution.text !== undefined && resolution.envelope.ok) {
       await host.writeStdout(resolution.text);
@@ -182,8 +198,13 @@ async function runCall(program: ProgramContext, host: Host): Promise<ProcessExit
   }
   const inv = resolution.inv;
   const text = inv.command.spec.text ? (data: unknown) => inv.command.spec.text!(data) : undefined;
-  if (inv.command.spec.interruption) return respond(await runInterruptible(inv), text);
-  return respond(await runDirect(inv), text);
+  try {
+    if (inv.command.spec.interruption) return await respond(await runInterruptible(inv), text);
+    return await respond(await runDirect(inv), text);
+  } finally {
+    // A job adopts its spool; anything left is this call's alone.
+    if (spool) rmSync(spool.path, { force: true });
+  }
 }
 
 /** A command without interruption: no safe points, so a signal answers CANCELLED at once (REQ-F-013, F-069). */
@@ -233,6 +254,7 @@ async function superviseJob(program: ProgramContext, host: Host, jobId: string):
     ...resolution.inv,
     key: job.key,
     heartbeatMs: undefined,
+    stdinPath: job.stdinPath,
     options: { ...resolution.inv.options, budgetMs: undefined, timeoutMs: job.timeoutMs || undefined },
   };
   host.writeStderr(`supervisor: pid ${host.pid} runs job ${job.id}\n`);

@@ -110,6 +110,9 @@ describe('running jobs and continuation', () => {
     const env = freshHome({ AGENT_CALL_BUDGET_MS: '300' });
     const first = await runJson(['count', '100', '--step-ms', '20'], { program: demo, env });
     const id = incompleteOf(first.envelope).job_id;
+    const running = await runJson(['job', 'status', id], { program: demo, env });
+    assert.equal(running.run.code, 14, 'job status of a running job exits 14, not 3');
+    assert.equal(running.envelope.error!.code, 'INCOMPLETE');
     const again = await runJson(['job', 'wait', id, '--budget', '500ms'], { program: demo, env });
     assert.equal(again.run.code, 14);
     assert.ok(incompleteOf(again.envelope).progress.done > incompleteOf(first.envelope).progress.done);
@@ -288,6 +291,43 @@ describe('a program of another name', () => {
     assert.match(data.continue_command, /^demo-jobs job wait count-[0-9a-f]{8}$/);
     const { final } = await continueUntilDone(envelope, env);
     assert.deepEqual(final.data, { steps: 30, sum: 465 });
+  });
+});
+
+describe('people at a terminal', () => {
+  test('a progress bar with rate and ETA on stderr, and no budget without --budget', async () => {
+    const path = world.path('bar.csv');
+    writeBigCsv(path, 40 * 1024 * 1024, 9);
+    const out = await new Promise<string>((resolve, reject) => {
+      const child = spawn('script', ['-qec', `${process.execPath} ${STINT_BIN} analyze ${path} --chunk-size 256KiB --workers 1`, '/dev/null'], { env: cleanEnv({ ...freshHome(), TERM: 'xterm' }), stdio: ['ignore', 'pipe', 'pipe'] });
+      let text = '';
+      child.stdout.setEncoding('utf8').on('data', (c: string) => (text += c));
+      child.on('error', reject);
+      child.on('close', () => resolve(text));
+    });
+    assert.match(out, /stint analyze \[#*-*\] [\d.]+ (KiB|MiB)\/[\d.]+ MiB \(\d+%\) [\d.]+ (KiB|MiB)\/s ETA/);
+    assert.match(out, /rows, \d+ columns/, 'a terminal gets the text table');
+    assert.doesNotMatch(out, /budget_ms/);
+  });
+});
+
+describe('stdin', () => {
+  test('a command that declares stdin has it spooled before the job starts; the background job reads the spool', async () => {
+    const env = freshHome({ AGENT_CALL_BUDGET_MS: '300' });
+    const numbers = Array.from({ length: 40 }, (_, k) => String(k * 3)).join('\n');
+    const first = await runJson(['sum', '--step-ms', '20'], { program: demo, env, stdin: numbers });
+    assert.equal(first.run.code, 14);
+    const data = incompleteOf(first.envelope);
+    assert.equal(data.state, 'running');
+    const job = readdirSync(`${env.STINT_HOME}/jobs/${data.job_id}`);
+    assert.ok(job.includes('stdin'), 'the spool lives in the job folder');
+    const same = await runJson(['sum', '--step-ms', '20'], { program: demo, env, stdin: numbers });
+    assert.equal(incompleteOf(same.envelope).job_id, data.job_id, 'the same input attaches');
+    const other = await runJson(['sum', '--step-ms', '20', '--budget', '100ms'], { program: demo, env, stdin: '1\n2\n' });
+    assert.notEqual((other.envelope.data as { job_id?: string }).job_id, data.job_id, 'other input, another job');
+    const end = await runJson(['job', 'wait', data.job_id, '--budget', '0'], { program: demo, env });
+    assert.deepEqual(end.envelope.data, { count: 40, sum: 2340 });
+    assert.deepEqual(readdirSync(`${env.STINT_HOME}/spool`), [], 'no spool is left behind');
   });
 });
 

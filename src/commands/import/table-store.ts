@@ -5,13 +5,17 @@ import { StintError } from '../../contract/stint-error.js';
 /** Ids are zero-padded so that key order is id order. */
 const ID_WIDTH = 16;
 const ROWS_PER_READ = 4096;
+const ZEROS = '0'.repeat(ID_WIDTH);
 
 /** The layout of a stint table in LevelDB: one place that names every key. */
 export const TableKey = {
   Columns: 'meta:columns',
   NextId: 'meta:next_id',
   RowPrefix: 'row:',
-  row: (id: number) => `row:${String(id).padStart(ID_WIDTH, '0')}`,
+  row: (id: number) => {
+    const digits = String(id);
+    return `row:${ZEROS.slice(digits.length)}${digits}`;
+  },
   index: (value: string) => `key:${value}`,
   checkpoint: (idempotencyKey: string) => `ckpt:${idempotencyKey}`,
   run: (idempotencyKey: string) => `run:${idempotencyKey}`,

@@ -22,6 +22,8 @@ export interface JobRecord {
   readonly idempotencyKey?: string;
   /** Whether the caller gave that key, so a continuation does not add it twice. */
   readonly keyGiven?: boolean;
+  /** The spooled stdin, inside the job's folder, for a command that declares stdin. */
+  readonly stdinPath?: string;
   readonly idleTimeoutMs: number;
   /** Wall clock over the whole work; 0 = none. */
   readonly timeoutMs: number;

@@ -1,0 +1,39 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { JobStore, JOB_RETENTION_MS } from '../../../src/runtime/jobs/job-store.js';
+import { JobState } from '../../../src/contract/vocabulary/job-state.js';
+import type { JobRecord } from '../../../src/runtime/jobs/job-record.js';
+import { tempWorld } from '../../helpers/temp-world.js';
+
+const world = tempWorld('job-store');
+
+function record(id: string, key: string): JobRecord {
+  return { id, key, program: 'stint', command: ['analyze'], argv: ['analyze', 'x.csv'], cwd: '/', programWords: ['stint'], detach: true, resume: true, writes: false, idleTimeoutMs: 300000, timeoutMs: 0, createdAt: 0 };
+}
+
+test('ended jobs are cleaned after 24 hours, running ones never (the clock is the test\'s)', () => {
+  const store = new JobStore(world.path('sweep'));
+  const t0 = 1_000_000;
+  store.create(record('analyze-00000001', 'k1'), { state: JobState.Done, startedAt: t0, updatedAt: t0, progressAt: t0, endedAt: t0 });
+  store.create(record('analyze-00000002', 'k2'), { state: JobState.Running, pid: process.pid, startedAt: t0, updatedAt: t0, progressAt: t0 });
+  store.sweep(t0 + JOB_RETENTION_MS - 1);
+  assert.ok(store.exists('analyze-00000001'), 'kept for 24 hours');
+  store.sweep(t0 + JOB_RETENTION_MS + 1);
+  assert.ok(!existsSync(store.dir('analyze-00000001')), 'cleaned after');
+  assert.ok(store.exists('analyze-00000002'), 'a running job is never cleaned');
+});
+
+test('of two claims on one key exactly one wins; a lease is one process at a time', () => {
+  const store = new JobStore(world.path('claims'));
+  assert.deepEqual(store.claimKey('key-a', 'analyze-0000000a'), { kind: 'claimed' });
+  assert.deepEqual(store.claimKey('key-a', 'analyze-0000000b'), { kind: 'held', id: 'analyze-0000000a' });
+  store.releaseKey('key-a', 'analyze-0000000b');
+  assert.deepEqual(store.claimKey('key-a', 'analyze-0000000c'), { kind: 'held', id: 'analyze-0000000a' }, 'only the holder releases');
+  store.create(record('analyze-0000000a', 'key-a'), { state: JobState.Running, startedAt: 0, updatedAt: 0, progressAt: 0 });
+  assert.equal(store.takeLease('analyze-0000000a', process.pid), true);
+  assert.equal(store.takeLease('analyze-0000000a', process.pid + 1), false, 'held by a live process');
+  store.releaseLease('analyze-0000000a', process.pid);
+  assert.equal(store.takeLease('analyze-0000000a', 999_999_999), true, 'free again');
+  assert.equal(store.takeLease('analyze-0000000a', process.pid), true, 'a dead holder lease is stale');
+});
