@@ -1,8 +1,7 @@
 import { rmSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ErrorCode } from '../contract/error-code.js';
-import { StintError } from '../contract/stint-error.js';
 import type { Progress } from '../contract/incomplete.js';
+import { databaseLocked, isLevelLocked } from './level-errors.js';
 
 /** What a checkpoint holds: enough to continue, checked against the input before use. */
 export interface CheckpointRecord<S = unknown> {
@@ -29,11 +28,6 @@ export interface CheckpointStore {
   close(): Promise<void>;
 }
 
-function isLocked(error: unknown): boolean {
-  const e = error as { code?: string; cause?: { code?: string } };
-  return e?.code === 'LEVEL_LOCKED' || e?.cause?.code === 'LEVEL_LOCKED';
-}
-
 /**
  * A checkpoint in its own LevelDB (values packed with msgpackr). A
  * classic-level database is locked by one process: only the process doing
@@ -56,19 +50,12 @@ export async function openCheckpointStore(dir: string): Promise<CheckpointStore>
         db = await open();
         break;
       } catch (error) {
-        if (!isLocked(error) || waited >= LOCK_WAIT_MS) throw error;
+        if (!isLevelLocked(error) || waited >= LOCK_WAIT_MS) throw error;
         await sleep(LOCK_POLL_MS);
       }
     }
   } catch (error) {
-    if (isLocked(error)) {
-      throw new StintError(ErrorCode.DatabaseLocked, `the checkpoint at ${dir} is held by another process`, {
-        retryable: true,
-        retry_after_ms: 1000,
-        retry_strategy: 'exponential_backoff',
-        context: { path: dir },
-      });
-    }
+    if (isLevelLocked(error)) throw databaseLocked('the checkpoint', dir);
     unreadable = `the checkpoint database could not be opened (${(error as Error).message})`;
     rmSync(dir, { recursive: true, force: true });
     db = await open();

@@ -1,8 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { spawn } from 'node:child_process';
-import { cleanEnv, envelopeOf, runJson, type CliRun } from '../helpers/run-cli.js';
+import { envelopeOf, runJson, runShell } from '../helpers/run-cli.js';
 import { REPO_ROOT, fixturePath, programPath } from '../helpers/paths.js';
 import { tempWorld } from '../helpers/temp-world.js';
 import { generateCsv } from '../helpers/csv-generator.js';
@@ -28,21 +27,10 @@ test('the example counts like wc, and an interrupted count continues to the same
   assert.deepEqual(whole.envelope.data, expected);
 
   const env = { STINT_HOME: world.path('h2'), AGENT_CALL_BUDGET_MS: '150', STINT_TEST_MODE: '1' };
-  let run = await runJson(['count', path], { program: programPath('wc'), env });
-  let envelope = run.envelope;
-  let continuations = 0;
+  let { envelope } = await runJson(['count', path], { program: programPath('wc'), env });
   while (envelope.meta.exit_code === 14) {
     const line = (envelope.data as { continue_command: string }).continue_command;
-    const next = await new Promise<CliRun>((resolve) => {
-      const child = spawn('sh', ['-c', line], { env: cleanEnv(env), stdio: ['pipe', 'pipe', 'pipe'] });
-      let stdout = '';
-      child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
-      child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr: '' }));
-    });
-    envelope = envelopeOf(next);
-    continuations++;
+    envelope = envelopeOf(await runShell(line, env));
   }
   assert.deepEqual(envelope.data, expected);
-  void run;
-  void continuations;
 });

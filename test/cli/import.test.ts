@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { parse } from 'csv-parse/sync';
 import { Level } from 'level';
 import type { Envelope } from '../../src/contract/envelope.js';
-import { cleanEnv, envelopeOf, runJson, startCli, type CliRun } from '../helpers/run-cli.js';
+import { cleanEnv, envelopeOf, runJson, runShell, startCli, type CliRun } from '../helpers/run-cli.js';
 import { fixturePath } from '../helpers/paths.js';
 import { tempWorld } from '../helpers/temp-world.js';
 import { generateCsv, random } from '../helpers/csv-generator.js';
@@ -16,17 +16,6 @@ const freshHome = (extra: Record<string, string> = {}) => ({ STINT_HOME: world.p
 const csv = (name: string) => fixturePath('csv', `${name}.csv`);
 const records = (path: string) => parse(readFileSync(path, 'utf8'), { bom: true, relax_column_count: true, skip_empty_lines: true }) as string[][];
 
-function runShell(line: string, env: Record<string, string>): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('sh', ['-c', line], { env: cleanEnv(env), stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
-    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-    child.on('error', reject);
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
-  });
-}
 
 async function exported(db: string, env: Record<string, string>): Promise<string[][]> {
   const out = world.path(`export-${++homes}.csv`);

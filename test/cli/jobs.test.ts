@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync, chmodSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Envelope } from '../../src/contract/envelope.js';
-import { cleanEnv, envelopeOf, runCli, runJson, startCli, type CliRun } from '../helpers/run-cli.js';
+import { cleanEnv, envelopeOf, runCli, runJson, runShell, startCli } from '../helpers/run-cli.js';
 import { programPath, STINT_BIN } from '../helpers/paths.js';
 import { tempWorld } from '../helpers/temp-world.js';
 import { writeBigCsv } from '../helpers/big-csv.js';
@@ -18,18 +18,6 @@ const freshHome = (extra: Record<string, string> = {}) => ({ STINT_HOME: world.p
 type Incomplete = { state: string; job_id: string; progress: { done: number; total?: number; unit?: string }; continue_command: string; cancel_command: string };
 const incompleteOf = (envelope: Envelope<Record<string, unknown>>) => envelope.data as unknown as Incomplete;
 
-/** Runs a command line through sh -c, exactly as an agent runs continue_command. */
-function runShell(line: string, env: Record<string, string>): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('sh', ['-c', line], { env: cleanEnv(env), stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
-    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-    child.on('error', reject);
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
-  });
-}
 
 /** The agent loop of seed 000: run continue_command until the exit is not 14, checking that progress never goes back. */
 async function continueUntilDone(first: Envelope<Record<string, unknown>>, env: Record<string, string>): Promise<{ final: Envelope<Record<string, unknown>>; responses: number; dones: number[] }> {

@@ -134,3 +134,17 @@ export function startCli(args: readonly string[], options: RunOptions & { detach
     done,
   };
 }
+
+/** Runs a command line through sh -c, exactly as an agent runs continue_command. */
+export function runShell(line: string, env: Record<string, string | undefined> = {}): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('sh', ['-c', line], { env: cleanEnv(env), stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+    child.stdin.on('error', () => {});
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+}

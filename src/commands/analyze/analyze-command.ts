@@ -17,10 +17,10 @@ import { mergeTableStats, newTableStats, summarizeColumn, type TableStats } from
 import { readCsvHeader, type CsvHeader } from '../../engine/csv-header.js';
 import { fingerprintOf, inspectInput, type InputFile } from '../../engine/input-file.js';
 import { renderAnalysisText } from './analysis-text.js';
+import { chunkSizeFlag, WORKERS_FLAG } from '../engine-flags.js';
 import type { FileAnalysis, FileCitation } from './file-analysis.js';
 
 const MAP_MODULE = new URL('./csv-stats-map.js', import.meta.url).href;
-export const DEFAULT_CHUNK_SIZE = 1024 * 1024;
 export const DEFAULT_MAX_RECORD = 64 * 1024 * 1024;
 
 type FileResult = { readonly kind: 'established'; readonly entry: Established<FileAnalysis, FileCitation> } | { readonly kind: 'unresolved'; readonly entry: Unresolved; readonly exitCode: ExitCode };
@@ -118,8 +118,8 @@ export const analyzeCommand = defineCommand({
   danger_level: DangerLevel.Safe,
   positionals: [{ name: 'file', type: 'string', variadic: true, description: 'CSV files (RFC 4180: a header row, comma-separated, double quotes)' }],
   flags: {
-    workers: { type: 'integer', min: 1, identity: false, description: 'Worker threads (default: one per core)' },
-    'chunk-size': { type: 'bytes', min: 4096, default: DEFAULT_CHUNK_SIZE, identity: false, description: 'Bytes per chunk; chunks end on record boundaries' },
+    workers: WORKERS_FLAG,
+    'chunk-size': chunkSizeFlag('Bytes per chunk; chunks end on record boundaries'),
     'max-record-size': { type: 'bytes', min: 1024, default: DEFAULT_MAX_RECORD, description: 'A record longer than this fails its file (an unterminated quote)' },
   },
   interruption: { detach: true, resume: true },

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { ErrorCode } from '../../contract/error-code.js';
 import { StintError } from '../../contract/stint-error.js';
+import { databaseLocked, isLevelLocked } from '../../runtime/level-errors.js';
 
 /** Ids are zero-padded so that key order is id order. */
 const ID_WIDTH = 16;
@@ -44,11 +45,6 @@ export interface Table {
   close(): Promise<void>;
 }
 
-function isLocked(error: unknown): boolean {
-  const e = error as { code?: string; cause?: { code?: string } };
-  return e?.code === 'LEVEL_LOCKED' || e?.cause?.code === 'LEVEL_LOCKED';
-}
-
 /** Opens (or creates) a table; a database another process holds is DATABASE_LOCKED, retryable. */
 export async function openTable(dir: string, create: boolean): Promise<Table> {
   if (!create && !existsSync(dir)) {
@@ -59,15 +55,7 @@ export async function openTable(dir: string, create: boolean): Promise<Table> {
   try {
     await db.open();
   } catch (error) {
-    if (isLocked(error)) {
-      throw new StintError(ErrorCode.DatabaseLocked, `the database at ${dir} is held by another process`, {
-        retryable: true,
-        retry_after_ms: 1000,
-        retry_strategy: 'exponential_backoff',
-        context: { path: dir },
-        suggestion: 'Wait for the other process to finish (see: stint job list), then call again',
-      });
-    }
+    if (isLevelLocked(error)) throw databaseLocked('the table', dir);
     throw new StintError(ErrorCode.TableUnreadable, `the database at ${dir} cannot be opened: ${(error as Error).message}`, { context: { path: dir } });
   }
   return {
