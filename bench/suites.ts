@@ -9,6 +9,7 @@ import { Level } from 'level';
 import { writeBigCsv } from '../test/helpers/big-csv.js';
 import { REPO_ROOT, STINT_BIN } from '../test/helpers/paths.js';
 import { csvParseStats } from './csv-parse-baseline.js';
+import { IMPORT_CHUNK_SIZE } from '../src/commands/engine-flags.js';
 import { duckDbStats, loadDuckDb } from './duckdb-baseline.js';
 import { mbps, median, timeCommand, type Figure } from './measure.js';
 
@@ -205,7 +206,8 @@ export async function importSuite(): Promise<Figure[]> {
   const packr = new Packr({ useRecords: false });
   const packed = records.map((r) => packr.pack(r).slice());
   const bytesPerRow = statSync(file).size / records.length;
-  const perBatch = Math.max(1, Math.round(MiB / bytesPerRow));
+  // The same rows per batch as one import chunk commits.
+  const perBatch = Math.max(1, Math.round(IMPORT_CHUNK_SIZE / bytesPerRow));
   const raw = async (sync: boolean) => {
     const dir = join(WORK, `raw-${process.pid}`);
     rmSync(dir, { recursive: true, force: true });

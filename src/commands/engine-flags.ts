@@ -5,5 +5,8 @@ export const WORKERS_FLAG = { type: 'integer', min: 1, identity: false, descript
 
 export const DEFAULT_CHUNK_SIZE = 1024 * 1024;
 
-export const chunkSizeFlag = (description: string) =>
-  ({ type: 'bytes', min: 4096, default: DEFAULT_CHUNK_SIZE, identity: false, description }) as const satisfies FlagSpec;
+export const chunkSizeFlag = (description: string, size = DEFAULT_CHUNK_SIZE) =>
+  ({ type: 'bytes', min: 4096, default: size, identity: false, description }) as const satisfies FlagSpec;
+
+/** An import commits one batch per chunk: bigger chunks mean fewer synced commits (measured: 4 MiB imports 1.5x faster than 1 MiB). */
+export const IMPORT_CHUNK_SIZE = 4 * 1024 * 1024;

@@ -17,7 +17,7 @@ import { readCsvHeader, type CsvHeader } from '../../engine/csv-header.js';
 import { Framing } from '../../engine/framing.js';
 import { fingerprintOf, inspectInput } from '../../engine/input-file.js';
 import { BAD_ROW_MESSAGE, type BadRow } from './bad-row.js';
-import { chunkSizeFlag, WORKERS_FLAG } from '../engine-flags.js';
+import { chunkSizeFlag, IMPORT_CHUNK_SIZE, WORKERS_FLAG } from '../engine-flags.js';
 import type { ImportChunk, ImportMapOptions } from './import-map.js';
 import { openTable, TableKey, type Table, type TableBatch } from './table-store.js';
 
@@ -179,7 +179,7 @@ export const importCommand = defineCommand({
     'on-bad-row': { type: 'enum', enum_values: ['skip', 'fail'], default: 'skip', description: 'skip: report malformed rows and import the rest; fail: stop at the first one' },
     'no-sync': { type: 'boolean', identity: false, description: 'Commit without fsync: faster; a kill still loses nothing, a power loss may lose the last commits' },
     workers: WORKERS_FLAG,
-    'chunk-size': chunkSizeFlag('Bytes per chunk (one committed batch each)'),
+    'chunk-size': chunkSizeFlag('Bytes per chunk (one committed batch each)', IMPORT_CHUNK_SIZE),
   },
   interruption: { detach: false, resume: true },
   exit_codes: {
