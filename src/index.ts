@@ -24,3 +24,4 @@ export { runChunked, type Fold, type FoldChunk, type Watermark, type ChunkedOutc
 export { openChunkPool, defaultWorkerCount, type ChunkPool } from './engine/chunk-pool.js';
 export { Framing } from './engine/framing.js';
 export type { ChunkInfo, ChunkMap } from './engine/worker-protocol.js';
+export { continueUntilDone, type LoopOptions, type LoopResult, type RunCommand } from './client/continuation-loop.js';

@@ -19,7 +19,6 @@ export const ErrorCode = {
   Stalled: 'STALLED',
   JobLost: 'JOB_LOST',
   JobNotFound: 'JOB_NOT_FOUND',
-  JobFailed: 'JOB_FAILED',
   StateDirUnusable: 'STATE_DIR_UNUSABLE',
   // inputs
   FileNotFound: 'FILE_NOT_FOUND',
@@ -57,7 +56,6 @@ export const EXIT_CODE_OF: Readonly<Record<ErrorCode, ExitCodeValue>> = Object.f
   [ErrorCode.Stalled]: ExitCode.TIMEOUT,
   [ErrorCode.JobLost]: ExitCode.GENERAL_ERROR,
   [ErrorCode.JobNotFound]: ExitCode.NOT_FOUND,
-  [ErrorCode.JobFailed]: ExitCode.GENERAL_ERROR,
   [ErrorCode.StateDirUnusable]: ExitCode.PRECONDITION,
   [ErrorCode.FileNotFound]: ExitCode.NOT_FOUND,
   [ErrorCode.NotAFile]: ExitCode.PRECONDITION,

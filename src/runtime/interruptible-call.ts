@@ -33,6 +33,7 @@ const STALL_GRACE_MS = 1_000;
 /** How far past its budget a call may wait for a handler to reach its first safe point. */
 const FORCE_GRACE_MS = 1_000;
 const TIMEOUT_GRACE_MS = 5_000;
+const CANCEL_GRACE_MS = 2_000;
 
 /** Who is running the work: the caller's own process, or the detached supervisor. */
 export const RunMode = { Front: 'front', Supervisor: 'supervisor' } as const;
@@ -225,7 +226,10 @@ export async function runJob(inv: Invocation, store: JobStore, job: JobRecord, m
     });
   }
   const watch = setInterval(() => {
-    if (!stop.requested && store.cancelRequested(job.id)) stop.request(StopReason.Cancel);
+    if (!stop.requested && store.cancelRequested(job.id)) {
+      stop.request(StopReason.Cancel);
+      later(CANCEL_GRACE_MS, () => forced.resolve({ reason: StopReason.Cancel }));
+    }
     if (!stop.requested && host.now() - progressAt > job.idleTimeoutMs) {
       stop.request(StopReason.Stalled);
       later(STALL_GRACE_MS, () => forced.resolve({ reason: StopReason.Stalled }));
@@ -285,6 +289,10 @@ export async function runJob(inv: Invocation, store: JobStore, job: JobRecord, m
     // The handler never reached a safe point: answer without it.
     const envelope = endedEarly(winner.reason, undefined);
     if (winner.reason === StopReason.Interrupt) return end(JobState.Paused, envelope, false);
+    if (winner.reason === StopReason.Cancel) {
+      rmSync(checkpointDirFor(host.env, job.key), { recursive: true, force: true });
+      return end(JobState.Cancelled, envelope);
+    }
     return end(winner.reason === StopReason.Stalled ? JobState.Stalled : JobState.TimedOut, envelope);
   }
 

@@ -208,6 +208,32 @@ describe('running jobs and continuation', () => {
   });
 });
 
+describe('the client loop', () => {
+  test('continueUntilDone drives a real job to its end through the shell', async () => {
+    const { continueUntilDone } = await import('../../src/client/continuation-loop.js');
+    const env = freshHome({ AGENT_CALL_BUDGET_MS: '300' });
+    const first = await runJson(['count', '30', '--step-ms', '25'], { program: demo, env });
+    const result = await continueUntilDone(first.envelope, { run: async (line) => envelopeOf(await runShell(line, env)) });
+    assert.equal(result.status, 'done');
+    assert.deepEqual(result.response.data, { steps: 30, sum: 465 });
+    assert.ok(result.continuations >= 1);
+  });
+
+  test('a job that stops moving is cancelled after three flat continuations, even one stuck between safe points', async () => {
+    const { continueUntilDone } = await import('../../src/client/continuation-loop.js');
+    const env = freshHome({ AGENT_CALL_BUDGET_MS: '200' });
+    // A first step of ten minutes: alive, reporting nothing, never at a safe point.
+    const first = await runJson(['count', '5', '--step-ms', '600000'], { program: demo, env });
+    const result = await continueUntilDone(first.envelope, { run: async (line) => envelopeOf(await runShell(line, env)) });
+    assert.equal(result.status, 'incomplete');
+    assert.equal(result.limit, 'completion');
+    assert.equal(result.continuations, 3);
+    const id = (first.envelope.data as { job_id: string }).job_id;
+    const end = await runJson(['job', 'wait', id, '--budget', '0'], { program: demo, env, killAfterMs: 30_000 });
+    assert.equal(end.envelope.error!.code, 'CANCELLED', 'the loop ran cancel_command, which ends even a stuck job');
+  });
+});
+
 describe('paused writers', () => {
   test('continue_command carries --idempotency-key, retryable is false, and quoting survives any file name', async () => {
     const env = freshHome({ AGENT_CALL_BUDGET_MS: '300' });

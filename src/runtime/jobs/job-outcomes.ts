@@ -15,7 +15,7 @@ import type { JobStore } from './job-store.js';
  * work named as unresolved with how far it got.
  */
 export function fallbackOutcome(job: JobRecord, reason: string, cause: Cause, progress: Progress | undefined): unknown {
-  return outcomeOf([], [{ q: [...job.command, ...job.argv.filter((w) => !job.command.includes(w))].join(' '), reason, context: { job_id: job.id, progress: progress ?? { done: 0 } } }], cause);
+  return outcomeOf([], [{ q: [job.program, ...job.argv].join(' '), reason, context: { job_id: job.id, progress: progress ?? { done: 0 } } }], cause);
 }
 
 /** JOB_LOST (1): the job's process is gone and left no result; the log tail says what it last said. */
