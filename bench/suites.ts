@@ -227,7 +227,7 @@ export async function importSuite(): Promise<Figure[]> {
   const rawMs = await raw(true);
   const run = async (extra: string[]) => {
     const db = join(WORK, `import-${process.pid}-${Math.random().toString(36).slice(2, 6)}.db`);
-    const result = await timeCommand(process.execPath, [STINT_BIN, 'import', file, '--into', db, '--budget', '0', '--workers', String(workers), ...extra], { STINT_HOME: home('import') });
+    const result = await timeCommand(process.execPath, [STINT_BIN, 'import', file, '--into', db, '--budget', '0', ...extra], { STINT_HOME: home('import') });
     rmSync(db, { recursive: true, force: true });
     if (result.code !== 0) throw new Error(`import failed: ${result.stdout.slice(0, 400)}`);
     return result.ms;

@@ -11,7 +11,7 @@ import { ProgressUnit } from '../../contract/vocabulary/progress-unit.js';
 import { SideEffects } from '../../contract/vocabulary/side-effects.js';
 import { defineCommand } from '../../runtime/define-command.js';
 import type { CommandContext, CommandResult } from '../../runtime/command-spec.js';
-import { defaultWorkerCount, openChunkPool } from '../../engine/chunk-pool.js';
+import { openChunkPool, writerWorkerCount } from '../../engine/chunk-pool.js';
 import { runChunked, type Fold, type Watermark } from '../../engine/chunked-run.js';
 import { readCsvHeader, type CsvHeader } from '../../engine/csv-header.js';
 import { Framing } from '../../engine/framing.js';
@@ -178,7 +178,7 @@ export const importCommand = defineCommand({
     'dry-run': { type: 'boolean', description: 'Read and check the whole file and report what would be written; write nothing' },
     'on-bad-row': { type: 'enum', enum_values: ['skip', 'fail'], default: 'skip', description: 'skip: report malformed rows and import the rest; fail: stop at the first one' },
     'no-sync': { type: 'boolean', identity: false, description: 'Commit without fsync: faster; a kill still loses nothing, a power loss may lose the last commits' },
-    workers: WORKERS_FLAG,
+    workers: { ...WORKERS_FLAG, description: 'Worker threads (default: one per core but one, which the writes need)' },
     'chunk-size': chunkSizeFlag('Bytes per chunk (one committed batch each)', IMPORT_CHUNK_SIZE),
   },
   interruption: { detach: false, resume: true },
@@ -206,7 +206,7 @@ export const importCommand = defineCommand({
     const keyed = keyIndex !== undefined;
     const idem = options.idempotencyKey!;
     const table = dryRun ? undefined : await openTable(flags.into, true);
-    const pool = await openChunkPool(flags.workers ?? defaultWorkerCount());
+    const pool = await openChunkPool(flags.workers ?? writerWorkerCount());
     try {
       let checkpoint: ImportCheckpoint | undefined;
       let nextId = 1;
