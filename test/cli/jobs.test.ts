@@ -160,6 +160,24 @@ describe('running jobs and continuation', () => {
     assert.deepEqual(final.data, { steps: 80, sum: 3240 });
   });
 
+  test('SIGTERM to a supervisor stops it at a safe point and leaves the job resumable', async () => {
+    const env = freshHome({ AGENT_CALL_BUDGET_MS: '300' });
+    const first = await runJson(['count', '60', '--step-ms', '25'], { program: demo, env });
+    const id = incompleteOf(first.envelope).job_id;
+    const { readFileSync } = await import('node:fs');
+    while (!readFileSync(`${env.STINT_HOME}/jobs/${id}/log`, 'utf8').includes('runs job')) await sleep(20);
+    const { pid } = JSON.parse(readFileSync(`${env.STINT_HOME}/jobs/${id}/status.json`, 'utf8')) as { pid: number };
+    process.kill(pid, 'SIGTERM');
+    while (!readFileSync(`${env.STINT_HOME}/jobs/${id}/log`, 'utf8').includes('paused at a safe point')) await sleep(20);
+    const paused = await runJson(['job', 'status', id], { program: demo, env });
+    assert.equal(paused.run.code, 14);
+    const data = incompleteOf(paused.envelope);
+    assert.equal(data.state, 'paused');
+    assert.ok(data.progress.done >= incompleteOf(first.envelope).progress.done);
+    const { final } = await continueUntilDone(paused.envelope, env);
+    assert.deepEqual(final.data, { steps: 60, sum: 1830 });
+  });
+
   test('a handler that stops reporting progress ends with exit 10 STALLED', async () => {
     const env = freshHome({ AGENT_CALL_BUDGET_MS: '300' });
     const first = await runJson(['hang', '5'], { program: demo, env });
@@ -321,7 +339,16 @@ describe('people at a terminal', () => {
     });
     assert.match(out, /stint analyze \[#*-*\] [\d.]+ (KiB|MiB)\/[\d.]+ MiB \(\d+%\) [\d.]+ (KiB|MiB)\/s ETA/);
     assert.match(out, /rows, \d+ columns/, 'a terminal gets the text table');
-    assert.doesNotMatch(out, /budget_ms/);
+    const json = await new Promise<string>((resolve, reject) => {
+      const child = spawn('script', ['-qec', `${process.execPath} ${STINT_BIN} analyze ${path} --format json`, '/dev/null'], { env: cleanEnv({ ...freshHome(), TERM: 'xterm' }), stdio: ['ignore', 'pipe', 'pipe'] });
+      let text = '';
+      child.stdout.setEncoding('utf8').on('data', (c: string) => (text += c));
+      child.on('error', reject);
+      child.on('close', () => resolve(text));
+    });
+    const envelope = JSON.parse(json.slice(json.indexOf('{"ok"')).split(/\r?\n/)[0]!) as { meta: Record<string, unknown> };
+    assert.equal(envelope.meta['exit_code'], 0);
+    assert.equal('budget_ms' in envelope.meta, false, 'no budget applies at a terminal without --budget');
   });
 });
 
