@@ -145,7 +145,10 @@ describe('running jobs and continuation', () => {
     const id = incompleteOf(first.envelope).job_id;
     const { readFileSync } = await import('node:fs');
     // Wait for the fact: the supervisor has said it runs the job.
-    while (!readFileSync(`${env.STINT_HOME}/jobs/${id}/log`, 'utf8').includes('runs job')) await sleep(20);
+    for (let waited = 0; !readFileSync(`${env.STINT_HOME}/jobs/${id}/log`, 'utf8').includes('runs job'); waited += 20) {
+      assert.ok(waited < 20_000, 'the supervisor started');
+      await sleep(20);
+    }
     const status = JSON.parse(readFileSync(`${env.STINT_HOME}/jobs/${id}/status.json`, 'utf8')) as { pid: number };
     process.kill(status.pid, 'SIGKILL');
     const lost = await runJson(['job', 'wait', id], { program: demo, env });
@@ -162,20 +165,28 @@ describe('running jobs and continuation', () => {
 
   test('SIGTERM to a supervisor stops it at a safe point and leaves the job resumable', async () => {
     const env = freshHome({ AGENT_CALL_BUDGET_MS: '300' });
-    const first = await runJson(['count', '60', '--step-ms', '25'], { program: demo, env });
+    const first = await runJson(['count', '200', '--step-ms', '25'], { program: demo, env });
     const id = incompleteOf(first.envelope).job_id;
     const { readFileSync } = await import('node:fs');
-    while (!readFileSync(`${env.STINT_HOME}/jobs/${id}/log`, 'utf8').includes('runs job')) await sleep(20);
+    const log = () => readFileSync(`${env.STINT_HOME}/jobs/${id}/log`, 'utf8');
+    const until = async (fact: () => boolean) => {
+      for (let waited = 0; !fact(); waited += 20) {
+        assert.ok(waited < 20_000, `waited 20 s for: ${log()}`);
+        await sleep(20);
+      }
+    };
+    await until(() => log().includes('runs job'));
     const { pid } = JSON.parse(readFileSync(`${env.STINT_HOME}/jobs/${id}/status.json`, 'utf8')) as { pid: number };
     process.kill(pid, 'SIGTERM');
-    while (!readFileSync(`${env.STINT_HOME}/jobs/${id}/log`, 'utf8').includes('paused at a safe point')) await sleep(20);
+    await until(() => /paused at a safe point|ended with exit/.test(log()));
+    assert.match(log(), /paused at a safe point/);
     const paused = await runJson(['job', 'status', id], { program: demo, env });
     assert.equal(paused.run.code, 14);
     const data = incompleteOf(paused.envelope);
     assert.equal(data.state, 'paused');
     assert.ok(data.progress.done >= incompleteOf(first.envelope).progress.done);
-    const { final } = await continueUntilDone(paused.envelope, env);
-    assert.deepEqual(final.data, { steps: 60, sum: 1830 });
+    const { final } = await continueUntilDone(paused.envelope, { ...env, AGENT_CALL_BUDGET_MS: '2000' });
+    assert.deepEqual(final.data, { steps: 200, sum: 20100 });
   });
 
   test('a handler that stops reporting progress ends with exit 10 STALLED', async () => {
@@ -326,26 +337,25 @@ describe('a program of another name', () => {
   });
 });
 
+/** Runs a command line under `script`, in a real pseudo-terminal, and returns what the terminal showed. */
+function inTerminal(line: string, env: Record<string, string>): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('script', ['-qec', line, '/dev/null'], { env: cleanEnv({ ...env, TERM: 'xterm' }), stdio: ['ignore', 'pipe', 'pipe'] });
+    let text = '';
+    child.stdout.setEncoding('utf8').on('data', (c: string) => (text += c));
+    child.on('error', reject);
+    child.on('close', () => resolve(text));
+  });
+}
+
 describe('people at a terminal', () => {
   test('a progress bar with rate and ETA on stderr, and no budget without --budget', async () => {
     const path = world.path('bar.csv');
     writeBigCsv(path, 40 * 1024 * 1024, 9);
-    const out = await new Promise<string>((resolve, reject) => {
-      const child = spawn('script', ['-qec', `${process.execPath} ${STINT_BIN} analyze ${path} --chunk-size 256KiB --workers 1`, '/dev/null'], { env: cleanEnv({ ...freshHome(), TERM: 'xterm' }), stdio: ['ignore', 'pipe', 'pipe'] });
-      let text = '';
-      child.stdout.setEncoding('utf8').on('data', (c: string) => (text += c));
-      child.on('error', reject);
-      child.on('close', () => resolve(text));
-    });
+    const out = await inTerminal(`${process.execPath} ${STINT_BIN} analyze ${path} --chunk-size 256KiB --workers 1`, freshHome());
     assert.match(out, /stint analyze \[#*-*\] [\d.]+ (KiB|MiB)\/[\d.]+ MiB \(\d+%\) [\d.]+ (KiB|MiB)\/s ETA/);
     assert.match(out, /rows, \d+ columns/, 'a terminal gets the text table');
-    const json = await new Promise<string>((resolve, reject) => {
-      const child = spawn('script', ['-qec', `${process.execPath} ${STINT_BIN} analyze ${path} --format json`, '/dev/null'], { env: cleanEnv({ ...freshHome(), TERM: 'xterm' }), stdio: ['ignore', 'pipe', 'pipe'] });
-      let text = '';
-      child.stdout.setEncoding('utf8').on('data', (c: string) => (text += c));
-      child.on('error', reject);
-      child.on('close', () => resolve(text));
-    });
+    const json = await inTerminal(`${process.execPath} ${STINT_BIN} analyze ${path} --format json`, freshHome());
     const envelope = JSON.parse(json.slice(json.indexOf('{"ok"')).split(/\r?\n/)[0]!) as { meta: Record<string, unknown> };
     assert.equal(envelope.meta['exit_code'], 0);
     assert.equal('budget_ms' in envelope.meta, false, 'no budget applies at a terminal without --budget');

@@ -1,4 +1,4 @@
-import { BadRecord } from '../../engine/csv-records.js';
+import { BAD_RECORD_MESSAGE, BadRecord } from '../../engine/csv-records.js';
 
 /** Why a row was not imported (Unresolved.code of a bad row). */
 export const BadRow = {
@@ -9,10 +9,7 @@ export const BadRow = {
 export type BadRow = (typeof BadRow)[keyof typeof BadRow];
 
 export const BAD_ROW_MESSAGE: Readonly<Record<BadRow, string>> = {
-  [BadRow.UnterminatedQuote]: 'a quoted field is not closed',
-  [BadRow.TextAfterQuote]: 'characters follow a closing quote',
-  [BadRow.QuoteInUnquotedField]: 'a quote inside an unquoted field',
-  [BadRow.InvalidUtf8]: 'the row is not valid UTF-8',
+  ...BAD_RECORD_MESSAGE,
   [BadRow.FieldCount]: "the row's field count differs from the header's",
   [BadRow.MissingKey]: 'the --key column is empty',
 };

@@ -10,7 +10,7 @@ import { Phase } from '../../contract/vocabulary/phase.js';
 import { ProgressUnit } from '../../contract/vocabulary/progress-unit.js';
 import { SideEffects } from '../../contract/vocabulary/side-effects.js';
 import { defineCommand } from '../../runtime/define-command.js';
-import type { CommandContext, CommandResult } from '../../runtime/command-spec.js';
+import type { CommandResult } from '../../runtime/command-spec.js';
 import { openChunkPool, writerWorkerCount } from '../../engine/chunk-pool.js';
 import { runChunked, type Fold, type Watermark } from '../../engine/chunked-run.js';
 import { readCsvHeader, type CsvHeader } from '../../engine/csv-header.js';
@@ -284,7 +284,11 @@ export const importCommand = defineCommand({
       await inflight;
       const { pending: _, ...folded } = outcome.state;
       if (outcome.kind === 'stopped') {
-        if (table && ctx.stopCause() === Cause.Cancelled) await table.commit([{ type: 'del', key: TableKey.checkpoint(idem) }], sync);
+        if (table && ctx.stopCause() === Cause.Cancelled) {
+          const discard = table.batch();
+          discard.del(TableKey.checkpoint(idem));
+          await discard.write(sync);
+        }
         const data = outcomeData(input.path, folded, keyed, { q: `lines ${outcome.watermark.line}-`, reason: 'not imported yet: the import paused' });
         return { exitCode: ExitCode.INCOMPLETE, data: { ...data, cause: ctx.stopCause() ?? Cause.Budget } };
       }
@@ -311,7 +315,11 @@ export const importCommand = defineCommand({
         : { exitCode: ExitCode.SUCCESS, data };
       if (table) {
         const record: RunRecord = { argumentsDigest: ctx.argumentsDigest, fingerprint, exitCode: result.exitCode, data, ...(result.error ? { error: result.error } : {}) };
-        await table.commit([{ type: 'del', key: TableKey.checkpoint(idem) }, { type: 'put', key: TableKey.run(idem), value: pack(record) }], sync);
+        // The run's end: its checkpoint goes and its response stays, under its key, in one batch.
+        const last = table.batch();
+        last.del(TableKey.checkpoint(idem));
+        last.put(TableKey.run(idem), pack(record));
+        await last.write(sync);
       }
       return dryRun ? { ...result, meta: { dry_run: true } } : result;
     } finally {
