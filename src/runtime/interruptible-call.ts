@@ -175,7 +175,7 @@ function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void } {
  * idle watchdog. Keeps the status file current and ends the job's record
  * when the work ends.
  */
-export async function runJob(inv: Invocation, store: JobStore, job: JobRecord, mode: RunMode): Promise<RunOutcome> {
+export async function runJob(inv: Invocation, store: JobStore, job: JobRecord, mode: RunMode, announce?: () => void): Promise<RunOutcome> {
   const { host } = inv;
   const stop = new StopController();
   const startedAt = host.now();
@@ -243,6 +243,8 @@ export async function runJob(inv: Invocation, store: JobStore, job: JobRecord, m
     if (++interrupts > 1) forced.resolve({ reason: StopReason.Interrupt });
     stop.request(mode === RunMode.Supervisor ? StopReason.Terminate : StopReason.Interrupt);
   });
+  // Only now, with the signals handled, may anyone learn which process runs the job.
+  announce?.();
 
   let winner: { kind: 'executed'; execution: Execution } | { kind: 'forced'; reason: StopReason };
   try {

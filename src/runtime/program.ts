@@ -257,8 +257,7 @@ async function superviseJob(program: ProgramContext, host: Host, jobId: string):
     stdinPath: job.stdinPath,
     options: { ...resolution.inv.options, budgetMs: undefined, timeoutMs: job.timeoutMs || undefined },
   };
-  host.writeStderr(`supervisor: pid ${host.pid} runs job ${job.id}\n`);
-  const outcome = await runJob(inv, store, job, RunMode.Supervisor);
+  const outcome = await runJob(inv, store, job, RunMode.Supervisor, () => host.writeStderr(`supervisor: pid ${host.pid} runs job ${job.id}\n`));
   const code = outcome.kind === 'ended' ? outcome.envelope.meta.exit_code : ExitCode.INCOMPLETE;
   host.writeStderr(`supervisor: job ${job.id} ${outcome.kind === 'ended' ? `ended with exit ${code}` : 'paused at a safe point'}\n`);
   return code;

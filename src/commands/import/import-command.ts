@@ -83,20 +83,18 @@ function noteBad(state: ImportState, line: number, reason: BadRow): void {
   if (state.badSample.length < BAD_SAMPLE_LIMIT) state.badSample.push({ line, reason });
 }
 
-function noteRow(state: ImportState, line: number, id: number): void {
+/** Imported rows `firstLine`..`lastLine` (ids `firstId`..`lastId`) extend the open range or start one. */
+function noteRun(state: ImportState, firstLine: number, lastLine: number, rows: number, firstId: number, lastId: number): void {
+  state.imported += rows;
   const last = state.ranges.at(-1);
-  if (last && state.rangeOpen) {
-    last.lastLine = line;
-    last.rows++;
-    last.lastId = id;
-  } else if (state.ranges.length < RANGE_LIMIT) {
-    state.ranges.push({ firstLine: line, lastLine: line, rows: 1, firstId: id, lastId: id });
-    state.rangeOpen = true;
+  if (last && (state.rangeOpen || state.ranges.length >= RANGE_LIMIT)) {
+    last.lastLine = lastLine;
+    last.rows += rows;
+    last.lastId = lastId;
   } else {
-    last!.lastLine = line;
-    last!.rows++;
-    last!.lastId = id;
+    state.ranges.push({ firstLine, lastLine, rows, firstId, lastId });
   }
+  state.rangeOpen = true;
 }
 
 /**
@@ -116,27 +114,34 @@ function importFold(table: Table | undefined, keyed: boolean, onBadRow: OnBadRow
         const found = await table.getMany(unique.map(TableKey.index));
         unique.forEach((key, k) => found[k] && existing.set(key, Number(Buffer.from(found[k]!).toString())));
       }
+      const rowBytes = (r: number) => partial.packed.subarray(r === 0 ? 0 : partial.ends[r - 1]!, partial.ends[r]!);
       let badIndex = 0;
-      for (let r = 0; r < stopAt; r++) {
+      let r = 0;
+      while (r < stopAt) {
         while (badIndex < partial.bad.length && partial.bad[badIndex]!.before <= r) {
           const bad = partial.bad[badIndex++]!;
           noteBad(state, chunk.line + bad.line, bad.reason);
         }
-        let id: number;
+        // The good rows up to the next bad one: a run of lines, and (appending) of consecutive ids.
+        const end = Math.min(stopAt, badIndex < partial.bad.length ? partial.bad[badIndex]!.before : stopAt);
+        const firstId = state.nextId;
         if (keyed) {
-          const key = partial.keys![r]!;
-          const known = existing.get(key);
-          id = known ?? state.nextId++;
-          if (known === undefined) {
-            existing.set(key, id);
-            batch?.put(TableKey.index(key), encodeId(id));
+          for (let q = r; q < end; q++) {
+            const key = partial.keys![q]!;
+            const known = existing.get(key);
+            const id = known ?? state.nextId++;
+            if (known === undefined) {
+              existing.set(key, id);
+              batch?.put(TableKey.index(key), encodeId(id));
+            }
+            batch?.put(TableKey.row(id), rowBytes(q));
+            noteRun(state, chunk.line + partial.lines[q]!, chunk.line + partial.lines[q]!, 1, id, id);
           }
         } else {
-          id = state.nextId++;
+          for (let q = r; q < end; q++) batch?.put(TableKey.row(state.nextId++), rowBytes(q));
+          noteRun(state, chunk.line + partial.lines[r]!, chunk.line + partial.lines[end - 1]!, end - r, firstId, state.nextId - 1);
         }
-        batch?.put(TableKey.row(id), partial.packed.subarray(r === 0 ? 0 : partial.ends[r - 1]!, partial.ends[r]!));
-        state.imported++;
-        noteRow(state, chunk.line + partial.lines[r]!, id);
+        r = end;
       }
       if (onBadRow === OnBadRow.Fail && partial.bad.length > 0) {
         const bad = partial.bad[0]!;
