@@ -161,6 +161,8 @@ export function registerCommand(spec: CommandSpec, builtin: boolean): Registered
     [ExitCode.ARG_ERROR]: STANDARD_EXIT_CODES[ExitCode.ARG_ERROR],
   };
   if (spec.interruption) exitCodes[ExitCode.TIMEOUT] = STANDARD_EXIT_CODES[ExitCode.TIMEOUT];
+  // Reading stdin can fail before any work: a terminal instead of input (INPUT_REQUIRED).
+  if (spec.stdin) exitCodes[ExitCode.PRECONDITION] = STANDARD_EXIT_CODES[ExitCode.PRECONDITION];
   for (const [key, entry] of Object.entries(spec.exit_codes)) {
     exitCodes[Number(key)] = { ...STANDARD_EXIT_CODES[Number(key) as ExitCode], ...entry };
   }

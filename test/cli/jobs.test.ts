@@ -380,6 +380,13 @@ describe('stdin', () => {
     assert.deepEqual(end.envelope.data, { count: 40, sum: 2340 });
     assert.deepEqual(readdirSync(`${env.STINT_HOME}/spool`), [], 'no spool is left behind');
   });
+
+  test('a terminal on stdin is no input: exit 4 INPUT_REQUIRED at once, no prompt, no hang', async () => {
+    const out = await inTerminal(`${process.execPath} ${demo} sum --format json`, freshHome());
+    const envelope = JSON.parse(out.slice(out.indexOf('{"ok"')).split(/\r?\n/)[0]!) as { error: { code: string }; meta: { exit_code: number } };
+    assert.equal(envelope.meta.exit_code, 4);
+    assert.equal(envelope.error.code, 'INPUT_REQUIRED');
+  });
 });
 
 describe('job commands: bad ids', () => {
