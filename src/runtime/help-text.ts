@@ -20,9 +20,18 @@ function flagUsage(name: string, flag: FlagSpec): string {
   return `${short}--${name}${value}`;
 }
 
+/** A default as people write it: `4MiB`, not 4194304. */
+function shownDefault(flag: FlagSpec): string {
+  const value = flag.default;
+  if (flag.type === 'bytes' && typeof value === 'number') {
+    for (const [unit, size] of [['GiB', 1024 ** 3], ['MiB', 1024 ** 2], ['KiB', 1024]] as const) if (value % size === 0) return `${value / size}${unit}`;
+  }
+  return String(value);
+}
+
 function flagRows(flags: Readonly<Record<string, FlagSpec>>): [string, string][] {
   return Object.entries(flags).map(([name, flag]) => {
-    const notes = [flag.required ? 'required' : '', flag.default !== undefined ? `default: ${String(flag.default)}` : ''].filter(Boolean);
+    const notes = [flag.required ? 'required' : '', flag.default !== undefined ? `default: ${shownDefault(flag)}` : ''].filter(Boolean);
     return [flagUsage(name, flag), notes.length ? `${flag.description} (${notes.join('; ')})` : flag.description];
   });
 }
