@@ -10,6 +10,11 @@ export type FramedChunk =
   | { readonly kind: 'misaligned'; readonly start: number }
   | { readonly kind: 'too-long'; readonly start: number; readonly newlines: number };
 
+/** A self-framing map's view: from a record start to as far as was read. */
+export type Window =
+  | { readonly kind: 'window'; readonly start: number; readonly bytes: Uint8Array; readonly atEof: boolean }
+  | { readonly kind: 'misaligned'; readonly start: number };
+
 /**
  * Reads chunks by byte range into one buffer per thread, reused across
  * chunks: fresh memory costs a page fault per 4 KiB on first touch, and the
@@ -52,6 +57,47 @@ export class ChunkReader {
   /** Loads a larger window starting at the same offset. */
   private extend(path: string, wanted: number, fileSize: number): number {
     return this.load(path, this.bufferStart, wanted, fileSize);
+  }
+
+  /**
+   * For a self-framing map: the bytes from the chunk's first record start
+   * (the next line start when speculative) to as far as was read. `grow`
+   * reads further when the map's last record runs past them.
+   */
+  readWindow(task: ChunkTask): Window {
+    const { path, fileSize, nominalEnd, maxRecordBytes } = task;
+    const readFrom = task.speculative ? task.nominalStart - 1 : task.nominalStart;
+    let limit = this.load(path, readFrom, Math.max(nominalEnd, readFrom + 1) + LOOKAHEAD, fileSize);
+    let start = readFrom;
+    if (task.speculative) {
+      for (;;) {
+        const index = this.buffer.indexOf(0x0a, start - this.bufferStart);
+        if (index >= 0 && index < limit - this.bufferStart) {
+          start = this.bufferStart + index + 1;
+          break;
+        }
+        if (limit >= fileSize) {
+          start = fileSize;
+          break;
+        }
+        if (limit - nominalEnd > maxRecordBytes) return { kind: 'misaligned', start: task.nominalStart };
+        start = limit;
+        limit = this.extend(path, readFrom + 2 * (limit - readFrom), fileSize);
+      }
+    }
+    return this.window(start, limit, fileSize);
+  }
+
+  /** Reads twice as far from the same start; undefined once a record has run past nominalEnd by more than maxRecordBytes. */
+  grow(task: ChunkTask, start: number): Window | undefined {
+    const loaded = this.bufferEnd;
+    if (loaded >= task.fileSize || loaded - task.nominalEnd > task.maxRecordBytes) return undefined;
+    const limit = this.extend(task.path, this.bufferStart + 2 * (loaded - this.bufferStart), task.fileSize);
+    return this.window(start, limit, task.fileSize);
+  }
+
+  private window(start: number, limit: number, fileSize: number): Window {
+    return { kind: 'window', start, bytes: this.buffer.subarray(start - this.bufferStart, Math.max(start, limit) - this.bufferStart), atEof: limit >= fileSize };
   }
 
   /**

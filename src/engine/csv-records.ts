@@ -88,23 +88,29 @@ function unescapeField(b: Buffer, start: number, end: number, at: number): numbe
 }
 
 /**
- * Reads every record of a chunk of whole records, as csv-parse does with
- * skip_empty_lines and a comma delimiter, without making a string per
- * field. A malformed record is reported and skipped up to the end of its
- * line, and reading goes on.
+ * Reads the records of a chunk that start before `limit` (all of them by
+ * default), as csv-parse does with skip_empty_lines and a comma delimiter,
+ * without making a string per field. A malformed record is reported and
+ * skipped up to the end of its line, and reading goes on. Returns where the
+ * records ended and the newlines passed, or undefined when the last record
+ * runs past the bytes and the file goes on (the caller reads further and
+ * calls again from the start).
  */
-export function readCsvRecords(bytes: Uint8Array, sink: RecordSink): void {
+export function readCsvRecords(bytes: Uint8Array, sink: RecordSink, limit = bytes.length, atEof = true): { consumed: number; newlines: number } | undefined {
   const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
   ranges.bytes = b;
   const checkUtf8 = !isUtf8(b);
   const n = b.length;
   let i = 0;
   let line = 0;
-  while (i < n) {
+  while (i < limit) {
     const recordStart = i;
     const recordLine = line;
     if (b[i] === LF) { i++; line++; continue; }
-    if (b[i] === CR && b[i + 1] === LF) { i += 2; line++; continue; }
+    if (b[i] === CR) {
+      if (i + 1 >= n && !atEof) return undefined;
+      if (b[i + 1] === LF) { i += 2; line++; continue; }
+    }
     ranges.count = 0;
     let scratchUsed = 0;
     let bad: BadRecord | undefined;
@@ -113,9 +119,14 @@ export function readCsvRecords(bytes: Uint8Array, sink: RecordSink): void {
         let j = i + 1;
         let doubled = false;
         for (;;) {
-          if (j >= n) { bad = BadRecord.UnterminatedQuote; break; }
+          if (j >= n) {
+            if (!atEof) return undefined;
+            bad = BadRecord.UnterminatedQuote;
+            break;
+          }
           const d = b[j]!;
           if (d === QUOTE) {
+            if (j + 1 >= n && !atEof) return undefined;
             if (b[j + 1] === QUOTE) { doubled = true; j += 2; continue; }
             break;
           }
@@ -131,16 +142,23 @@ export function readCsvRecords(bytes: Uint8Array, sink: RecordSink): void {
           push(i + 1, j, 0);
         }
         i = j + 1;
-        if (i >= n) break;
+        if (i >= n) {
+          if (!atEof) return undefined;
+          break;
+        }
         const c = b[i]!;
         if (c === COMMA) { i++; continue; }
         if (c === LF) { i++; line++; break; }
-        if (c === CR && b[i + 1] === LF) { i += 2; line++; break; }
+        if (c === CR) {
+          if (i + 1 >= n && !atEof) return undefined;
+          if (b[i + 1] === LF) { i += 2; line++; break; }
+        }
         bad = BadRecord.TextAfterQuote;
         break;
       }
       const start = i;
       while (i < n && SPECIAL[b[i]!] === 0) i++;
+      if (i >= n && !atEof) return undefined;
       const c = i < n ? b[i]! : -1;
       if (c === QUOTE) { bad = BadRecord.QuoteInUnquotedField; break; }
       push(start, c === LF && i > start && b[i - 1] === CR ? i - 1 : i, 0);
@@ -154,6 +172,7 @@ export function readCsvRecords(bytes: Uint8Array, sink: RecordSink): void {
       if (i < n) {
         // Skip the rest of the physical line and read on from the next.
         const next = b.indexOf(LF, i);
+        if (next < 0 && !atEof) return undefined;
         i = next < 0 ? n : next + 1;
         if (next >= 0) line++;
       }
@@ -166,4 +185,5 @@ export function readCsvRecords(bytes: Uint8Array, sink: RecordSink): void {
     }
     sink.record(ranges, recordLine);
   }
+  return { consumed: i, newlines: line };
 }

@@ -2,20 +2,69 @@
 // wire types, the framing and the reader.
 import { ErrorCode } from '../contract/error-code.js';
 import { ChunkReader } from './chunk-reader.js';
-import type { ChunkMap, ChunkReply, ChunkTask } from './worker-protocol.js';
+import { Framing } from './framing.js';
+import type { ChunkMap, ChunkReply, ChunkTask, WindowMap } from './worker-protocol.js';
 
 const reader = new ChunkReader();
-const maps = new Map<string, ChunkMap<unknown>>();
+/** A handler's worker side: a map over framed chunks, or a self-framing window map. */
+type Mapper = { readonly kind: 'chunk'; readonly map: ChunkMap<unknown> } | { readonly kind: 'window'; readonly map: WindowMap<unknown> };
+const maps = new Map<string, Mapper>();
 
-async function mapOf(url: string): Promise<ChunkMap<unknown>> {
-  let map = maps.get(url);
-  if (!map) {
-    const module = (await import(url)) as { map?: ChunkMap<unknown> };
-    if (typeof module.map !== 'function') throw new Error(`${url} has no map export`);
-    map = module.map;
-    maps.set(url, map);
+async function mapOf(url: string): Promise<Mapper> {
+  let mapper = maps.get(url);
+  if (!mapper) {
+    const module = (await import(url)) as { map?: ChunkMap<unknown>; mapWindow?: WindowMap<unknown> };
+    if (typeof module.mapWindow === 'function') mapper = { kind: 'window', map: module.mapWindow };
+    else if (typeof module.map === 'function') mapper = { kind: 'chunk', map: module.map };
+    else throw new Error(`${url} exports neither map nor mapWindow`);
+    maps.set(url, mapper);
   }
-  return map;
+  return mapper;
+}
+
+function failure(error: unknown, start: number, end: number): ChunkReply<unknown> {
+  const context = (error as { context?: unknown }).context;
+  return {
+    kind: 'failed',
+    start,
+    end,
+    error: { code: codeOf(error), message: (error as Error).message ?? String(error), ...(context && typeof context === 'object' ? { context: { ...context } } : {}) },
+  };
+}
+
+const tooLong = (task: ChunkTask, start: number): ChunkReply<unknown> => ({
+  kind: 'failed',
+  start,
+  end: start,
+  error: {
+    code: ErrorCode.RecordTooLong,
+    message: `a record at or after this line runs on for more than ${task.maxRecordBytes} bytes (an unterminated quote?)`,
+    context: { line_offset: 0 },
+  },
+});
+
+/** A self-framing map: parse from the first record start until a record starts at or past nominalEnd, reading further if the last one runs on. */
+function mapWindowed(map: WindowMap<unknown>, task: ChunkTask): ChunkReply<unknown> {
+  let window = reader.readWindow(task);
+  if (window.kind === 'misaligned') return window;
+  const start = window.start;
+  if (start >= task.nominalEnd || start >= task.fileSize) return { kind: 'mapped', start, end: start, newlines: 0, partial: map(new Uint8Array(0), { start, end: start, options: task.options, limit: 0, atEof: true })!.partial };
+  for (;;) {
+    let result;
+    try {
+      result = map(window.bytes, { start, end: start + window.bytes.length, options: task.options, limit: task.nominalEnd - start, atEof: window.atEof });
+    } catch (error) {
+      return failure(error, start, start + window.bytes.length);
+    }
+    if (result) {
+      const end = start + result.consumed;
+      if (end - task.nominalEnd > task.maxRecordBytes) return task.speculative ? { kind: 'misaligned', start: task.nominalStart } : tooLong(task, start);
+      return { kind: 'mapped', start, end, newlines: result.newlines, partial: result.partial };
+    }
+    const grown = reader.grow(task, start);
+    if (!grown || grown.kind !== 'window') return task.speculative ? { kind: 'misaligned', start: task.nominalStart } : tooLong(task, start);
+    window = grown;
+  }
 }
 
 const codeOf = (error: unknown): string => {
@@ -24,7 +73,17 @@ const codeOf = (error: unknown): string => {
 };
 
 export default async function mapChunk(task: ChunkTask): Promise<ChunkReply<unknown>> {
-  const map = await mapOf(task.mapModule);
+  const mapper = await mapOf(task.mapModule);
+  if (mapper.kind === 'window' && task.framing === Framing.Csv) {
+    try {
+      return mapWindowed(mapper.map, task);
+    } catch (error) {
+      reader.close();
+      return { kind: 'failed', start: task.nominalStart, end: task.nominalStart, error: { code: ErrorCode.FileUnreadable, message: (error as Error).message } };
+    }
+  }
+  if (mapper.kind !== 'chunk') throw new Error(`${task.mapModule} frames itself, which only CSV framing supports`);
+  const map = mapper.map;
   let framed;
   try {
     framed = reader.read(task);
@@ -33,28 +92,11 @@ export default async function mapChunk(task: ChunkTask): Promise<ChunkReply<unkn
     return { kind: 'failed', start: task.nominalStart, end: task.nominalStart, error: { code: ErrorCode.FileUnreadable, message: (error as Error).message } };
   }
   if (framed.kind === 'misaligned') return framed;
-  if (framed.kind === 'too-long') {
-    return {
-      kind: 'failed',
-      start: framed.start,
-      end: framed.start,
-      error: {
-        code: ErrorCode.RecordTooLong,
-        message: `a record at or after this line runs on for more than ${task.maxRecordBytes} bytes (an unterminated quote?)`,
-        context: { line_offset: 0 },
-      },
-    };
-  }
+  if (framed.kind === 'too-long') return tooLong(task, framed.start);
   try {
     const partial = map(framed.bytes, { start: framed.start, end: framed.end, options: task.options });
     return { kind: 'mapped', start: framed.start, end: framed.end, newlines: framed.newlines, partial };
   } catch (error) {
-    const context = (error as { context?: unknown }).context;
-    return {
-      kind: 'failed',
-      start: framed.start,
-      end: framed.end,
-      error: { code: codeOf(error), message: (error as Error).message ?? String(error), ...(context && typeof context === 'object' ? { context: { ...context } } : {}) },
-    };
+    return failure(error, framed.start, framed.end);
   }
 }

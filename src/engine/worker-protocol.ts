@@ -43,3 +43,19 @@ export interface ChunkInfo {
 
 /** The signature of a handler's worker-side map export. */
 export type ChunkMap<P> = (bytes: Uint8Array, info: ChunkInfo) => P;
+
+/** What a self-framing map sees besides the bytes: where its chunk's cut point lies, and whether the bytes reach the end of the file. */
+export interface WindowInfo extends ChunkInfo {
+  /** Records that start before this offset (in the bytes) are this chunk's; the last may run past it. */
+  readonly limit: number;
+  readonly atEof: boolean;
+}
+
+/** How far a self-framing map's records went, or undefined when its last record runs past the bytes it was given. */
+export type WindowResult<P> = { readonly partial: P; readonly consumed: number; readonly newlines: number } | undefined;
+
+/**
+ * A map that finds its own chunk end while it parses, sparing the worker a
+ * separate framing pass over every byte. Exported as `mapWindow`.
+ */
+export type WindowMap<P> = (bytes: Uint8Array, info: WindowInfo) => WindowResult<P>;

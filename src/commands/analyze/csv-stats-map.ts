@@ -3,7 +3,8 @@
 // csv-parse exactly (test/unit/commands/analyze-oracle.test.ts proves it).
 import { isAscii, isUtf8 } from 'node:buffer';
 import { ErrorCode } from '../../contract/error-code.js';
-import type { ChunkInfo } from '../../engine/worker-protocol.js';
+import type { ChunkInfo, WindowInfo, WindowResult } from '../../engine/worker-protocol.js';
+import { findRecordStart, scanParity, type ScanState } from '../../engine/framing.js';
 import { addExact, roundExact, Kind, LINE_SAMPLE_LIMIT, newTableStats, type ColumnPartial, type TableStats } from './column-stats.js';
 
 export interface AnalyzeMapOptions {
@@ -215,22 +216,24 @@ function unescape(b: Buffer, s: number, e: number): number {
   return n;
 }
 
-/** The map: one chunk of whole records → its table statistics (line numbers relative to the chunk). */
-export function map(bytes: Uint8Array, info: ChunkInfo): TableStats {
-  const { width } = info.options as AnalyzeMapOptions;
-  const stats = newTableStats(width);
-  let b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
-  if (!isUtf8(b)) b = replaceInvalidUtf8(b, stats);
-  const ascii = isAscii(b);
+/**
+ * Reads the records of `b` that start before `limit`, folding their fields
+ * into `stats`. Returns where they ended and the newlines passed, or
+ * undefined when the last record runs past the bytes and the file goes on.
+ */
+function scan(b: Buffer, width: number, limit: number, atEof: boolean, stats: TableStats, ascii: boolean): { consumed: number; newlines: number } | undefined {
   const columns = stats.columns;
   const n = b.length;
   let i = 0;
   let line = 0;
-  while (i < n) {
+  while (i < limit) {
     const recordLine = line;
     let c = b[i]!;
     if (c === LF) { i++; line++; continue; }
-    if (c === CR && b[i + 1] === LF) { i += 2; line++; continue; }
+    if (c === CR) {
+      if (i + 1 >= n && !atEof) return undefined;
+      if (b[i + 1] === LF) { i += 2; line++; continue; }
+    }
     let field = 0;
     for (;;) {
       if (field >= starts.length) grow();
@@ -238,9 +241,13 @@ export function map(bytes: Uint8Array, info: ChunkInfo): TableStats {
         let j = i + 1;
         let doubled = 0;
         for (;;) {
-          if (j >= n) throw new MalformedCsv('a quoted field is not closed before the end of the file', recordLine);
+          if (j >= n) {
+            if (!atEof) return undefined;
+            throw new MalformedCsv('a quoted field is not closed before the end of the file', recordLine);
+          }
           const d = b[j]!;
           if (d === QUOTE) {
+            if (j + 1 >= n && !atEof) return undefined;
             if (b[j + 1] === QUOTE) { doubled = 1; j += 2; continue; }
             break;
           }
@@ -251,15 +258,22 @@ export function map(bytes: Uint8Array, info: ChunkInfo): TableStats {
         ends[field] = j;
         escaped[field] = doubled;
         i = j + 1;
-        if (i >= n) break;
+        if (i >= n) {
+          if (!atEof) return undefined;
+          break;
+        }
         c = b[i]!;
         if (c === COMMA) { i++; field++; continue; }
         if (c === LF) { i++; line++; break; }
-        if (c === CR && b[i + 1] === LF) { i += 2; line++; break; }
+        if (c === CR) {
+          if (i + 1 >= n && !atEof) return undefined;
+          if (b[i + 1] === LF) { i += 2; line++; break; }
+        }
         throw new MalformedCsv('characters follow a closing quote', line);
       }
       const start = i;
       while (i < n && SPECIAL[b[i]!] === 0) i++;
+      if (i >= n && !atEof) return undefined;
       c = i < n ? b[i]! : -1;
       if (c === QUOTE) throw new MalformedCsv('a quote inside an unquoted field', line);
       starts[field] = start;
@@ -284,5 +298,38 @@ export function map(bytes: Uint8Array, info: ChunkInfo): TableStats {
       } else processField(columns[k]!, b, starts[k]!, ends[k]!, ascii);
     }
   }
+  return { consumed: i, newlines: line };
+}
+
+/** The map: one chunk of whole records → its table statistics (line numbers relative to the chunk). */
+export function map(bytes: Uint8Array, info: ChunkInfo): TableStats {
+  const { width } = info.options as AnalyzeMapOptions;
+  const stats = newTableStats(width);
+  let b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+  if (!isUtf8(b)) b = replaceInvalidUtf8(b, stats);
+  scan(b, width, b.length, true, stats, isAscii(b));
   return stats;
+}
+
+/**
+ * The self-framing map the pool calls: it finds the chunk's end while it
+ * parses, so no separate pass frames the chunk first. Bytes that are not
+ * UTF-8 are framed first and decoded with replacements, as `map` does.
+ */
+export function mapWindow(bytes: Uint8Array, info: WindowInfo): WindowResult<TableStats> {
+  const { width } = info.options as AnalyzeMapOptions;
+  const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+  if (!isUtf8(b)) {
+    const state: ScanState = { inQuote: false, newlines: 0 };
+    scanParity(b, 0, Math.max(0, info.limit - 1), state, true);
+    let end = findRecordStart(b, Math.max(0, info.limit - 1), b.length, state, true);
+    if (end < 0) {
+      if (!info.atEof) return undefined;
+      end = b.length;
+    }
+    return { partial: map(b.subarray(0, end), info), consumed: end, newlines: state.newlines };
+  }
+  const stats = newTableStats(width);
+  const scanned = scan(b, width, info.limit, info.atEof, stats, isAscii(b));
+  return scanned && { partial: stats, ...scanned };
 }

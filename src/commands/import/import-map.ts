@@ -1,7 +1,7 @@
 // Worker side of `stint import`: read a chunk's records, check each, and
 // pack the good ones with msgpackr, so the main thread only writes.
 import { fieldText, readCsvRecords, type FieldRanges } from '../../engine/csv-records.js';
-import type { ChunkInfo } from '../../engine/worker-protocol.js';
+import type { ChunkInfo, WindowInfo, WindowResult } from '../../engine/worker-protocol.js';
 import { BadRow } from './bad-row.js';
 
 export interface ImportMapOptions {
@@ -58,7 +58,17 @@ function packRecord(fields: FieldRanges): void {
   }
 }
 
+/** The self-framing map the pool calls: the chunk ends where its records do (see readCsvRecords). */
+export function mapWindow(bytes: Uint8Array, info: WindowInfo): WindowResult<ImportChunk> {
+  return read(bytes, info, info.limit, info.atEof);
+}
+
+/** One chunk of whole records. */
 export function map(bytes: Uint8Array, info: ChunkInfo): ImportChunk {
+  return read(bytes, info, bytes.length, true)!.partial;
+}
+
+function read(bytes: Uint8Array, info: ChunkInfo, limit: number, atEof: boolean): WindowResult<ImportChunk> {
   const { width, keyIndex } = info.options as ImportMapOptions;
   used = 0;
   let rows = 0;
@@ -66,7 +76,7 @@ export function map(bytes: Uint8Array, info: ChunkInfo): ImportChunk {
   let lines = new Uint32Array(1024);
   const keys: string[] | null = keyIndex === undefined ? null : [];
   const bad: ImportChunk['bad'][number][] = [];
-  readCsvRecords(bytes, {
+  const framed = readCsvRecords(bytes, {
     record(fields, line) {
       if (fields.count !== width) return void bad.push({ line, reason: BadRow.FieldCount, before: rows });
       if (keys && fields.ends[keyIndex!] === fields.starts[keyIndex!]) return void bad.push({ line, reason: BadRow.MissingKey, before: rows });
@@ -83,6 +93,7 @@ export function map(bytes: Uint8Array, info: ChunkInfo): ImportChunk {
     bad(line, reason) {
       bad.push({ line, reason, before: rows });
     },
-  });
-  return { rows, packed: out.subarray(0, used), ends: ends.subarray(0, rows), lines: lines.subarray(0, rows), keys, bad };
+  }, limit, atEof);
+  if (!framed) return undefined;
+  return { partial: { rows, packed: out.subarray(0, used), ends: ends.subarray(0, rows), lines: lines.subarray(0, rows), keys, bad }, ...framed };
 }
