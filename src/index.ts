@@ -23,5 +23,5 @@ export { processFile, type FileWork, type FileOutcome } from './engine/process-f
 export { runChunked, type Fold, type FoldChunk, type Watermark, type ChunkedOutcome } from './engine/chunked-run.js';
 export { openChunkPool, defaultWorkerCount, type ChunkPool } from './engine/chunk-pool.js';
 export { Framing } from './engine/framing.js';
-export type { ChunkInfo, ChunkMap } from './engine/worker-protocol.js';
+export type { ChunkInfo, ChunkMap, WindowInfo, WindowMap, WindowResult } from './engine/worker-protocol.js';
 export { continueUntilDone, type LoopOptions, type LoopResult, type RunCommand } from './client/continuation-loop.js';
