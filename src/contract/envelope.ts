@@ -78,5 +78,3 @@ export function buildEnvelope<D>(parts: EnvelopeParts<D>): Envelope<D> {
     meta: { ...parts.meta, exit_code: parts.exitCode, duration_ms: Math.max(0, Math.round(parts.durationMs)) },
   };
 }
-
-export const ENVELOPE_KEYS = ['ok', 'data', 'error', 'warnings', 'meta'] as const;

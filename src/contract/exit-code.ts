@@ -64,12 +64,6 @@ export const STANDARD_EXIT_CODES: Readonly<Record<ProcessExitCode, ExitCodeEntry
   [SignalExitCode.SIGTERM]: entry('SIGTERM', 'Terminated by SIGTERM at a safe point', false, SideEffects.Partial),
 });
 
-const ALL_CODES = new Set<number>(Object.keys(STANDARD_EXIT_CODES).map(Number));
-
-export function isProcessExitCode(code: number): code is ProcessExitCode {
-  return ALL_CODES.has(code);
-}
-
 /** Codes 0–14, the ones a command may declare itself. */
 export function isCommandExitCode(code: number): code is ExitCode {
   return Number.isInteger(code) && code >= ExitCode.SUCCESS && code <= ExitCode.INCOMPLETE;

@@ -46,7 +46,7 @@ export type RunOutcome =
 
 type Acquired = { readonly kind: 'attach'; readonly id: string } | { readonly kind: 'own'; readonly job: JobRecord };
 
-export function openJobStore(inv: Pick<Invocation, 'host'>): JobStore {
+function openJobStore(inv: Pick<Invocation, 'host'>): JobStore {
   const store = new JobStore(stateDirPath(inv.host.env));
   store.sweep(inv.host.now());
   return store;

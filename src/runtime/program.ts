@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import type { Envelope, ErrorDetail, FieldError } from '../contract/envelope.js';
 import { buildEnvelope } from '../contract/envelope.js';
 import { ErrorCode } from '../contract/error-code.js';
@@ -25,9 +26,8 @@ import { parseArgv } from './parse-argv.js';
 import { respondTo, type Respond } from './respond.js';
 import { stateDirPath } from './state-dir.js';
 import { spoolStdin, type Spooled } from './stdin-spool.js';
-import { resultOfThrown } from './thrown.js';
-import { rmSync } from 'node:fs';
 import { StopController } from './stop-controller.js';
+import { resultOfThrown } from './thrown.js';
 
 export interface ProgramSpec extends ProgramIdentity {
   // Commands of any flag and positional shape; each was checked by defineCommand.

@@ -114,13 +114,14 @@ describe('running jobs and continuation', () => {
 
   test('the identical invocation attaches to the running job; 10 identical calls at once start one job', async () => {
     const env = freshHome({ AGENT_CALL_BUDGET_MS: '300' });
-    const calls = await Promise.all(Array.from({ length: 10 }, () => runJson(['count', '60', '--step-ms', '20'], { program: demo, env })));
+    // Long enough (8 s) to be running still when the repeat comes, however loaded the machine.
+    const calls = await Promise.all(Array.from({ length: 10 }, () => runJson(['count', '400', '--step-ms', '20'], { program: demo, env })));
     const ids = new Set(calls.map((c) => incompleteOf(c.envelope).job_id));
     assert.equal(ids.size, 1, `one job id: ${[...ids].join(', ')}`);
     assert.equal(readdirSync(`${env.STINT_HOME}/jobs`).length, 1, 'one job folder');
-    const repeat = await runJson(['count', '60', '--step-ms', '20'], { program: demo, env });
+    const repeat = await runJson(['count', '400', '--step-ms', '20'], { program: demo, env });
     assert.equal(incompleteOf(repeat.envelope).job_id, [...ids][0]);
-    await runJson(['job', 'wait', [...ids][0]!, '--budget', '0'], { program: demo, env });
+    await runShell(incompleteOf(repeat.envelope).cancel_command, env);
   });
 
   test('kill -TERM of the caller\'s process group after the response leaves the job running', async () => {
@@ -197,6 +198,9 @@ describe('running jobs and continuation', () => {
     assert.equal(end.run.code, 10);
     assert.equal(end.envelope.error!.code, 'STALLED');
     assert.equal((end.envelope.data as { cause?: string })['cause'], 'no_progress');
+    const again = await runJson(['hang', '5'], { program: demo, env });
+    assert.equal(incompleteOf(again.envelope).progress.done, 5, 'a stalled job keeps its checkpoint: the identical call resumes it');
+    await runShell(incompleteOf(again.envelope).cancel_command, env);
   });
 
   test('job cancel exits 0, the job stops, and the identical invocation starts from the beginning', async () => {
@@ -234,6 +238,7 @@ describe('running jobs and continuation', () => {
     assert.equal(outcome.coverage, 'partial');
     assert.equal(outcome.cause, 'timeout');
     assert.equal(envelope.meta.timeout_ms, 1000);
+    assert.deepEqual(readdirSync(`${env.STINT_HOME}/checkpoints`), [], 'a timed-out job discards its checkpoint');
   });
 });
 
@@ -275,6 +280,8 @@ describe('paused writers', () => {
     assert.match(data.continue_command, / --idempotency-key auto-[0-9a-f]{16}$/);
     const { final, responses } = await continueUntilDone(first.envelope, env);
     assert.ok(responses >= 3, 'paused more than once');
+    const ids = readdirSync(`${env.STINT_HOME}/jobs`);
+    assert.deepEqual(ids, [data.job_id], 'every continuation of a paused job is the same job');
     assert.equal(final.meta.exit_code, 0);
     const result = final.data as { name: string; sum: number; key: string };
     assert.equal(result.name, name, 'the shell gave back the exact argument');

@@ -1,6 +1,5 @@
 import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
-import { unpack } from 'msgpackr';
 import { ErrorCode } from '../../contract/error-code.js';
 import { ExitCode } from '../../contract/exit-code.js';
 import { StintError } from '../../contract/stint-error.js';
@@ -36,6 +35,8 @@ export const exportCommand = defineCommand({
     const format = (flags['output-format'] ?? (extname(flags.output) === '.ndjson' ? ExportFormat.Ndjson : ExportFormat.Csv)) as ExportFormat;
     const target = resolve(ctx.cwd, flags.output);
     const table = await openTable(resolve(ctx.cwd, positionals.table), false);
+    // Loaded here, not at the top: every stint call (even --version) loads this module.
+    const { unpack } = await import('msgpackr');
     const temp = join(dirname(target), `.${basename(target)}.${process.pid}.tmp`);
     let fd = -1;
     try {

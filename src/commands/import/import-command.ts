@@ -1,4 +1,3 @@
-import { pack, unpack } from 'msgpackr';
 import type { ErrorDetail } from '../../contract/envelope.js';
 import { ErrorCode } from '../../contract/error-code.js';
 import { ExitCode } from '../../contract/exit-code.js';
@@ -201,6 +200,8 @@ export const importCommand = defineCommand({
   async run({ positionals, flags, options }, ctx) {
     const input = inspectInput(positionals.file, ctx.cwd);
     if (input.kind === 'bad') throw input.error;
+    // Loaded here, not at the top: every stint call (even --version) loads this module.
+    const { pack, unpack } = await import('msgpackr');
     const header = readCsvHeader(input.absolute, input.size, 64 * 1024 * 1024, input.path);
     const keyIndex = flags.key === undefined ? undefined : header.names.indexOf(flags.key);
     if (keyIndex === -1) {
