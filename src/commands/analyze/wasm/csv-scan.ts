@@ -1,0 +1,522 @@
+// AssemblyScript, compiled to WebAssembly by `npm run build` (asc).
+//
+// The analyze hot path: one pass over a chunk's bytes that splits records
+// (RFC 4180) and folds every field into its column's statistics, with no
+// string made per field. It mirrors the JavaScript reference in
+// ../csv-stats-map.ts field for field; a field whose number needs a full
+// decimal parse (more than 30 digits, or an exponent out of the fast range)
+// is handed back to JavaScript, as are exact sums that grow long.
+//
+// Memory is laid out by the caller (csv-scanner.ts) from heapBase():
+// column records, their sum partials, the field table, the report, the
+// arena for unescaped quoted fields, then the chunk's bytes.
+
+const COMMA: u32 = 44;
+const QUOTE: u32 = 34;
+const LF: u32 = 10;
+const CR: u32 = 13;
+
+/** Status codes returned by scan(). */
+export const NEED_MORE: i32 = -1;
+export const MALFORMED: i32 = -2;
+export const PAUSED: i32 = -3;
+
+/** Malformed kinds, reported at REPORT_ERROR_KIND. */
+export const UNCLOSED_QUOTE: i32 = 1;
+export const TEXT_AFTER_QUOTE: i32 = 2;
+export const QUOTE_IN_FIELD: i32 = 3;
+
+/** Column kinds (bit set), as Kind in column-stats.ts. */
+const INTEGER: i32 = 1;
+const NUMBER: i32 = 2;
+const BOOLEAN: i32 = 4;
+const STRING: i32 = 8;
+
+// One column record: the fields of ColumnPartial.
+export const COL_COUNT: i32 = 0;
+export const COL_NULLS: i32 = 8;
+export const COL_NUM_MIN: i32 = 16;
+export const COL_NUM_MAX: i32 = 24;
+export const COL_INT_SUM: i32 = 32;
+export const COL_MIN_LENGTH: i32 = 40;
+export const COL_MAX_LENGTH: i32 = 48;
+export const COL_KINDS: i32 = 56;
+export const COL_SAW_FALSE: i32 = 60;
+export const COL_SAW_TRUE: i32 = 64;
+export const COL_PARTIALS: i32 = 68;
+export const COL_STR_MIN_PTR: i32 = 72;
+export const COL_STR_MIN_LEN: i32 = 76;
+export const COL_STR_MAX_PTR: i32 = 80;
+export const COL_STR_MAX_LEN: i32 = 84;
+export const COLUMN_BYTES: i32 = 96;
+/** Sum partials per column; past spillAt the scan pauses so JavaScript can take them. */
+export const MAX_PARTIALS: i32 = 64;
+
+// The report: what a scan call returns besides its status.
+export const REPORT_CONSUMED: i32 = 0;
+export const REPORT_LINE: i32 = 4;
+export const REPORT_ROWS: i32 = 8;
+export const REPORT_RAGGED: i32 = 12;
+export const REPORT_ERROR_KIND: i32 = 16;
+export const REPORT_ERROR_LINE: i32 = 20;
+export const REPORT_DEFERRED: i32 = 24;
+export const REPORT_RAGGED_LINES: i32 = 32;
+export const RAGGED_SAMPLE: i32 = 10;
+export const REPORT_DEFERRED_LIST: i32 = 32 + 4 * 10;
+/** Bytes per field handed back: (column, start, end). */
+export const DEFERRED_BYTES: i32 = 12;
+
+const POW10 = memory.data<f64>([1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22]);
+const SCRATCH = memory.data(8 * 8);
+const MAX_FAST_DIGITS = 15;
+const EXACT_INT: f64 = 4503599627370496; // 2^52
+const SPLITTER: f64 = 134217729; // 2^27 + 1
+
+// Set by configure().
+let columns: usize = 0;
+let partials: usize = 0;
+let fieldTable: usize = 0;
+let report: usize = 0;
+let width: i32 = 0;
+let arenaTop: usize = 0;
+let spill = false;
+// Values within the fast paths never make more than a handful of partials and
+// rarely need JavaScript; tests lower both limits to exercise the pauses.
+let spillAt: i32 = 48;
+let deferCapacity: i32 = 0;
+let deferLimit: i32 = 0x7fffffff;
+
+/** When a scan pauses: at this many partials in a column, or this many fields handed back. */
+export function limits(partialsAt: i32, deferredAt: i32): void {
+  spillAt = min(partialsAt, MAX_PARTIALS - 2);
+  deferLimit = deferredAt;
+}
+
+export function heapBase(): usize {
+  return (__heap_base + 15) & ~15;
+}
+
+/**
+ * Where everything lives; the caller sizes memory for it. The report holds
+ * `deferCapacity` fields handed back, at least twice the width: a scan
+ * pauses before a record could overflow it.
+ */
+export function configure(columnsAt: usize, partialsAt: usize, fieldsAt: usize, reportAt: usize, fieldCount: i32, deferredCapacity: i32): void {
+  deferCapacity = deferredCapacity;
+  columns = columnsAt;
+  partials = partialsAt;
+  fieldTable = fieldsAt;
+  report = reportAt;
+  width = fieldCount;
+}
+
+/** Empty statistics for a new chunk; the arena starts at arenaAt. */
+export function reset(arenaAt: usize): void {
+  for (let k = 0; k < width; k++) {
+    const col = columns + <usize>k * COLUMN_BYTES;
+    store<f64>(col + COL_COUNT, 0);
+    store<f64>(col + COL_NULLS, 0);
+    store<f64>(col + COL_NUM_MIN, Infinity);
+    store<f64>(col + COL_NUM_MAX, -Infinity);
+    store<f64>(col + COL_INT_SUM, 0);
+    store<f64>(col + COL_MIN_LENGTH, Infinity);
+    store<f64>(col + COL_MAX_LENGTH, -Infinity);
+    store<i32>(col + COL_KINDS, 0);
+    store<i32>(col + COL_SAW_FALSE, 0);
+    store<i32>(col + COL_SAW_TRUE, 0);
+    store<i32>(col + COL_PARTIALS, 0);
+    store<i32>(col + COL_STR_MIN_LEN, -1);
+    store<i32>(col + COL_STR_MAX_LEN, -1);
+  }
+  store<i32>(report + REPORT_ROWS, 0);
+  store<i32>(report + REPORT_RAGGED, 0);
+  arenaTop = arenaAt;
+}
+
+/** Shewchuk's exact sum, as addExact in exact-sum.ts; returns the new partial count. */
+function addExact(p: usize, n: i32, value: f64): i32 {
+  let x = value;
+  let used = 0;
+  for (let j = 0; j < n; j++) {
+    let y = load<f64>(p + (<usize>j << 3));
+    if (abs<f64>(x) < abs<f64>(y)) {
+      const t = x;
+      x = y;
+      y = t;
+    }
+    const hi = x + y;
+    const lo = y - (hi - x);
+    if (lo != 0) {
+      store<f64>(p + (<usize>used << 3), lo);
+      used++;
+    }
+    x = hi;
+  }
+  store<f64>(p + (<usize>used << 3), x);
+  return used + 1;
+}
+
+function roundExact(p: usize, count: i32): f64 {
+  let n = count;
+  if (n == 0) return 0;
+  let hi = load<f64>(p + (<usize>(--n) << 3));
+  let lo: f64 = 0;
+  while (n > 0) {
+    const x = hi;
+    const y = load<f64>(p + (<usize>(--n) << 3));
+    hi = x + y;
+    lo = y - (hi - x);
+    if (lo != 0) break;
+  }
+  if (n > 0) {
+    const below = load<f64>(p + (<usize>(n - 1) << 3));
+    if ((lo < 0 && below < 0) || (lo > 0 && below > 0)) {
+      const y = lo * 2;
+      const x = hi + y;
+      if (y == x - hi) hi = x;
+    }
+  }
+  return hi;
+}
+
+/** The correctly rounded a·10^d + b for integers a < 10^15, b < 10^d, d ≤ 15. */
+function exactDecimal(a: f64, d: i32, b: f64): f64 {
+  const m = load<f64>(POW10 + (<usize>d << 3));
+  const p = a * m;
+  let c = SPLITTER * a;
+  const ah = c - (c - a);
+  const al = a - ah;
+  c = SPLITTER * m;
+  const mh = c - (c - m);
+  const ml = m - mh;
+  const e = ((ah * mh - p) + ah * ml + al * mh) + al * ml;
+  let n = addExact(SCRATCH, 0, p);
+  n = addExact(SCRATCH, n, e);
+  n = addExact(SCRATCH, n, b);
+  return roundExact(SCRATCH, n);
+}
+
+function compareRange(s: usize, len: i32, other: usize, otherLen: i32): i32 {
+  const n = len < otherLen ? len : otherLen;
+  for (let i = 0; i < n; i++) {
+    const d = <i32>load<u8>(s + i) - <i32>load<u8>(other + i);
+    if (d != 0) return d;
+  }
+  return len - otherLen;
+}
+
+/** Folds a value's bytes into the string extremes; true when the column now points at them. */
+function noteString(col: usize, s: usize, len: i32, codePoints: f64): bool {
+  const first = load<u8>(s);
+  let kept = false;
+  const minLen = load<i32>(col + COL_STR_MIN_LEN);
+  if (minLen < 0) {
+    store<i32>(col + COL_STR_MIN_PTR, <i32>s);
+    store<i32>(col + COL_STR_MIN_LEN, len);
+    kept = true;
+  } else {
+    const min = <usize>load<i32>(col + COL_STR_MIN_PTR);
+    if (first <= load<u8>(min) && compareRange(s, len, min, minLen) < 0) {
+      store<i32>(col + COL_STR_MIN_PTR, <i32>s);
+      store<i32>(col + COL_STR_MIN_LEN, len);
+      kept = true;
+    }
+  }
+  const maxLen = load<i32>(col + COL_STR_MAX_LEN);
+  if (maxLen < 0) {
+    store<i32>(col + COL_STR_MAX_PTR, <i32>s);
+    store<i32>(col + COL_STR_MAX_LEN, len);
+    kept = true;
+  } else {
+    const max = <usize>load<i32>(col + COL_STR_MAX_PTR);
+    if (first >= load<u8>(max) && compareRange(s, len, max, maxLen) > 0) {
+      store<i32>(col + COL_STR_MAX_PTR, <i32>s);
+      store<i32>(col + COL_STR_MAX_LEN, len);
+      kept = true;
+    }
+  }
+  if (codePoints < load<f64>(col + COL_MIN_LENGTH)) store<f64>(col + COL_MIN_LENGTH, codePoints);
+  if (codePoints > load<f64>(col + COL_MAX_LENGTH)) store<f64>(col + COL_MAX_LENGTH, codePoints);
+  return kept;
+}
+
+function noteNumber(col: usize, k: i32, value: f64, kind: i32): void {
+  store<i32>(col + COL_KINDS, load<i32>(col + COL_KINDS) | kind);
+  if (value < load<f64>(col + COL_NUM_MIN)) store<f64>(col + COL_NUM_MIN, value);
+  if (value > load<f64>(col + COL_NUM_MAX)) store<f64>(col + COL_NUM_MAX, value);
+  if (kind == INTEGER && value < EXACT_INT && value > -EXACT_INT) {
+    const sum = load<f64>(col + COL_INT_SUM) + value;
+    if (sum < EXACT_INT && sum > -EXACT_INT) {
+      store<f64>(col + COL_INT_SUM, sum);
+      return;
+    }
+  }
+  const n = addExact(partials + <usize>k * (<usize>MAX_PARTIALS << 3), load<i32>(col + COL_PARTIALS), value);
+  store<i32>(col + COL_PARTIALS, n);
+  if (n >= spillAt) spill = true;
+}
+
+/** Hands a field back to JavaScript (scan pauses before the list can overflow). */
+function defer(k: i32, s: usize, e: usize): void {
+  const n = load<i32>(report + REPORT_DEFERRED);
+  const at = report + REPORT_DEFERRED_LIST + <usize>n * 12;
+  store<i32>(at, k);
+  store<i32>(at + 4, <i32>s);
+  store<i32>(at + 8, <i32>e);
+  store<i32>(report + REPORT_DEFERRED, n + 1);
+}
+
+/** Classifies one value and folds it into column k; returns true when it kept arena bytes. */
+function processField(k: i32, s: usize, e: usize): bool {
+  const col = columns + <usize>k * COLUMN_BYTES;
+  const len = <i32>(e - s);
+  if (len == 0) {
+    store<f64>(col + COL_NULLS, load<f64>(col + COL_NULLS) + 1);
+    return false;
+  }
+  let p = s;
+  let c = <u32>load<u8>(p);
+  const negative = c == 45;
+  if (c == 45 || c == 43) p++;
+  let digits = 0;
+  let fraction = 0;
+  let dot = false;
+  let mantissa: f64 = 0;
+  while (p < e) {
+    c = load<u8>(p);
+    if (c - 48 <= 9) {
+      digits++;
+      if (digits <= MAX_FAST_DIGITS) mantissa = mantissa * 10 + <f64>(c - 48);
+      if (dot) fraction++;
+    } else if (c == 46 && !dot) {
+      dot = true;
+    } else break;
+    p++;
+  }
+  if (digits > 0) {
+    let exponent = 0;
+    let ok = p == e;
+    let hasExponent = false;
+    if (!ok && (c == 101 || c == 69)) {
+      p++;
+      let negativeExponent = false;
+      if (p < e) {
+        const sign = load<u8>(p);
+        if (sign == 43 || sign == 45) {
+          negativeExponent = sign == 45;
+          p++;
+        }
+      }
+      const expStart = p;
+      while (p < e) {
+        const d = <u32>load<u8>(p) - 48;
+        if (d > 9) break;
+        exponent = exponent * 10 + <i32>d;
+        if (exponent > 1000000) exponent = 1000000;
+        p++;
+      }
+      ok = p == e && p > expStart;
+      if (negativeExponent) exponent = -exponent;
+      hasExponent = true;
+    }
+    if (ok) {
+      const scale = exponent - fraction;
+      let value: f64;
+      if (digits <= MAX_FAST_DIGITS && scale >= -22 && scale <= 22) {
+        value = scale >= 0 ? mantissa * load<f64>(POW10 + (<usize>scale << 3)) : mantissa / load<f64>(POW10 + (<usize>(-scale) << 3));
+      } else if (!dot && !hasExponent && digits <= 2 * MAX_FAST_DIGITS) {
+        let tail: f64 = 0;
+        for (let i = e - <usize>(digits - MAX_FAST_DIGITS); i < e; i++) tail = tail * 10 + <f64>(<u32>load<u8>(i) - 48);
+        value = exactDecimal(mantissa, digits - MAX_FAST_DIGITS, tail);
+      } else {
+        defer(k, s, e);
+        return false;
+      }
+      if (negative) value = -value;
+      store<f64>(col + COL_COUNT, load<f64>(col + COL_COUNT) + 1);
+      noteNumber(col, k, value, dot || hasExponent ? NUMBER : INTEGER);
+      return noteString(col, s, len, <f64>len);
+    }
+  }
+  store<f64>(col + COL_COUNT, load<f64>(col + COL_COUNT) + 1);
+  if (len == 4 && (load<u8>(s) | 32) == 116 && (load<u8>(s + 1) | 32) == 114 && (load<u8>(s + 2) | 32) == 117 && (load<u8>(s + 3) | 32) == 101) {
+    store<i32>(col + COL_KINDS, load<i32>(col + COL_KINDS) | BOOLEAN);
+    store<i32>(col + COL_SAW_TRUE, 1);
+    return noteString(col, s, len, <f64>len);
+  }
+  if (len == 5 && (load<u8>(s) | 32) == 102 && (load<u8>(s + 1) | 32) == 97 && (load<u8>(s + 2) | 32) == 108 && (load<u8>(s + 3) | 32) == 115 && (load<u8>(s + 4) | 32) == 101) {
+    store<i32>(col + COL_KINDS, load<i32>(col + COL_KINDS) | BOOLEAN);
+    store<i32>(col + COL_SAW_FALSE, 1);
+    return noteString(col, s, len, <f64>len);
+  }
+  store<i32>(col + COL_KINDS, load<i32>(col + COL_KINDS) | STRING);
+  let codePoints = 0;
+  for (let i = s; i < e; i++) if ((load<u8>(i) & 0xc0) != 0x80) codePoints++;
+  return noteString(col, s, len, <f64>codePoints);
+}
+
+/** Copies a quoted field's text into the arena, one quote of each doubled pair; returns its end. */
+function unescape(s: usize, e: usize): usize {
+  let out = arenaTop;
+  for (let i = s; i < e; i++) {
+    const c = load<u8>(i);
+    store<u8>(out++, c);
+    if (c == QUOTE) i++;
+  }
+  return out;
+}
+
+function fail(kind: i32, line: i32): i32 {
+  store<i32>(report + REPORT_ERROR_KIND, kind);
+  store<i32>(report + REPORT_ERROR_LINE, line);
+  return MALFORMED;
+}
+
+/**
+ * Reads the records of b[from, n) that start before `limit`, folding their
+ * fields into the columns. Returns the offset where they ended (REPORT_LINE:
+ * newlines passed), NEED_MORE when the last record runs past n and the file
+ * goes on, MALFORMED, or PAUSED at a record start (REPORT_CONSUMED, REPORT_LINE)
+ * when deferred fields or long sums must be taken first.
+ */
+export function scan(b: usize, n: i32, from: i32, line0: i32, limit: i32, atEof: bool): i32 {
+  const fields = fieldTable;
+  const w = width;
+  const end = b + <usize>n;
+  let i = b + <usize>from;
+  const stop = b + <usize>limit;
+  let line = line0;
+  let rows = load<i32>(report + REPORT_ROWS);
+  store<i32>(report + REPORT_DEFERRED, 0);
+  spill = false;
+  const first = i;
+  const pauseAbove = min(deferLimit, deferCapacity) - w;
+  while (i < stop) {
+    // Pauses only after a record, so every call makes progress.
+    if (i > first && (spill || load<i32>(report + REPORT_DEFERRED) > pauseAbove)) {
+      store<i32>(report + REPORT_ROWS, rows);
+      store<i32>(report + REPORT_CONSUMED, <i32>(i - b));
+      store<i32>(report + REPORT_LINE, line);
+      return PAUSED;
+    }
+    const recordLine = line;
+    let c = <u32>load<u8>(i);
+    if (c == LF) {
+      i++;
+      line++;
+      continue;
+    }
+    if (c == CR) {
+      if (i + 1 >= end && !atEof) return NEED_MORE;
+      if (i + 1 < end && load<u8>(i + 1) == LF) {
+        i += 2;
+        line++;
+        continue;
+      }
+    }
+    let field = 0;
+    while (true) {
+      if (i < end && load<u8>(i) == QUOTE) {
+        let j = i + 1;
+        let doubled = 0;
+        while (true) {
+          if (j >= end) {
+            if (!atEof) return NEED_MORE;
+            return fail(UNCLOSED_QUOTE, recordLine);
+          }
+          const d = <u32>load<u8>(j);
+          if (d == QUOTE) {
+            if (j + 1 >= end && !atEof) return NEED_MORE;
+            if (j + 1 < end && load<u8>(j + 1) == QUOTE) {
+              doubled = 1;
+              j += 2;
+              continue;
+            }
+            break;
+          }
+          if (d == LF) line++;
+          j++;
+        }
+        if (field < w) {
+          const slot = fields + <usize>field * 12;
+          store<i32>(slot, <i32>(i + 1));
+          store<i32>(slot + 4, <i32>j);
+          store<i32>(slot + 8, doubled);
+        }
+        i = j + 1;
+        if (i >= end) {
+          if (!atEof) return NEED_MORE;
+          break;
+        }
+        c = load<u8>(i);
+        if (c == COMMA) {
+          i++;
+          field++;
+          continue;
+        }
+        if (c == LF) {
+          i++;
+          line++;
+          break;
+        }
+        if (c == CR) {
+          if (i + 1 >= end && !atEof) return NEED_MORE;
+          if (i + 1 < end && load<u8>(i + 1) == LF) {
+            i += 2;
+            line++;
+            break;
+          }
+        }
+        return fail(TEXT_AFTER_QUOTE, line);
+      }
+      const start = i;
+      c = 0xffffffff;
+      while (i < end) {
+        c = load<u8>(i);
+        if (c == COMMA || c == LF || c == QUOTE) break;
+        i++;
+      }
+      if (i >= end) {
+        if (!atEof) return NEED_MORE;
+        c = 0xffffffff;
+      }
+      if (c == QUOTE) return fail(QUOTE_IN_FIELD, line);
+      if (field < w) {
+        const slot = fields + <usize>field * 12;
+        store<i32>(slot, <i32>start);
+        store<i32>(slot + 4, <i32>(c == LF && i > start && load<u8>(i - 1) == CR ? i - 1 : i));
+        store<i32>(slot + 8, 0);
+      }
+      if (i >= end) break;
+      if (c == COMMA) {
+        i++;
+        field++;
+        continue;
+      }
+      i++;
+      line++;
+      break;
+    }
+    if (field + 1 != w) {
+      const ragged = load<i32>(report + REPORT_RAGGED);
+      if (ragged < RAGGED_SAMPLE) store<i32>(report + REPORT_RAGGED_LINES + (<usize>ragged << 2), recordLine);
+      store<i32>(report + REPORT_RAGGED, ragged + 1);
+      continue;
+    }
+    rows++;
+    for (let k = 0; k < w; k++) {
+      const slot = fields + <usize>k * 12;
+      const s = <usize>load<i32>(slot);
+      const e = <usize>load<i32>(slot + 4);
+      if (load<i32>(slot + 8) != 0) {
+        const top = arenaTop;
+        const textEnd = unescape(s, e);
+        if (processField(k, top, textEnd)) arenaTop = textEnd;
+      } else processField(k, s, e);
+    }
+  }
+  store<i32>(report + REPORT_ROWS, rows);
+  store<i32>(report + REPORT_CONSUMED, <i32>(i - b));
+  store<i32>(report + REPORT_LINE, line);
+  return <i32>(i - b);
+}

@@ -1,0 +1,73 @@
+// The WebAssembly scanner's less travelled paths, against the csv-parse
+// oracle: numbers it hands back to JavaScript, and pauses to take them (and
+// long sums).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { map } from '../../../src/commands/analyze/csv-stats-map.js';
+import { setScannerLimits } from '../../../src/commands/analyze/csv-scanner.js';
+import { readCsvHeader } from '../../../src/engine/csv-header.js';
+import { summarizeColumn, type TableStats } from '../../../src/commands/analyze/column-stats.js';
+import { analyzeWithCsvParse } from '../../helpers/analyze-oracle.js';
+import { generateCsv, random } from '../../helpers/csv-generator.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'stint-scanner-'));
+process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+
+const summary = (names: readonly string[], stats: TableStats) => ({
+  rows: stats.rows,
+  columns: JSON.parse(JSON.stringify(names.map((name, k) => summarizeColumn(name, stats.columns[k]!)))) as unknown,
+  raggedLines: stats.ragged.lines,
+});
+
+/** The file as one chunk through the scanner, and through the oracle. */
+function both(name: string, bytes: Buffer) {
+  const path = join(dir, name);
+  writeFileSync(path, bytes);
+  const header = readCsvHeader(path, bytes.length, 1 << 20);
+  const stats = map(bytes.subarray(header.dataStart), { start: header.dataStart, end: bytes.length, options: { width: header.names.length } });
+  stats.ragged.lines = stats.ragged.lines.map((line) => line + header.dataLine);
+  const oracle = analyzeWithCsvParse(path);
+  return { actual: summary(header.names, stats), expected: { rows: oracle.rows, columns: JSON.parse(JSON.stringify(oracle.columns)) as unknown, raggedLines: oracle.raggedLines } };
+}
+
+function hardNumbersCsv(rows: number): Buffer {
+  const rnd = random(42);
+  const digits = (n: number) => Array.from({ length: n }, (_, k) => String(k === 0 ? 1 + Math.floor(rnd() * 9) : Math.floor(rnd() * 10))).join('');
+  const notNumbers = ['1e', '1e+', 'e5', '-', '+', '.', '1.2.3', '0x10', ' 1', '1 ', 'Infinity', 'NaN', '1e400', '-1e400', '١٢', '1_000', '--1', '1e5.5'];
+  const odd = ['+.5', '5.', '-0', '00012', '1E5', '2e-0', '-.25e+3', '7e0022'];
+  const lines = ['long_integer,far_exponent,not_a_number,odd_number'];
+  for (let r = 0; r < rows; r++) {
+    const sign = rnd() < 0.5 ? '-' : '';
+    const long = sign + digits(rnd() < 0.5 ? 16 + Math.floor(rnd() * 15) : 31 + Math.floor(rnd() * 10));
+    const far = rnd() < 0.5 ? `${digits(3)}.${digits(2)}e${rnd() < 0.5 ? '-' : ''}${23 + Math.floor(rnd() * 270)}` : `0.${'0'.repeat(20 + Math.floor(rnd() * 10))}${digits(4)}`;
+    lines.push([long, far, notNumbers[r % notNumbers.length], odd[r % odd.length]].join(','));
+  }
+  return Buffer.from(lines.join('\n') + '\n');
+}
+
+test('numbers the fast paths cannot read are handed back to JavaScript, with pauses, and agree with csv-parse', () => {
+  // 6000 rows hand back two fields each: more than one list's worth, so the scan pauses.
+  const { actual, expected } = both('hard-numbers.csv', hardNumbersCsv(6000));
+  assert.deepEqual(actual, expected);
+  const types = (actual.columns as { type: string }[]).map((c) => c.type);
+  assert.deepEqual(types, ['integer', 'number', 'string', 'number']);
+});
+
+test('pausing after every record (tiny limits) changes nothing: generated CSV agrees with csv-parse', () => {
+  setScannerLimits({ partials: 1, deferred: 1 });
+  try {
+    for (let seed = 1; seed <= 80; seed++) {
+      const rnd = random(seed * 104729);
+      const bytes = generateCsv(seed, { rows: 1 + Math.floor(rnd() * 80), columns: 1 + Math.floor(rnd() * 8), crlf: rnd() < 0.4, newlines: rnd() * 0.3, ragged: rnd() < 0.3 ? 0.1 : 0 });
+      const { actual, expected } = both(`paused-${seed}.csv`, bytes);
+      assert.deepEqual(actual, expected, `seed ${seed}`);
+    }
+    const { actual, expected } = both('hard-numbers-paused.csv', hardNumbersCsv(300));
+    assert.deepEqual(actual, expected);
+  } finally {
+    setScannerLimits();
+  }
+});
