@@ -27,10 +27,10 @@ export const TEXT_AFTER_QUOTE: i32 = 2;
 export const QUOTE_IN_FIELD: i32 = 3;
 
 /** Column kinds (bit set), as Kind in column-stats.ts. */
-const INTEGER: i32 = 1;
-const NUMBER: i32 = 2;
-const BOOLEAN: i32 = 4;
-const STRING: i32 = 8;
+export const KIND_INTEGER: i32 = 1;
+export const KIND_NUMBER: i32 = 2;
+export const KIND_BOOLEAN: i32 = 4;
+export const KIND_STRING: i32 = 8;
 
 // One column record: the fields of ColumnPartial.
 export const COL_COUNT: i32 = 0;
@@ -63,6 +63,8 @@ export const REPORT_DEFERRED: i32 = 24;
 export const REPORT_RAGGED_LINES: i32 = 32;
 export const RAGGED_SAMPLE: i32 = 10;
 export const REPORT_DEFERRED_LIST: i32 = 32 + 4 * 10;
+/** Bytes per entry of the field table: (start, end, escaped). */
+export const FIELD_BYTES: i32 = 12;
 /** Bytes per field handed back: (column, start, end). */
 export const DEFERRED_BYTES: i32 = 12;
 
@@ -244,7 +246,7 @@ function noteNumber(col: usize, k: i32, value: f64, kind: i32): void {
   store<i32>(col + COL_KINDS, load<i32>(col + COL_KINDS) | kind);
   if (value < load<f64>(col + COL_NUM_MIN)) store<f64>(col + COL_NUM_MIN, value);
   if (value > load<f64>(col + COL_NUM_MAX)) store<f64>(col + COL_NUM_MAX, value);
-  if (kind == INTEGER && value < EXACT_INT && value > -EXACT_INT) {
+  if (kind == KIND_INTEGER && value < EXACT_INT && value > -EXACT_INT) {
     const sum = load<f64>(col + COL_INT_SUM) + value;
     if (sum < EXACT_INT && sum > -EXACT_INT) {
       store<f64>(col + COL_INT_SUM, sum);
@@ -259,7 +261,7 @@ function noteNumber(col: usize, k: i32, value: f64, kind: i32): void {
 /** Hands a field back to JavaScript (scan pauses before the list can overflow). */
 function defer(k: i32, s: usize, e: usize): void {
   const n = load<i32>(report + REPORT_DEFERRED);
-  const at = report + REPORT_DEFERRED_LIST + <usize>n * 12;
+  const at = report + REPORT_DEFERRED_LIST + <usize>n * DEFERRED_BYTES;
   store<i32>(at, k);
   store<i32>(at + 4, <i32>s);
   store<i32>(at + 8, <i32>e);
@@ -334,22 +336,22 @@ function processField(k: i32, s: usize, e: usize): bool {
       }
       if (negative) value = -value;
       store<f64>(col + COL_COUNT, load<f64>(col + COL_COUNT) + 1);
-      noteNumber(col, k, value, dot || hasExponent ? NUMBER : INTEGER);
+      noteNumber(col, k, value, dot || hasExponent ? KIND_NUMBER : KIND_INTEGER);
       return noteString(col, s, len, <f64>len);
     }
   }
   store<f64>(col + COL_COUNT, load<f64>(col + COL_COUNT) + 1);
   if (len == 4 && (load<u8>(s) | 32) == 116 && (load<u8>(s + 1) | 32) == 114 && (load<u8>(s + 2) | 32) == 117 && (load<u8>(s + 3) | 32) == 101) {
-    store<i32>(col + COL_KINDS, load<i32>(col + COL_KINDS) | BOOLEAN);
+    store<i32>(col + COL_KINDS, load<i32>(col + COL_KINDS) | KIND_BOOLEAN);
     store<i32>(col + COL_SAW_TRUE, 1);
     return noteString(col, s, len, <f64>len);
   }
   if (len == 5 && (load<u8>(s) | 32) == 102 && (load<u8>(s + 1) | 32) == 97 && (load<u8>(s + 2) | 32) == 108 && (load<u8>(s + 3) | 32) == 115 && (load<u8>(s + 4) | 32) == 101) {
-    store<i32>(col + COL_KINDS, load<i32>(col + COL_KINDS) | BOOLEAN);
+    store<i32>(col + COL_KINDS, load<i32>(col + COL_KINDS) | KIND_BOOLEAN);
     store<i32>(col + COL_SAW_FALSE, 1);
     return noteString(col, s, len, <f64>len);
   }
-  store<i32>(col + COL_KINDS, load<i32>(col + COL_KINDS) | STRING);
+  store<i32>(col + COL_KINDS, load<i32>(col + COL_KINDS) | KIND_STRING);
   let codePoints = 0;
   for (let i = s; i < e; i++) if ((load<u8>(i) & 0xc0) != 0x80) codePoints++;
   return noteString(col, s, len, <f64>codePoints);
@@ -438,7 +440,7 @@ export function scan(b: usize, n: i32, from: i32, line0: i32, limit: i32, atEof:
           j++;
         }
         if (field < w) {
-          const slot = fields + <usize>field * 12;
+          const slot = fields + <usize>field * FIELD_BYTES;
           store<i32>(slot, <i32>(i + 1));
           store<i32>(slot + 4, <i32>j);
           store<i32>(slot + 8, doubled);
@@ -482,7 +484,7 @@ export function scan(b: usize, n: i32, from: i32, line0: i32, limit: i32, atEof:
       }
       if (c == QUOTE) return fail(QUOTE_IN_FIELD, line);
       if (field < w) {
-        const slot = fields + <usize>field * 12;
+        const slot = fields + <usize>field * FIELD_BYTES;
         store<i32>(slot, <i32>start);
         store<i32>(slot + 4, <i32>(c == LF && i > start && load<u8>(i - 1) == CR ? i - 1 : i));
         store<i32>(slot + 8, 0);
@@ -505,7 +507,7 @@ export function scan(b: usize, n: i32, from: i32, line0: i32, limit: i32, atEof:
     }
     rows++;
     for (let k = 0; k < w; k++) {
-      const slot = fields + <usize>k * 12;
+      const slot = fields + <usize>k * FIELD_BYTES;
       const s = <usize>load<i32>(slot);
       const e = <usize>load<i32>(slot + 4);
       if (load<i32>(slot + 8) != 0) {
