@@ -113,7 +113,12 @@ function importFold(table: Table | undefined, keyed: boolean, onBadRow: OnBadRow
         const found = await table.getMany(unique.map(TableKey.index));
         unique.forEach((key, k) => found[k] && existing.set(key, Number(Buffer.from(found[k]!).toString())));
       }
-      const rowBytes = (r: number) => partial.packed.subarray(r === 0 ? 0 : partial.ends[r - 1]!, partial.ends[r]!);
+      // A view per row over the chunk's one buffer: the constructor is about twice as fast as subarray.
+      const { buffer, byteOffset } = partial.packed;
+      const rowBytes = (r: number) => {
+        const start = r === 0 ? 0 : partial.ends[r - 1]!;
+        return new Uint8Array(buffer, byteOffset + start, partial.ends[r]! - start);
+      };
       let badIndex = 0;
       let r = 0;
       while (r < stopAt) {
@@ -137,7 +142,8 @@ function importFold(table: Table | undefined, keyed: boolean, onBadRow: OnBadRow
             noteRun(state, chunk.line + partial.lines[q]!, chunk.line + partial.lines[q]!, 1, id, id);
           }
         } else {
-          for (let q = r; q < end; q++) batch?.put(TableKey.row(state.nextId++), rowBytes(q));
+          if (batch) for (let q = r; q < end; q++) batch.put(TableKey.row(firstId + q - r), rowBytes(q));
+          state.nextId = firstId + end - r;
           noteRun(state, chunk.line + partial.lines[r]!, chunk.line + partial.lines[end - 1]!, end - r, firstId, state.nextId - 1);
         }
         r = end;
