@@ -206,8 +206,6 @@ export const importCommand = defineCommand({
   async run({ positionals, flags, options }, ctx) {
     const input = inspectInput(positionals.file, ctx.cwd);
     if (input.kind === 'bad') throw input.error;
-    // Loaded here, not at the top: every stint call (even --version) loads this module.
-    const { pack, unpack } = await import('msgpackr');
     const header = readCsvHeader(input.absolute, input.size, 64 * 1024 * 1024, input.path);
     const keyIndex = flags.key === undefined ? undefined : header.names.indexOf(flags.key);
     if (keyIndex === -1) {
@@ -217,9 +215,14 @@ export const importCommand = defineCommand({
     const dryRun = flags['dry-run'];
     const keyed = keyIndex !== undefined;
     const idem = options.idempotencyKey!;
-    const table = dryRun ? undefined : await openTable(flags.into, true);
-    const pool = await openChunkPool(flags.workers ?? writerWorkerCount());
+    // The worker threads boot (~60 ms) while msgpackr and LevelDB load and the table opens, not after.
+    const pooling = openChunkPool(flags.workers ?? writerWorkerCount());
+    let table: Table | undefined;
     try {
+      // Loaded here, not at the top: every stint call (even --version) loads this module.
+      const [{ pack, unpack }, opened] = await Promise.all([import('msgpackr'), dryRun ? undefined : openTable(flags.into, true)]);
+      table = opened;
+      const pool = await pooling;
       let checkpoint: ImportCheckpoint | undefined;
       let nextId = 1;
       if (table) {
@@ -335,7 +338,7 @@ export const importCommand = defineCommand({
       }
       return dryRun ? { ...result, meta: { dry_run: true } } : result;
     } finally {
-      await pool.close();
+      await (await pooling).close();
       await table?.close();
     }
   },
