@@ -118,7 +118,9 @@ describe('exactly once under faults (200 000 rows)', () => {
       assert.ok(pauses < 200);
     }
     assert.equal(run.code, 0, run.stdout);
-    assert.ok(pauses >= 3, `paused ${pauses} times`);
+    // How often depends on the machine's speed (a 400 ms call does ~0.1 s of work after start-up): two
+    // pauses already mean a continuation was itself continued; more made this test fail on a fast run.
+    assert.ok(pauses >= 2, `paused ${pauses} times`);
     assert.deepEqual(await exported(db, env), expected);
   });
 });

@@ -113,7 +113,12 @@ function importFold(table: Table | undefined, keyed: boolean, onBadRow: OnBadRow
         const found = await table.getMany(unique.map(TableKey.index));
         unique.forEach((key, k) => found[k] && existing.set(key, Number(Buffer.from(found[k]!).toString())));
       }
-      const rowBytes = (r: number) => partial.packed.subarray(r === 0 ? 0 : partial.ends[r - 1]!, partial.ends[r]!);
+      // A view per row over the chunk's one buffer: the constructor is about twice as fast as subarray.
+      const { buffer, byteOffset } = partial.packed;
+      const rowBytes = (r: number) => {
+        const start = r === 0 ? 0 : partial.ends[r - 1]!;
+        return new Uint8Array(buffer, byteOffset + start, partial.ends[r]! - start);
+      };
       let badIndex = 0;
       let r = 0;
       while (r < stopAt) {
@@ -137,7 +142,8 @@ function importFold(table: Table | undefined, keyed: boolean, onBadRow: OnBadRow
             noteRun(state, chunk.line + partial.lines[q]!, chunk.line + partial.lines[q]!, 1, id, id);
           }
         } else {
-          for (let q = r; q < end; q++) batch?.put(TableKey.row(state.nextId++), rowBytes(q));
+          if (batch) for (let q = r; q < end; q++) batch.put(TableKey.row(firstId + q - r), rowBytes(q));
+          state.nextId = firstId + end - r;
           noteRun(state, chunk.line + partial.lines[r]!, chunk.line + partial.lines[end - 1]!, end - r, firstId, state.nextId - 1);
         }
         r = end;
@@ -200,8 +206,6 @@ export const importCommand = defineCommand({
   async run({ positionals, flags, options }, ctx) {
     const input = inspectInput(positionals.file, ctx.cwd);
     if (input.kind === 'bad') throw input.error;
-    // Loaded here, not at the top: every stint call (even --version) loads this module.
-    const { pack, unpack } = await import('msgpackr');
     const header = readCsvHeader(input.absolute, input.size, 64 * 1024 * 1024, input.path);
     const keyIndex = flags.key === undefined ? undefined : header.names.indexOf(flags.key);
     if (keyIndex === -1) {
@@ -211,9 +215,14 @@ export const importCommand = defineCommand({
     const dryRun = flags['dry-run'];
     const keyed = keyIndex !== undefined;
     const idem = options.idempotencyKey!;
-    const table = dryRun ? undefined : await openTable(flags.into, true);
-    const pool = await openChunkPool(flags.workers ?? writerWorkerCount());
+    // The worker threads boot (~60 ms) while msgpackr and LevelDB load and the table opens, not after.
+    const pooling = openChunkPool(flags.workers ?? writerWorkerCount());
+    let table: Table | undefined;
     try {
+      // Loaded here, not at the top: every stint call (even --version) loads this module.
+      const [{ pack, unpack }, opened] = await Promise.all([import('msgpackr'), dryRun ? undefined : openTable(flags.into, true)]);
+      table = opened;
+      const pool = await pooling;
       let checkpoint: ImportCheckpoint | undefined;
       let nextId = 1;
       if (table) {
@@ -329,7 +338,7 @@ export const importCommand = defineCommand({
       }
       return dryRun ? { ...result, meta: { dry_run: true } } : result;
     } finally {
-      await pool.close();
+      await (await pooling).close();
       await table?.close();
     }
   },

@@ -1,6 +1,7 @@
-// Worker side of `stint import`: read a chunk's records, check each, and
-// pack the good ones with msgpackr, so the main thread only writes.
-import { fieldText, readCsvRecords, type FieldRanges } from '../../engine/csv-records.js';
+// Worker side of `stint import`: read a chunk's records, packed as
+// MessagePack arrays of strings as they are scanned (what msgpackr's unpack
+// reads back as string[]), and check each, so the main thread only writes.
+import { fieldText, PackedOutput, readCsvRecords } from '../../engine/csv-records.js';
 import type { ChunkInfo, WindowInfo, WindowResult } from '../../engine/worker-protocol.js';
 import { BadRow } from './bad-row.js';
 
@@ -21,41 +22,14 @@ export interface ImportChunk {
   readonly bad: { readonly line: number; readonly reason: BadRow; readonly before: number }[];
 }
 
-let out = Buffer.allocUnsafe(1 << 20);
-let used = 0;
+/** This thread's output, reused across chunks; the reply's structured clone copies what the chunk used. */
+const output = new PackedOutput(1 << 20);
+let ends = new Uint32Array(1 << 16);
+let lines = new Uint32Array(1 << 16);
 
-function reserve(bytes: number): void {
-  if (used + bytes <= out.length) return;
-  const bigger = Buffer.allocUnsafe(Math.max(out.length * 2, used + bytes));
-  out.copy(bigger, 0, 0, used);
-  out = bigger;
-}
-
-/**
- * Writes the record as a MessagePack array of strings straight from its
- * UTF-8 bytes: what msgpackr's unpack reads back as string[], with no
- * string made on the way.
- */
-function packRecord(fields: FieldRanges): void {
-  let size = 5;
-  for (let k = 0; k < fields.count; k++) size += 5 + fields.ends[k]! - fields.starts[k]!;
-  reserve(size);
-  const n = fields.count;
-  if (n < 16) out[used++] = 0x90 | n;
-  else { out[used++] = 0xdc; out.writeUInt16BE(n, used); used += 2; }
-  for (let k = 0; k < n; k++) {
-    const source = fields.escaped[k] ? fields.scratch : fields.bytes;
-    const start = fields.starts[k]!;
-    const length = fields.ends[k]! - start;
-    if (length < 32) out[used++] = 0xa0 | length;
-    else if (length < 0x100) { out[used++] = 0xd9; out[used++] = length; }
-    else if (length < 0x10000) { out[used++] = 0xda; out.writeUInt16BE(length, used); used += 2; }
-    else { out[used++] = 0xdb; out.writeUInt32BE(length, used); used += 4; }
-    // A byte loop beats Buffer.copy's call for the short fields CSV is made of.
-    if (length < 64) for (let i = 0; i < length; i++) out[used + i] = source[start + i]!;
-    else source.copy(out, used, start, start + length);
-    used += length;
-  }
+function growRows(): void {
+  const e = new Uint32Array(ends.length * 2); e.set(ends); ends = e;
+  const l = new Uint32Array(lines.length * 2); l.set(lines); lines = l;
 }
 
 /** The self-framing map the pool calls: the chunk ends where its records do (see readCsvRecords). */
@@ -70,30 +44,26 @@ export function map(bytes: Uint8Array, info: ChunkInfo): ImportChunk {
 
 function read(bytes: Uint8Array, info: ChunkInfo, limit: number, atEof: boolean): WindowResult<ImportChunk> {
   const { width, keyIndex } = info.options as ImportMapOptions;
-  used = 0;
+  output.used = 0;
   let rows = 0;
-  let ends = new Uint32Array(1024);
-  let lines = new Uint32Array(1024);
   const keys: string[] | null = keyIndex === undefined ? null : [];
   const bad: ImportChunk['bad'][number][] = [];
-  const framed = readCsvRecords(bytes, {
-    record(fields, line) {
-      if (fields.count !== width) return void bad.push({ line, reason: BadRow.FieldCount, before: rows });
-      if (keys && fields.ends[keyIndex!] === fields.starts[keyIndex!]) return void bad.push({ line, reason: BadRow.MissingKey, before: rows });
-      packRecord(fields);
-      if (rows === ends.length) {
-        const e = new Uint32Array(rows * 2); e.set(ends); ends = e;
-        const l = new Uint32Array(rows * 2); l.set(lines); lines = l;
-      }
-      ends[rows] = used;
+  const framed = readCsvRecords(bytes, output, {
+    record(record, line) {
+      if (record.count !== width) return void bad.push({ line, reason: BadRow.FieldCount, before: rows }), false;
+      if (keys && record.fieldEnds[keyIndex!] === record.fieldStarts[keyIndex!]) return void bad.push({ line, reason: BadRow.MissingKey, before: rows }), false;
+      if (rows === ends.length) growRows();
+      ends[rows] = record.end;
       lines[rows] = line;
-      keys?.push(fieldText(fields, keyIndex!));
+      keys?.push(fieldText(record, keyIndex!));
       rows++;
+      return true;
     },
     bad(line, reason) {
       bad.push({ line, reason, before: rows });
     },
   }, limit, atEof);
   if (!framed) return undefined;
-  return { partial: { rows, packed: out.subarray(0, used), ends: ends.subarray(0, rows), lines: lines.subarray(0, rows), keys, bad }, ...framed };
+  // Copies sized to the chunk: a clone of a view would copy its whole (reused, larger) buffer.
+  return { partial: { rows, packed: output.bytes.subarray(0, output.used), ends: ends.slice(0, rows), lines: lines.slice(0, rows), keys, bad }, ...framed };
 }
