@@ -170,7 +170,7 @@ const HEARTBEAT = /\] stint analyze: (\d+)\/(\d+) bytes/;
 describe('stint analyze: kill -9 at random points, then the identical invocation', () => {
   test('resumes from the checkpoint and ends with the uninterrupted result', async () => {
     const path = world.path('kill9.csv');
-    writeFileSync(path, generateCsv(99, { rows: 200_000, columns: 8, newlines: 0.05, crlf: true }));
+    writeFileSync(path, generateCsv(99, { rows: 500_000, columns: 8, newlines: 0.05, crlf: true })); // ~45 MB: a run outlasts the kill aimed at it
     const args = ['analyze', path, '--workers', '2', '--chunk-size', '64KiB', '--heartbeat-ms', '5'];
     const reference = await runJson(args, { env: home('kill9-reference') });
     assert.equal(reference.run.code, 0);

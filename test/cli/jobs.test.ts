@@ -39,13 +39,14 @@ async function continueUntilDone(first: Envelope<Record<string, unknown>>, env: 
 describe('the sync call budget', () => {
   let big: string;
   before(() => {
+    // Big enough that one worker cannot finish it within the 2 s budget (it reads ~100 MB/s here).
     big = world.path('big.csv');
-    writeBigCsv(big, 160 * 1024 * 1024, 3);
+    writeBigCsv(big, 480 * 1024 * 1024, 3);
   });
 
-  test('AGENT_CALL_BUDGET_MS=2000: `stint analyze big | cat` exits 14 running within 3 s, and the job completes in the background', async () => {
+  test('AGENT_CALL_BUDGET_MS=2000: `stint analyze big --workers 1 | cat` exits 14 running within 3 s, and the job completes in the background', async () => {
     const env = freshHome({ AGENT_CALL_BUDGET_MS: '2000' });
-    const run = await runShell(`${process.execPath} ${STINT_BIN} analyze ${big} | cat`, env);
+    const run = await runShell(`${process.execPath} ${STINT_BIN} analyze ${big} --workers 1 | cat`, env);
     // The pipe reached EOF: cat returned while the job runs on.
     const envelope = envelopeOf({ ...run, code: 14 });
     assert.equal(envelope.meta.exit_code, 14);
