@@ -12,6 +12,11 @@ import { csvParseStats } from './csv-parse-baseline.js';
 import { IMPORT_CHUNK_SIZE } from '../src/commands/engine-flags.js';
 import { duckDbStats, loadDuckDb } from './duckdb-baseline.js';
 import { mbps, median, timeCommand, type Figure } from './measure.js';
+import { openCheckpointStore, CHECKPOINT_FORMAT } from '../src/runtime/checkpoint-store.js';
+import { ProgressUnit } from '../src/contract/vocabulary/progress-unit.js';
+import { CHECKPOINT_INTERVAL_MS } from '../src/runtime/call-context.js';
+import { readCsvHeader } from '../src/engine/csv-header.js';
+import { map as analyzeMap } from '../src/commands/analyze/csv-stats-map.js';
 
 const WORK = join(tmpdir(), 'stint-bench');
 const GiB = 1024 ** 3;
@@ -54,6 +59,32 @@ async function analyzeRun(path: string, env: Record<string, string> = {}, rss = 
   const run = await timeCommand(process.execPath, [STINT_BIN, 'analyze', path, '--budget', '0', '--workers', String(workers), ...extra], { STINT_HOME: home('analyze'), ...env }, rss);
   if (run.code !== 0) throw new Error(`analyze failed: ${run.stdout.slice(0, 500)} ${run.stderr.slice(0, 500)}`);
   return run;
+}
+
+/** What one checkpoint write of analyze's state costs: the state of a 4 MiB chunk of the file, saved 50 times. */
+async function checkpointWriteMs(path: string): Promise<number> {
+  const header = readCsvHeader(path, statSync(path).size, MiB);
+  const bytes = Buffer.alloc(4 * MiB);
+  const fd = openSync(path, 'r');
+  const length = readSync(fd, bytes, 0, bytes.length, header.dataStart);
+  closeSync(fd);
+  const end = bytes.lastIndexOf(10, length - 1) + 1;
+  const stats = analyzeMap(bytes.subarray(0, end), { start: header.dataStart, end: header.dataStart + end, options: { width: header.names.length } });
+  const state = { fileIndex: 0, finished: [], current: { header, stats, watermark: { offset: header.dataStart + end, line: 1000 } } };
+  const dir = home('checkpoint-write');
+  const store = await openCheckpointStore(dir);
+  const times: number[] = [];
+  try {
+    for (let k = 0; k < 50; k++) {
+      const t = performance.now();
+      await store.save({ version: CHECKPOINT_FORMAT, fingerprint: [{ size: 1, mtimeMs: 1, ino: 1 }], progress: { done: k, total: 50, unit: ProgressUnit.Bytes }, state, savedAt: Date.now() });
+      times.push(performance.now() - t);
+    }
+  } finally {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return median(times);
 }
 
 /** Leaves a checkpoint at `fraction` of the file: run with a checkpoint at every chunk, kill -9 past the mark. */
@@ -134,6 +165,12 @@ export async function analyzeSuite(gib: number): Promise<Figure[]> {
   byteScan(big);
   for (let round = 0; round < 3; round++) for (const run of [withCheckpoints, without, without, withCheckpoints]) await run();
   add('checkpoints on / off (time)', median(on) / median(off), 'x', '<= 1.02', `on ${on.map((m) => m.toFixed(0)).join(',')} ms, off ${off.map((m) => m.toFixed(0)).join(',')} ms`);
+  // The same cost measured directly, free of run-to-run noise: one checkpoint write of analyze's
+  // state, times the writes a run makes (one per interval), over the run's time.
+  const writeMs = await checkpointWriteMs(big);
+  const writes = Math.ceil(median(off) / CHECKPOINT_INTERVAL_MS);
+  add('checkpoint write, analyze state (median of 50)', writeMs, 'ms');
+  add('checkpoint writes / run time', (writes * writeMs) / median(off), 'x', '<= 0.02', `${writes} writes of ${writeMs.toFixed(2)} ms in ${median(off).toFixed(0)} ms`);
 
   const at10 = await checkpointAt(big, 0.1);
   const at90 = await checkpointAt(big, 0.9);
