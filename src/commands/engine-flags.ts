@@ -4,9 +4,16 @@ import type { FlagSpec } from '../runtime/command-spec.js';
 export const WORKERS_FLAG = { type: 'integer', min: 1, identity: false, description: 'Worker threads (default: one per core)' } as const satisfies FlagSpec;
 
 export const DEFAULT_CHUNK_SIZE = 1024 * 1024;
+/**
+ * The largest chunk and the longest record a command accepts: a worker holds
+ * a window of up to twice their sum, and the analyze scanner twice that in
+ * its 32-bit WebAssembly memory.
+ */
+export const MAX_CHUNK_SIZE = 256 * 1024 * 1024;
+export const MAX_RECORD_SIZE = 128 * 1024 * 1024;
 
 export const chunkSizeFlag = (description: string, size = DEFAULT_CHUNK_SIZE) =>
-  ({ type: 'bytes', min: 4096, default: size, identity: false, description }) as const satisfies FlagSpec;
+  ({ type: 'bytes', min: 4096, max: MAX_CHUNK_SIZE, default: size, identity: false, description }) as const satisfies FlagSpec;
 
 /**
  * An import commits one batch per chunk, and each batch holds the checkpoint

@@ -2,6 +2,7 @@
 // import), not just statistics: each record is packed as a MessagePack array
 // of strings while it is scanned, and bad records come back as data.
 import { isUtf8 } from 'node:buffer';
+import { arrayHeaderSize, closeArray, closeString, MARGIN, type PackedOutput } from './packed-output.js';
 
 const COMMA = 44;
 const QUOTE = 34;
@@ -10,15 +11,6 @@ const CR = 13;
 const SPECIAL = new Uint8Array(256);
 SPECIAL[COMMA] = SPECIAL[LF] = SPECIAL[QUOTE] = 1;
 
-const FIXSTR = 0xa0;
-const STR8 = 0xd9;
-const STR16 = 0xda;
-const STR32 = 0xdb;
-const FIXARRAY = 0x90;
-const ARRAY16 = 0xdc;
-const ARRAY32 = 0xdd;
-/** Free bytes kept past a field's content: room for its header to widen and for the next header. */
-const MARGIN = 16;
 
 /** Why a record was not read: the reasons a bad row is reported with. */
 export const BadRecord = {
@@ -35,30 +27,6 @@ export const BAD_RECORD_MESSAGE: Readonly<Record<BadRecord, string>> = {
   [BadRecord.QuoteInUnquotedField]: 'a quote inside an unquoted field',
   [BadRecord.InvalidUtf8]: 'the row is not valid UTF-8',
 };
-
-/**
- * Where packed records go: one buffer per thread, reused across chunks
- * (fresh memory costs a page fault per 4 KiB on first touch). The reader
- * appends at `used` and replaces `bytes` by a bigger copy when it is full.
- */
-export class PackedOutput {
-  bytes: Buffer;
-  used = 0;
-
-  constructor(size: number) {
-    this.bytes = Buffer.allocUnsafe(size);
-  }
-
-  /** Makes room for `need` more bytes after `used`; returns the (maybe new) buffer. */
-  reserve(need: number): Buffer {
-    if (this.used + need > this.bytes.length) {
-      const bigger = Buffer.allocUnsafe(Math.max(Math.ceil(this.bytes.length * 1.5), this.used + need));
-      this.bytes.copy(bigger, 0, 0, this.used);
-      this.bytes = bigger;
-    }
-    return this.bytes;
-  }
-}
 
 /** One packed record, valid only during the sink's call. */
 export interface PackedRecord {
@@ -101,49 +69,6 @@ function growFields(): void {
   const k = current.fieldStarts.length;
   const s = new Int32Array(k * 2); s.set(current.fieldStarts); current.fieldStarts = s;
   const e = new Int32Array(k * 2); e.set(current.fieldEnds); current.fieldEnds = e;
-}
-
-/**
- * Gives the string at out[header + 1, end) its real header: fixstr fits in
- * the byte reserved for it, longer strings shift right by the bytes they
- * need (rare in CSV). Returns the new end.
- */
-function closeString(output: PackedOutput, header: number, end: number): number {
-  const length = end - header - 1;
-  if (length < 32) {
-    output.bytes[header] = FIXSTR | length;
-    return end;
-  }
-  const extra = length < 0x100 ? 1 : length < 0x10000 ? 2 : 4;
-  output.used = end;
-  const out = output.reserve(extra + MARGIN);
-  out.copyWithin(header + 1 + extra, header + 1, end);
-  if (extra === 1) { out[header] = STR8; out[header + 1] = length; }
-  else if (extra === 2) { out[header] = STR16; out.writeUInt16BE(length, header + 1); }
-  else { out[header] = STR32; out.writeUInt32BE(length, header + 1); }
-  return end + extra;
-}
-
-/**
- * Writes the array header of a record of `count` fields at `start`, where
- * `reserved` bytes were kept for it; when it needs another size, the
- * record's strings move (only when the field count changes). Returns the new end.
- */
-function closeArray(output: PackedOutput, start: number, reserved: number, count: number, end: number): number {
-  const size = count < 16 ? 1 : count < 0x10000 ? 3 : 5;
-  if (size !== reserved) {
-    output.used = end;
-    output.reserve(MARGIN);
-    output.bytes.copyWithin(start + size, start + reserved, end);
-    const shift = size - reserved;
-    for (let k = 0; k < count; k++) { current.fieldStarts[k]! += shift; current.fieldEnds[k]! += shift; }
-    end += shift;
-  }
-  const out = output.bytes;
-  if (size === 1) out[start] = FIXARRAY | count;
-  else if (size === 3) { out[start] = ARRAY16; out.writeUInt16BE(count, start + 1); }
-  else { out[start] = ARRAY32; out.writeUInt32BE(count, start + 1); }
-  return end;
 }
 
 /**
@@ -277,9 +202,12 @@ export function readCsvRecords(bytes: Uint8Array, output: PackedOutput, sink: Re
       sink.bad(recordLine, BadRecord.InvalidUtf8);
       continue;
     }
+    const shift = arrayHeaderSize(count) - arrayHeader;
     o = closeArray(output, recordOut, arrayHeader, count, o);
+    // Only when the field count changed: the record's strings moved with the header.
+    if (shift !== 0) for (let k = 0; k < count; k++) { current.fieldStarts[k]! += shift; current.fieldEnds[k]! += shift; }
     out = output.bytes;
-    arrayHeader = count < 16 ? 1 : count < 0x10000 ? 3 : 5;
+    arrayHeader = arrayHeaderSize(count);
     output.used = o;
     current.bytes = out;
     current.start = recordOut;

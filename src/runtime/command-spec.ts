@@ -19,8 +19,10 @@ export interface FlagSpec {
   readonly enum_values?: readonly string[];
   /** One letter, used as `-x`. */
   readonly short?: string;
-  /** Lower bound for integer, number and duration flags. */
+  /** Lower bound for integer, number, duration and bytes flags. */
   readonly min?: number;
+  /** Upper bound for integer, number, duration and bytes flags. */
+  readonly max?: number;
   /**
    * False for flags that cannot change the result (worker count, chunk size):
    * they are left out of the invocation's identity, so changing them still

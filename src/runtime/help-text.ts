@@ -1,3 +1,4 @@
+import { formatSize } from './duration.js';
 import type { FlagSpec } from './command-spec.js';
 import { commandsUnder, type CommandNode } from './command-tree.js';
 import type { RegisteredCommand } from './define-command.js';
@@ -23,10 +24,7 @@ function flagUsage(name: string, flag: FlagSpec): string {
 /** A default as people write it: `4MiB`, not 4194304. */
 function shownDefault(flag: FlagSpec): string {
   const value = flag.default;
-  if (flag.type === 'bytes' && typeof value === 'number') {
-    for (const [unit, size] of [['GiB', 1024 ** 3], ['MiB', 1024 ** 2], ['KiB', 1024]] as const) if (value % size === 0) return `${value / size}${unit}`;
-  }
-  return String(value);
+  return flag.type === 'bytes' && typeof value === 'number' ? formatSize(value) : String(value);
 }
 
 function flagRows(flags: Readonly<Record<string, FlagSpec>>): [string, string][] {

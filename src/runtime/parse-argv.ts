@@ -5,7 +5,7 @@ import { OutputFormat } from '../contract/vocabulary/output-format.js';
 import { isMemberOf } from '../contract/vocabulary/closed-set.js';
 import type { FlagSpec, PositionalSpec } from './command-spec.js';
 import type { CommandNode } from './command-tree.js';
-import { parseDuration, parseSize } from './duration.js';
+import { formatSize, parseDuration, parseSize } from './duration.js';
 import { GLOBAL_FLAGS, GlobalFlag } from './framework-flags.js';
 import { nearest } from './suggest.js';
 
@@ -54,26 +54,29 @@ function convert(name: string, flag: FlagSpec | PositionalSpec, raw: string, err
     return undefined;
   };
   const min = 'min' in flag ? flag.min : undefined;
+  const max = 'max' in flag ? flag.max : undefined;
+  /** The value, or a malformed-value error naming the bound it breaks. */
+  const bounded = (value: number, kind: string, shown: (bound: number) => string = String) =>
+    min !== undefined && value < min ? bad(`${kind} of at least ${shown(min)}`) : max !== undefined && value > max ? bad(`${kind} of at most ${shown(max)}`) : value;
   switch (flag.type) {
     case 'integer': {
       if (!/^-?\d+$/.test(raw)) return bad('an integer');
-      const value = Number(raw);
-      return min !== undefined && value < min ? bad(`an integer of at least ${min}`) : value;
+      return bounded(Number(raw), 'an integer');
     }
     case 'number': {
       const value = Number(raw);
       if (raw.trim() === '' || !Number.isFinite(value)) return bad('a number');
-      return min !== undefined && value < min ? bad(`a number of at least ${min}`) : value;
+      return bounded(value, 'a number');
     }
     case 'duration': {
       const value = parseDuration(raw);
       if (value === undefined) return bad('a duration (250, 250ms, 5s, 2m, 1h)');
-      return min !== undefined && value < min ? bad(`a duration of at least ${min}ms`) : value;
+      return bounded(value, 'a duration', (ms) => `${ms}ms`);
     }
     case 'bytes': {
       const value = parseSize(raw);
-      if (value === undefined) return bad('a size (65536, 64KiB, 1MiB, 2GiB)');
-      return min !== undefined && value < min ? bad(`a size of at least ${min} bytes`) : value;
+      if (value === undefined) return bad('a size (65536, 64KiB, 1MiB, 256MiB)');
+      return bounded(value, 'a size', formatSize);
     }
     case 'enum': {
       const values = flag.enum_values ?? [];

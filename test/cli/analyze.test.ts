@@ -147,6 +147,18 @@ describe('stint analyze: bad input gets its code, never a crash or a hang', () =
     assert.equal(a.rows, 0);
     assert.deepEqual(a.columns.map((c) => c['type']), ['empty', 'empty', 'empty']);
   });
+
+  test('a chunk or record size past what a worker can hold is an argument error naming the bound', async () => {
+    for (const [flag, value, bound] of [['--chunk-size', '2GiB', '256MiB'], ['--max-record-size', '1GiB', '128MiB']] as const) {
+      const { run, envelope } = await runJson(['analyze', 'fixtures/csv/cities.csv', flag, value], { env: home(`bound${flag}`) });
+      assert.equal(run.code, 2);
+      assert.equal(envelope.error!.code, 'ARG_ERROR');
+      const errors = (envelope.error as unknown as { errors: { field: string; reason: string; message: string }[] }).errors;
+      assert.equal(errors[0]!.field, flag);
+      assert.equal(errors[0]!.reason, 'malformed_value');
+      assert.match(errors[0]!.message, new RegExp(`at most ${bound}`));
+    }
+  });
 });
 
 /** The last checkpoint's progress.done, read from the real LevelDB the killed run left. */

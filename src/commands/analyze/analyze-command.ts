@@ -17,7 +17,7 @@ import { mergeTableStats, newTableStats, summarizeColumn, type TableStats } from
 import { readCsvHeader, type CsvHeader } from '../../engine/csv-header.js';
 import { fingerprintOf, inspectInput, type InputFile } from '../../engine/input-file.js';
 import { renderAnalysisText } from './analysis-text.js';
-import { chunkSizeFlag, WORKERS_FLAG } from '../engine-flags.js';
+import { chunkSizeFlag, MAX_RECORD_SIZE, WORKERS_FLAG } from '../engine-flags.js';
 import type { FileAnalysis, FileCitation } from './file-analysis.js';
 
 const MAP_MODULE = new URL('./csv-stats-map.js', import.meta.url).href;
@@ -120,7 +120,7 @@ export const analyzeCommand = defineCommand({
   flags: {
     workers: WORKERS_FLAG,
     'chunk-size': chunkSizeFlag('Bytes per chunk; chunks end on record boundaries'),
-    'max-record-size': { type: 'bytes', min: 1024, default: DEFAULT_MAX_RECORD, description: 'A record longer than this fails its file (an unterminated quote)' },
+    'max-record-size': { type: 'bytes', min: 1024, max: MAX_RECORD_SIZE, default: DEFAULT_MAX_RECORD, description: 'A record longer than this fails its file (an unterminated quote)' },
   },
   interruption: { detach: true, resume: true },
   exit_codes: {

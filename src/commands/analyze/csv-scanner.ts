@@ -10,8 +10,13 @@ const WASM_URL = new URL('./wasm/csv-scan.wasm', import.meta.url);
 const PAGE = 64 * 1024;
 /** Fields the scanner may hand back before it pauses for them to be taken. */
 const DEFER_CAPACITY = 4096;
-/** When the scanner pauses by default: more partials than fast-path values ever make; a full list. */
+/** The scanner stores addresses as i32: its memory stays below 2 GiB (the flags' caps keep it far below). */
+const MEMORY_LIMIT = 2 ** 31 - PAGE;
+/** A memory grown past this for one long record is let go after its chunk: a fresh instance starts small. */
+const KEEP_MEMORY = 256 * 1024 * 1024;
+/** When the scanner pauses, unless a test says otherwise: more partials than fast-path values ever make; a full list. */
 const DEFAULT_LIMITS = { partials: 48, deferred: 0x7fffffff };
+let limits = DEFAULT_LIMITS;
 
 /** The scanner's exported functions; its constants are exported globals (see Constants). */
 interface ScannerExports {
@@ -51,12 +56,13 @@ export class MalformedCsv extends Error {
   }
 }
 
+let compiled: WebAssembly.Module | undefined;
 let scanner: Scanner | undefined;
 
 function instance(): Scanner {
   if (!scanner) {
-    const module = new WebAssembly.Module(readFileSync(WASM_URL));
-    const exports = new WebAssembly.Instance(module, {
+    compiled ??= new WebAssembly.Module(readFileSync(WASM_URL));
+    const exports = new WebAssembly.Instance(compiled, {
       env: {
         abort: () => {
           throw new Error('the CSV scanner aborted');
@@ -73,6 +79,7 @@ function instance(): Scanner {
       [k.QUOTE_IN_FIELD]: 'a quote inside an unquoted field',
     };
     scanner = { x: exports as unknown as ScannerExports, k, messages };
+    scanner.x.limits(limits.partials, limits.deferred);
   }
   return scanner;
 }
@@ -82,7 +89,8 @@ function instance(): Scanner {
  * fields handed back, so the pause paths run on small inputs; no argument
  * restores the defaults.
  */
-export function setScannerLimits(limits: { partials: number; deferred: number } = DEFAULT_LIMITS): void {
+export function setScannerLimits(chosen: { partials: number; deferred: number } = DEFAULT_LIMITS): void {
+  limits = chosen;
   instance().x.limits(limits.partials, limits.deferred);
 }
 
@@ -98,6 +106,9 @@ function layout({ x, k }: Scanner, width: number, length: number) {
   const arenaAt = align(reportAt + k.REPORT_DEFERRED_LIST + deferCapacity * k.DEFERRED_BYTES);
   const chunkAt = align(arenaAt + length);
   const needed = chunkAt + length;
+  if (needed > MEMORY_LIMIT) {
+    throw Object.assign(new Error(`a window of ${length} bytes is more than the scanner can hold`), { code: ErrorCode.RecordTooLong, context: { line_offset: 0 } });
+  }
   const have = x.memory.buffer.byteLength;
   if (needed > have) x.memory.grow(Math.ceil((needed - have) / PAGE));
   x.configure(columnsAt, partialsAt, fieldsAt, reportAt, width, deferCapacity);
@@ -170,5 +181,7 @@ export function scanChunk(b: Uint8Array, width: number, limit: number, atEof: bo
     column.strMax = text(int(k.COL_STR_MAX_PTR), int(k.COL_STR_MAX_LEN));
   }
   mergeTableStats(stats, handedBack, 0);
-  return { stats, consumed: status, newlines: report(k.REPORT_LINE) };
+  const newlines = report(k.REPORT_LINE);
+  if (x.memory.buffer.byteLength > KEEP_MEMORY) scanner = undefined;
+  return { stats, consumed: status, newlines };
 }

@@ -216,12 +216,17 @@ export const importCommand = defineCommand({
     const keyed = keyIndex !== undefined;
     const idem = options.idempotencyKey!;
     // The worker threads boot (~60 ms) while msgpackr and LevelDB load and the table opens, not after.
+    // Both promises are awaited below; the empty handlers only keep an early failure of one from
+    // going unhandled while the other is awaited.
     const pooling = openChunkPool(flags.workers ?? writerWorkerCount());
+    pooling.catch(() => undefined);
+    // Loaded here, not at the top: every stint call (even --version) loads this module.
+    const msgpack = import('msgpackr');
+    msgpack.catch(() => undefined);
     let table: Table | undefined;
     try {
-      // Loaded here, not at the top: every stint call (even --version) loads this module.
-      const [{ pack, unpack }, opened] = await Promise.all([import('msgpackr'), dryRun ? undefined : openTable(flags.into, true)]);
-      table = opened;
+      table = dryRun ? undefined : await openTable(flags.into, true);
+      const { pack, unpack } = await msgpack;
       const pool = await pooling;
       let checkpoint: ImportCheckpoint | undefined;
       let nextId = 1;
@@ -338,7 +343,8 @@ export const importCommand = defineCommand({
       }
       return dryRun ? { ...result, meta: { dry_run: true } } : result;
     } finally {
-      await (await pooling).close();
+      // A pool that failed to start has nothing to close; its error is the one thrown above.
+      await pooling.then((pool) => pool.close(), () => undefined);
       await table?.close();
     }
   },

@@ -1,7 +1,8 @@
 // Worker side of `stint import`: read a chunk's records, packed as
 // MessagePack arrays of strings as they are scanned (what msgpackr's unpack
 // reads back as string[]), and check each, so the main thread only writes.
-import { fieldText, PackedOutput, readCsvRecords } from '../../engine/csv-records.js';
+import { fieldText, readCsvRecords } from '../../engine/csv-records.js';
+import { PackedOutput } from '../../engine/packed-output.js';
 import type { ChunkInfo, WindowInfo, WindowResult } from '../../engine/worker-protocol.js';
 import { BadRow } from './bad-row.js';
 
@@ -22,7 +23,7 @@ export interface ImportChunk {
   readonly bad: { readonly line: number; readonly reason: BadRow; readonly before: number }[];
 }
 
-/** This thread's output, reused across chunks; the reply's structured clone copies what the chunk used. */
+/** This thread's output, reused across chunks (each reply's structured clone copies it whole). */
 const output = new PackedOutput(1 << 20);
 let ends = new Uint32Array(1 << 16);
 let lines = new Uint32Array(1 << 16);
@@ -50,8 +51,14 @@ function read(bytes: Uint8Array, info: ChunkInfo, limit: number, atEof: boolean)
   const bad: ImportChunk['bad'][number][] = [];
   const framed = readCsvRecords(bytes, output, {
     record(record, line) {
-      if (record.count !== width) return void bad.push({ line, reason: BadRow.FieldCount, before: rows }), false;
-      if (keys && record.fieldEnds[keyIndex!] === record.fieldStarts[keyIndex!]) return void bad.push({ line, reason: BadRow.MissingKey, before: rows }), false;
+      if (record.count !== width) {
+        bad.push({ line, reason: BadRow.FieldCount, before: rows });
+        return false;
+      }
+      if (keys && record.fieldEnds[keyIndex!] === record.fieldStarts[keyIndex!]) {
+        bad.push({ line, reason: BadRow.MissingKey, before: rows });
+        return false;
+      }
       if (rows === ends.length) growRows();
       ends[rows] = record.end;
       lines[rows] = line;
@@ -64,6 +71,7 @@ function read(bytes: Uint8Array, info: ChunkInfo, limit: number, atEof: boolean)
     },
   }, limit, atEof);
   if (!framed) return undefined;
-  // Copies sized to the chunk: a clone of a view would copy its whole (reused, larger) buffer.
+  // The row tables are copied to the chunk's size. `packed` stays a view: the reply's clone copies
+  // its whole reused buffer (at most 1.5x the bytes used), which costs less than copying it first.
   return { partial: { rows, packed: output.bytes.subarray(0, output.used), ends: ends.slice(0, rows), lines: lines.slice(0, rows), keys, bad }, ...framed };
 }

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { map } from '../../../src/commands/analyze/csv-stats-map.js';
+import { map, mapWindow } from '../../../src/commands/analyze/csv-stats-map.js';
 import { setScannerLimits } from '../../../src/commands/analyze/csv-scanner.js';
 import { readCsvHeader } from '../../../src/engine/csv-header.js';
 import { summarizeColumn, type TableStats } from '../../../src/commands/analyze/column-stats.js';
@@ -94,3 +94,17 @@ test('pausing after every record (tiny limits) changes nothing: generated CSV ag
     setScannerLimits();
   }
 });
+
+test('mapWindow: records that start before the limit, and "read more" when the last one runs past the window', () => {
+  const records = Buffer.from('1,"a\nb"\n2,c\n3,d\n');
+  const info = (limit: number, atEof: boolean) => ({ start: 0, end: records.length, options: { width: 2 }, limit, atEof });
+  // The limit falls inside the second record: it is read whole, the third is not.
+  const second = records.indexOf('2,c');
+  const cut = mapWindow(records, info(second + 1, false));
+  assert.deepEqual([cut?.consumed, cut?.newlines, cut?.partial.rows], [records.indexOf('3,d'), 3, 2]);
+  // The window ends inside the quoted field and the file goes on: read more.
+  assert.equal(mapWindow(records.subarray(0, 5), info(5, false)), undefined);
+  // At the end of the file the same bytes are an unclosed quote, thrown as data with a code.
+  assert.throws(() => mapWindow(records.subarray(0, 5), info(5, true)), (error: { code?: string; context?: { line_offset: number } }) => error.code === 'MALFORMED_CSV' && error.context?.line_offset === 0);
+});
+

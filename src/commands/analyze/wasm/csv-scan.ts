@@ -2,8 +2,8 @@
 //
 // The analyze hot path: one pass over a chunk's bytes that splits records
 // (RFC 4180) and folds every field into its column's statistics, with no
-// string made per field. It mirrors the JavaScript reference in
-// ../csv-stats-map.ts field for field; a field whose number needs a full
+// string made per field. Per field it mirrors the JavaScript reference in
+// ../field-stats.ts; a field whose number needs a full
 // decimal parse (more than 30 digits, or an exponent out of the fast range)
 // is handed back to JavaScript, as are exact sums that grow long.
 //
@@ -82,11 +82,12 @@ let report: usize = 0;
 let width: i32 = 0;
 let arenaTop: usize = 0;
 let spill = false;
-// Values within the fast paths never make more than a handful of partials and
-// rarely need JavaScript; tests lower both limits to exercise the pauses.
-let spillAt: i32 = 48;
+// Set by limits() when the caller instantiates the scanner: values within the
+// fast paths never make more than a handful of partials and rarely need
+// JavaScript; tests lower both limits to exercise the pauses.
+let spillAt: i32 = 0;
 let deferCapacity: i32 = 0;
-let deferLimit: i32 = 0x7fffffff;
+let deferLimit: i32 = 0;
 
 /** When a scan pauses: at this many partials in a column, or this many fields handed back. */
 export function limits(partialsAt: i32, deferredAt: i32): void {
