@@ -3,6 +3,9 @@ import type { ChunkPool } from './chunk-pool.js';
 import type { Framing } from './framing.js';
 import { orderedChunks } from './ordered-chunks.js';
 
+/** The longest record a run reads by default before it calls the record malformed (usually an unterminated quote). */
+export const DEFAULT_MAX_RECORD_BYTES = 64 * 1024 * 1024;
+
 /** Where the folded work ends: a record start, and its 1-based line number. */
 export interface Watermark {
   readonly offset: number;

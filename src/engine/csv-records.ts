@@ -71,6 +71,15 @@ function growFields(): void {
   const e = new Int32Array(k * 2); e.set(current.fieldEnds); current.fieldEnds = e;
 }
 
+/** Closes field `index`'s string (its header at `header`, its bytes up to `end`) and notes where its bytes are; returns the new end. */
+function endField(output: PackedOutput, header: number, end: number, index: number): number {
+  const length = end - header - 1;
+  const closed = closeString(output, header, end);
+  current.fieldStarts[index] = closed - length;
+  current.fieldEnds[index] = closed;
+  return closed;
+}
+
 /**
  * Reads the records of a chunk that start before `limit` (all of them by
  * default), as csv-parse does with skip_empty_lines and a comma delimiter,
@@ -135,12 +144,8 @@ export function readCsvRecords(bytes: Uint8Array, output: PackedOutput, sink: Re
           out = output.reserve(out.length);
         }
         if (bad) { i = n; break; }
-        const length = o - header - 1;
-        o = closeString(output, header, o);
+        o = endField(output, header, o, count++);
         out = output.bytes;
-        current.fieldStarts[count] = o - length;
-        current.fieldEnds[count] = o;
-        count++;
         i = j + 1;
         if (i >= n) {
           if (!atEof) return undefined;
@@ -173,12 +178,8 @@ export function readCsvRecords(bytes: Uint8Array, output: PackedOutput, sink: Re
       if (c === QUOTE) { bad = BadRecord.QuoteInUnquotedField; break; }
       // A CR before the LF ends the line, not the field.
       if (c === LF && o > header + 1 && out[o - 1] === CR) o--;
-      const length = o - header - 1;
-      o = closeString(output, header, o);
+      o = endField(output, header, o, count++);
       out = output.bytes;
-      current.fieldStarts[count] = o - length;
-      current.fieldEnds[count] = o;
-      count++;
       if (i >= n) break;
       i++;
       if (c === COMMA) continue;

@@ -3,7 +3,7 @@ import { ErrorCode } from '../contract/error-code.js';
 import { ProgressUnit } from '../contract/vocabulary/progress-unit.js';
 import type { CommandContext } from '../runtime/command-spec.js';
 import { defaultWorkerCount, openChunkPool } from './chunk-pool.js';
-import { runChunked, type Fold, type Watermark } from './chunked-run.js';
+import { DEFAULT_MAX_RECORD_BYTES, runChunked, type Fold, type Watermark } from './chunked-run.js';
 import type { Framing } from './framing.js';
 import { fingerprintOf, inspectInput } from './input-file.js';
 import type { WireError } from './worker-protocol.js';
@@ -55,7 +55,7 @@ export async function processFile<P, S>(ctx: CommandContext, work: FileWork<P, S
       mapModule: work.mapModule,
       options: work.options,
       chunkSize: work.chunkSize ?? 1024 * 1024,
-      maxRecordBytes: work.maxRecordBytes ?? 64 * 1024 * 1024,
+      maxRecordBytes: work.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES,
       from: restored?.state.watermark ?? { offset: 0, line: 1 },
       state: restored?.state.state ?? work.initial(),
       fold: work.fold,

@@ -11,7 +11,7 @@ import { WarningCode } from '../../contract/warning-code.js';
 import { defineCommand } from '../../runtime/define-command.js';
 import type { CommandContext, CommandResult } from '../../runtime/command-spec.js';
 import { openChunkPool, defaultWorkerCount, type ChunkPool } from '../../engine/chunk-pool.js';
-import { runChunked, type Fold, type Watermark } from '../../engine/chunked-run.js';
+import { DEFAULT_MAX_RECORD_BYTES, runChunked, type Fold, type Watermark } from '../../engine/chunked-run.js';
 import { Framing } from '../../engine/framing.js';
 import { mergeTableStats, newTableStats, summarizeColumn, type TableStats } from './column-stats.js';
 import { readCsvHeader, type CsvHeader } from '../../engine/csv-header.js';
@@ -21,7 +21,6 @@ import { chunkSizeFlag, MAX_RECORD_SIZE, WORKERS_FLAG } from '../engine-flags.js
 import type { FileAnalysis, FileCitation } from './file-analysis.js';
 
 const MAP_MODULE = new URL('./csv-stats-map.js', import.meta.url).href;
-export const DEFAULT_MAX_RECORD = 64 * 1024 * 1024;
 
 type FileResult = { readonly kind: 'established'; readonly entry: Established<FileAnalysis, FileCitation> } | { readonly kind: 'unresolved'; readonly entry: Unresolved; readonly exitCode: ExitCode };
 
@@ -120,7 +119,7 @@ export const analyzeCommand = defineCommand({
   flags: {
     workers: WORKERS_FLAG,
     'chunk-size': chunkSizeFlag('Bytes per chunk; chunks end on record boundaries'),
-    'max-record-size': { type: 'bytes', min: 1024, max: MAX_RECORD_SIZE, default: DEFAULT_MAX_RECORD, description: 'A record longer than this fails its file (an unterminated quote)' },
+    'max-record-size': { type: 'bytes', min: 1024, max: MAX_RECORD_SIZE, default: DEFAULT_MAX_RECORD_BYTES, description: 'A record longer than this fails its file (an unterminated quote)' },
   },
   interruption: { detach: true, resume: true },
   exit_codes: {

@@ -139,4 +139,3 @@ export function summarizeColumn(name: string, c: ColumnPartial): ColumnSummary {
   }
 }
 
-export { addExact, roundExact };

@@ -3,7 +3,8 @@
 // TableStats. One instance per thread, compiled on first use.
 import { readFileSync } from 'node:fs';
 import { ErrorCode } from '../../contract/error-code.js';
-import { addExact, Kind, LINE_SAMPLE_LIMIT, mergeTableStats, newTableStats, type TableStats } from './column-stats.js';
+import { Kind, LINE_SAMPLE_LIMIT, mergeTableStats, newTableStats, type TableStats } from './column-stats.js';
+import { addExact } from './exact-sum.js';
 import { processField } from './field-stats.js';
 
 const WASM_URL = new URL('./wasm/csv-scan.wasm', import.meta.url);

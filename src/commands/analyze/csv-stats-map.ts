@@ -5,7 +5,7 @@
 import { isUtf8 } from 'node:buffer';
 import type { ChunkInfo, WindowInfo, WindowResult } from '../../engine/worker-protocol.js';
 import { findRecordStart, scanParity, type ScanState } from '../../engine/framing.js';
-import { LINE_SAMPLE_LIMIT, newTableStats, type TableStats } from './column-stats.js';
+import { LINE_SAMPLE_LIMIT, type LineSample, type TableStats } from './column-stats.js';
 import { scanChunk } from './csv-scanner.js';
 
 export interface AnalyzeMapOptions {
@@ -16,14 +16,14 @@ export interface AnalyzeMapOptions {
 const LF = 10;
 
 /** Lines of this chunk that are not valid UTF-8, then the chunk decoded with U+FFFD replacements. */
-function replaceInvalidUtf8(b: Buffer, stats: TableStats): Buffer {
+function replaceInvalidUtf8(b: Buffer, invalid: LineSample): Buffer {
   let line = 0;
   for (let from = 0; from < b.length; line++) {
     let to = b.indexOf(LF, from);
     if (to < 0) to = b.length;
     if (!isUtf8(b.subarray(from, to))) {
-      stats.invalidUtf8.count++;
-      if (stats.invalidUtf8.lines.length < LINE_SAMPLE_LIMIT) stats.invalidUtf8.lines.push(line);
+      invalid.count++;
+      if (invalid.lines.length < LINE_SAMPLE_LIMIT) invalid.lines.push(line);
     }
     from = to + 1;
   }
@@ -44,12 +44,12 @@ function wholeUtf8Length(b: Uint8Array): number {
 /** The map: one chunk of whole records → its table statistics (line numbers relative to the chunk). */
 export function map(bytes: Uint8Array, info: ChunkInfo): TableStats {
   const { width } = info.options as AnalyzeMapOptions;
-  const stats = newTableStats(width);
+  const invalid: LineSample = { count: 0, lines: [] };
   let b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
-  if (!isUtf8(b)) b = replaceInvalidUtf8(b, stats);
-  const scanned = scanChunk(b, width, b.length, true)!;
-  scanned.stats.invalidUtf8 = stats.invalidUtf8;
-  return scanned.stats;
+  if (!isUtf8(b)) b = replaceInvalidUtf8(b, invalid);
+  const { stats } = scanChunk(b, width, b.length, true)!;
+  stats.invalidUtf8 = invalid;
+  return stats;
 }
 
 /**

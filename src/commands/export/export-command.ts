@@ -23,7 +23,7 @@ export const exportCommand = defineCommand({
   positionals: [{ name: 'table', type: 'string', description: 'The table folder (the --into of stint import)' }],
   flags: {
     output: { type: 'string', required: true, description: 'The file to write (the envelope stays the only thing on stdout)' },
-    'output-format': { type: 'enum', enum_values: ['csv', 'ndjson'], description: 'csv or ndjson; default: from the --output extension, else csv' },
+    'output-format': { type: 'enum', enum_values: Object.values(ExportFormat), description: 'csv or ndjson; default: from the --output extension, else csv' },
   },
   exit_codes: {
     [ExitCode.SUCCESS]: { description: 'The table was written to --output', retryable: false, side_effects: SideEffects.Complete },
@@ -32,7 +32,7 @@ export const exportCommand = defineCommand({
     [ExitCode.UNAVAILABLE]: { description: 'Another process holds the table', retryable: true, side_effects: SideEffects.None },
   },
   async run({ positionals, flags }, ctx) {
-    const format = (flags['output-format'] ?? (extname(flags.output) === '.ndjson' ? ExportFormat.Ndjson : ExportFormat.Csv)) as ExportFormat;
+    const format: ExportFormat = flags['output-format'] ?? (extname(flags.output) === '.ndjson' ? ExportFormat.Ndjson : ExportFormat.Csv);
     const target = resolve(ctx.cwd, flags.output);
     const table = await openTable(resolve(ctx.cwd, positionals.table), false);
     // Loaded here, not at the top: every stint call (even --version) loads this module.

@@ -11,7 +11,7 @@ import { SideEffects } from '../../contract/vocabulary/side-effects.js';
 import { defineCommand } from '../../runtime/define-command.js';
 import type { CommandResult } from '../../runtime/command-spec.js';
 import { openChunkPool, writerWorkerCount } from '../../engine/chunk-pool.js';
-import { runChunked, type Fold, type Watermark } from '../../engine/chunked-run.js';
+import { DEFAULT_MAX_RECORD_BYTES, runChunked, type Fold, type Watermark } from '../../engine/chunked-run.js';
 import { readCsvHeader, type CsvHeader } from '../../engine/csv-header.js';
 import { Framing } from '../../engine/framing.js';
 import { fingerprintOf, inspectInput } from '../../engine/input-file.js';
@@ -186,7 +186,7 @@ export const importCommand = defineCommand({
     into: { type: 'string', required: true, description: 'The table: a LevelDB folder, created when absent' },
     key: { type: 'string', description: 'Upsert by this column instead of appending (rows keep the id their key first got)' },
     'dry-run': { type: 'boolean', description: 'Read and check the whole file and report what would be written; write nothing' },
-    'on-bad-row': { type: 'enum', enum_values: ['skip', 'fail'], default: 'skip', description: 'skip: report malformed rows and import the rest; fail: stop at the first one' },
+    'on-bad-row': { type: 'enum', enum_values: Object.values(OnBadRow), default: OnBadRow.Skip, description: 'skip: report malformed rows and import the rest; fail: stop at the first one' },
     'no-sync': { type: 'boolean', identity: false, description: 'Commit without fsync: faster; a kill still loses nothing, a power loss may lose the last commits' },
     workers: { ...WORKERS_FLAG, description: 'Worker threads (default: one per core but one, which the writes need)' },
     'chunk-size': chunkSizeFlag('Bytes per chunk (one committed batch each)', IMPORT_CHUNK_SIZE),
@@ -206,7 +206,7 @@ export const importCommand = defineCommand({
   async run({ positionals, flags, options }, ctx) {
     const input = inspectInput(positionals.file, ctx.cwd);
     if (input.kind === 'bad') throw input.error;
-    const header = readCsvHeader(input.absolute, input.size, 64 * 1024 * 1024, input.path);
+    const header = readCsvHeader(input.absolute, input.size, DEFAULT_MAX_RECORD_BYTES, input.path);
     const keyIndex = flags.key === undefined ? undefined : header.names.indexOf(flags.key);
     if (keyIndex === -1) {
       throw new StintError(ErrorCode.KeyColumnMissing, `--key ${flags.key}: the header has no such column`, { context: { columns: header.names }, fix_required: 'Name a column of the header with --key' });
@@ -276,10 +276,10 @@ export const importCommand = defineCommand({
         mapModule: MAP_MODULE,
         options: { width: header.names.length, ...(keyed ? { keyIndex } : {}) } satisfies ImportMapOptions,
         chunkSize: flags['chunk-size'],
-        maxRecordBytes: 64 * 1024 * 1024,
+        maxRecordBytes: DEFAULT_MAX_RECORD_BYTES,
         from,
         state,
-        fold: importFold(table, keyed, flags['on-bad-row'] as OnBadRow),
+        fold: importFold(table, keyed, flags['on-bad-row']),
         async safePoint(folded, watermark) {
           const { pending, ...rest } = folded;
           folded.pending = undefined;
