@@ -48,7 +48,7 @@ type Acquired = { readonly kind: 'attach'; readonly id: string } | { readonly ki
 
 function openJobStore(inv: Pick<Invocation, 'host'>): JobStore {
   const store = new JobStore(stateDirPath(inv.host.env));
-  store.sweep(inv.host.now());
+  store.sweepWhenDue(inv.host.now());
   return store;
 }
 

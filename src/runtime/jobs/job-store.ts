@@ -7,6 +7,9 @@ import type { JobRecord, JobResult, JobStatus } from './job-record.js';
 
 /** Finished jobs are kept this long, then cleaned. */
 export const JOB_RETENTION_MS = 24 * 60 * 60 * 1000;
+/** How often a call sweeps: a sweep reads every job's status, too much for each of thousands of calls. */
+export const SWEEP_EVERY_MS = 10 * 60 * 1000;
+const LAST_SWEEP_FILE = 'last-sweep';
 const LOG_TAIL_BYTES = 2048;
 
 /** The outcome of claiming an invocation key: this process owns a new job, or another job holds the key. */
@@ -153,6 +156,20 @@ export class JobStore {
 
   list(): string[] {
     return readdirSync(this.jobsDir).filter((name) => this.exists(name));
+  }
+
+  /** Sweeps unless a sweep ran in the last SWEEP_EVERY_MS (one small read when not due). */
+  sweepWhenDue(now: number): void {
+    const marker = join(this.root, LAST_SWEEP_FILE);
+    let last = -Infinity;
+    try {
+      last = Number(readFileSync(marker, 'utf8'));
+    } catch {
+      // never swept here
+    }
+    if (now - last < SWEEP_EVERY_MS) return;
+    writeFileAtomic(marker, String(now));
+    this.sweep(now);
   }
 
   /** Removes jobs that ended more than the retention period ago. */

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { JobStore, JOB_RETENTION_MS } from '../../../src/runtime/jobs/job-store.js';
+import { JobStore, JOB_RETENTION_MS, SWEEP_EVERY_MS } from '../../../src/runtime/jobs/job-store.js';
 import { JobState } from '../../../src/contract/vocabulary/job-state.js';
 import type { JobRecord } from '../../../src/runtime/jobs/job-record.js';
 import { tempWorld } from '../../helpers/temp-world.js';
@@ -22,6 +22,18 @@ test('ended jobs are cleaned after 24 hours, running ones never (the clock is th
   store.sweep(t0 + JOB_RETENTION_MS + 1);
   assert.ok(!existsSync(store.dir('analyze-00000001')), 'cleaned after');
   assert.ok(store.exists('analyze-00000002'), 'a running job is never cleaned');
+});
+
+test('a call sweeps at most once per SWEEP_EVERY_MS', () => {
+  const store = new JobStore(world.path('sweep-due'));
+  const t0 = 5_000_000;
+  store.create(record('analyze-00000003', 'k3'), { state: JobState.Done, startedAt: t0, updatedAt: t0, progressAt: t0, endedAt: t0 });
+  const expired = t0 + JOB_RETENTION_MS + 1;
+  store.sweepWhenDue(expired - SWEEP_EVERY_MS + 1); // a sweep, too early for this job
+  store.sweepWhenDue(expired);
+  assert.ok(store.exists('analyze-00000003'), 'not due: the last sweep was under SWEEP_EVERY_MS ago');
+  store.sweepWhenDue(expired + 1);
+  assert.ok(!store.exists('analyze-00000003'), 'due again: swept');
 });
 
 test('of two claims on one key exactly one wins; a lease is one process at a time', () => {
