@@ -12,7 +12,7 @@ import { DEFAULT_IDLE_TIMEOUT_MS } from './budget.js';
 import { checkpointDirFor } from './call-context.js';
 import { executeCommand, type Execution } from './execute-command.js';
 import { callMeta, finalEnvelope, workEnded } from './final-envelope.js';
-import { incompleteEnvelope } from './incomplete-response.js';
+import { cancelCommand, continueCommand, incompleteEnvelope } from './incomplete-response.js';
 import type { Invocation } from './invocation.js';
 import { newJobId } from './jobs/job-id.js';
 import { fallbackOutcome, markLost } from './jobs/job-outcomes.js';
@@ -277,7 +277,7 @@ export async function runJob(inv: Invocation, store: JobStore, job: JobRecord, m
       case StopReason.Stalled:
         return buildEnvelope({ exitCode: ExitCode.TIMEOUT, durationMs, data: partial, meta, error: { code: ErrorCode.Stalled, message: `No progress for ${job.idleTimeoutMs}ms; the job was stopped`, retryable: false, phase: Phase.Execution, ...(job.resume ? { suggestion: 'Run the original command again to continue from the last checkpoint' } : {}) } });
       case StopReason.Interrupt:
-        return buildEnvelope({ exitCode: SignalExitCode.SIGINT, durationMs, data: partial, meta, error: { code: ErrorCode.Cancelled, message: 'Cancelled by SIGINT at a safe point', retryable: false, phase: Phase.Execution, context: { signal: 'SIGINT', job_id: job.id } } });
+        return interruptedEnvelope(job, partial, durationMs, meta);
       default:
         return buildEnvelope({ exitCode: ExitCode.GENERAL_ERROR, durationMs, data: partial, meta, error: { code: ErrorCode.Cancelled, message: `Job ${job.id} was cancelled; its checkpoint is discarded`, retryable: false, phase: Phase.Execution } });
     }
@@ -330,6 +330,30 @@ export async function runJob(inv: Invocation, store: JobStore, job: JobRecord, m
   await execution.finish(workEnded(result.exitCode));
   const envelope = finalEnvelope(inv, result, execution.warnings, meta);
   return end(envelope.meta.exit_code === ExitCode.SUCCESS ? JobState.Done : JobState.Failed, envelope);
+}
+
+/**
+ * The SIGINT answer (130, CANCELLED, `data.partial: true`, REQ-F-069). The
+ * job stays paused with its checkpoint, so the answer also carries the
+ * command that continues it: a Ctrl-C must not cost the work done.
+ */
+function interruptedEnvelope(job: JobRecord, partial: unknown, durationMs: number, meta: Record<string, unknown>): Envelope {
+  const data = {
+    ...(partial as Record<string, unknown>),
+    partial: true,
+    state: IncompleteState.Paused,
+    job_id: job.id,
+    continue_command: continueCommand(job, IncompleteState.Paused),
+    cancel_command: cancelCommand(job),
+  };
+  const error = {
+    code: ErrorCode.Cancelled,
+    message: 'Cancelled by SIGINT at a safe point; the work done is kept and data.continue_command continues it',
+    retryable: false,
+    phase: Phase.Execution,
+    context: { signal: 'SIGINT', job_id: job.id },
+  };
+  return buildEnvelope({ exitCode: SignalExitCode.SIGINT, durationMs, data, meta, error });
 }
 
 /** `job cancel` of a job nobody is running: end it and discard its checkpoint here. */

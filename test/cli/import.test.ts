@@ -1,6 +1,6 @@
 import { test, describe, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, writeFileSync, appendFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { parse } from 'csv-parse/sync';
 import { Level } from 'level';
@@ -142,7 +142,7 @@ describe('idempotency', () => {
     assert.equal((await exported(db, env)).length, 7, 'the rows are there once');
   });
 
-  test('the same key with other arguments, or a changed input, is IDEMPOTENCY_KEY_REUSED (exit 6)', async () => {
+  test('the same key with other arguments, or with other bytes, is IDEMPOTENCY_KEY_REUSED (exit 6)', async () => {
     const env = freshHome();
     const db = world.path('idem2.db');
     const file = world.path('changing.csv');
@@ -151,7 +151,7 @@ describe('idempotency', () => {
     const other = await runJson(['import', file, '--into', db, '--idempotency-key', 'k-2', '--key', 'a'], { env });
     assert.equal(other.run.code, 6);
     assert.equal(other.envelope.error!.code, 'IDEMPOTENCY_KEY_REUSED');
-    appendFileSync(file, '3,4\n');
+    writeFileSync(file, 'a,b\n9,2\n3,4\n');
     const changed = await runJson(['import', file, '--into', db, '--idempotency-key', 'k-2'], { env });
     assert.equal(changed.run.code, 6);
     assert.equal(changed.envelope.error!.code, 'IDEMPOTENCY_KEY_REUSED');

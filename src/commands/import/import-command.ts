@@ -1,4 +1,3 @@
-import type { ErrorDetail } from '../../contract/envelope.js';
 import { ErrorCode } from '../../contract/error-code.js';
 import { ExitCode } from '../../contract/exit-code.js';
 import { outcomeOf, type Established, type Unresolved } from '../../contract/outcome.js';
@@ -18,12 +17,15 @@ import { fingerprintOf, inspectInput } from '../../engine/input-file.js';
 import { BAD_ROW_MESSAGE, type BadRow } from './bad-row.js';
 import { chunkSizeFlag, IMPORT_CHUNK_SIZE, WORKERS_FLAG } from '../engine-flags.js';
 import type { ImportChunk, ImportMapOptions } from './import-map.js';
+import { closeSync, openSync } from 'node:fs';
+import { fileRangeDigest } from './import-ledger.js';
+import { RECORD_FORMAT, type ImportCheckpoint, type ImportState, type RunRecord, type SavedState } from './import-records.js';
+import { findPrior, forgetRun, type PriorRun } from './prior-run.js';
 import { openTable, TableKey, type Table, type TableBatch } from './table-store.js';
 
 const MAP_MODULE = new URL('./import-map.js', import.meta.url).href;
 const BAD_SAMPLE_LIMIT = 100;
 const RANGE_LIMIT = 1000;
-const CHECKPOINT_FORMAT = 1;
 
 /** What to do with a malformed row. */
 export const OnBadRow = { Skip: 'skip', Fail: 'fail' } as const;
@@ -33,48 +35,10 @@ export type OnBadRow = (typeof OnBadRow)[keyof typeof OnBadRow];
 export const Effect = { Written: 'written', Noop: 'noop', None: 'none' } as const;
 export type Effect = (typeof Effect)[keyof typeof Effect];
 
-/** A run of consecutive imported rows: the established part of the outcome. */
-interface ImportedRange {
-  firstLine: number;
-  lastLine: number;
-  rows: number;
-  firstId: number;
-  lastId: number;
-}
-
-/** Folded state; everything but `pending` is checkpointed with the rows it describes. */
-interface ImportState {
-  nextId: number;
-  imported: number;
-  badCount: number;
-  badSample: { line: number; reason: BadRow }[];
-  ranges: ImportedRange[];
-  rangeOpen: boolean;
-  failed?: { line: number; reason: BadRow };
-  /** This chunk's writes, not yet committed (never in the checkpoint). */
-  pending: TableBatch | undefined;
-}
-
-/** The checkpoint, stored in the destination database beside the rows it records. */
-interface ImportCheckpoint {
-  readonly version: number;
-  readonly argumentsDigest: string;
-  readonly fingerprint: unknown;
-  readonly watermark: Watermark;
-  readonly header: CsvHeader;
-  readonly state: Omit<ImportState, 'pending'>;
-}
-
-/** A finished run, kept under its idempotency key: the same key answers it again. */
-interface RunRecord {
-  readonly argumentsDigest: string;
-  readonly fingerprint: unknown;
-  readonly exitCode: ExitCode;
-  readonly data: Record<string, unknown>;
-  readonly error?: ErrorDetail;
-}
-
 const encodeId = (id: number) => Buffer.from(String(id));
+
+/** Records a chunk's span in the ledger, in the batch that commits its rows. */
+type SpanWriter = (batch: TableBatch, start: number, end: number, digest: Uint8Array) => void;
 
 function noteBad(state: ImportState, line: number, reason: BadRow): void {
   state.badCount++;
@@ -101,11 +65,12 @@ function noteRun(state: ImportState, firstLine: number, lastLine: number, rows: 
  * its key already has) and stage the puts; the safe point commits them with
  * the checkpoint in one batch.
  */
-function importFold(table: Table | undefined, keyed: boolean, onBadRow: OnBadRow): Fold<ImportChunk, ImportState> {
+function importFold(table: Table | undefined, keyed: boolean, onBadRow: OnBadRow, span: SpanWriter): Fold<ImportChunk, ImportState> {
   return async function* (chunks, state) {
     for await (const chunk of chunks) {
       const { partial } = chunk;
       const batch = table?.batch();
+      if (batch) span(batch, chunk.start, chunk.end, partial.digest);
       const stopAt = onBadRow === OnBadRow.Fail && partial.bad.length > 0 ? partial.bad[0]!.before : partial.rows;
       const existing = new Map<string, number>();
       if (keyed && table && partial.keys) {
@@ -164,7 +129,7 @@ function importFold(table: Table | undefined, keyed: boolean, onBadRow: OnBadRow
   };
 }
 
-function outcomeData(path: string, state: Omit<ImportState, 'pending'>, keyed: boolean, extraGap?: Unresolved) {
+function outcomeData(path: string, state: SavedState, keyed: boolean, extraGap?: Unresolved) {
   const established: Established<{ rows: number; first_id?: number; last_id?: number }>[] = state.ranges.map((r) => ({
     q: `lines ${r.firstLine}-${r.lastLine}`,
     a: { rows: r.rows, ...(keyed ? {} : { first_id: r.firstId, last_id: r.lastId }) },
@@ -228,28 +193,15 @@ export const importCommand = defineCommand({
       table = dryRun ? undefined : await openTable(flags.into, true);
       const { pack, unpack } = await msgpack;
       const pool = await pooling;
-      let checkpoint: ImportCheckpoint | undefined;
+      const sync = !flags['no-sync'];
+      let prior: PriorRun = { kind: 'none', stale: false };
       let nextId = 1;
       if (table) {
-        const run = await table.get(TableKey.run(idem));
-        if (run) {
-          const record = unpack(run) as RunRecord;
-          if (record.argumentsDigest === ctx.argumentsDigest && JSON.stringify(record.fingerprint) === JSON.stringify(fingerprint)) {
-            return { exitCode: record.exitCode, data: { ...record.data, effect: Effect.Noop }, ...(record.error ? { error: record.error } : {}), meta: { idempotency_hit: true } };
-          }
-          if (options.idempotencyKeyGiven) throw reused(idem);
-        }
-        const saved = await table.get(TableKey.checkpoint(idem));
-        if (saved) {
-          checkpoint = unpack(saved) as ImportCheckpoint;
-          if (checkpoint.argumentsDigest !== ctx.argumentsDigest) throw reused(idem);
-          if (JSON.stringify(checkpoint.fingerprint) !== JSON.stringify(fingerprint)) {
-            throw new StintError(ErrorCode.InputChanged, `${input.path} changed since this import paused; continuing would mix two files`, {
-              context: { path: input.path },
-              fix_required: 'Cancel the paused import (its job cancel), or import the new file with another --idempotency-key',
-            });
-          }
-        }
+        prior = await findPrior({
+          table, unpack, idem, keyGiven: options.idempotencyKeyGiven === true, argumentsDigest: ctx.argumentsDigest,
+          fingerprint, path: input.path, absolute: input.absolute, size: input.size,
+        });
+        if (prior.kind === 'replay') return replayOf(prior.record);
         const columns = await table.get(TableKey.Columns);
         if (columns && JSON.stringify(unpack(columns)) !== JSON.stringify(header.names)) {
           throw new StintError(ErrorCode.ColumnsMismatch, `the table at ${flags.into} has other columns than ${input.path}`, {
@@ -257,15 +209,17 @@ export const importCommand = defineCommand({
             fix_required: 'Import into another --into folder, or make the header match the table',
           });
         }
+        if (prior.kind === 'none' && prior.stale) await forgetRun(table, idem, sync);
         const next = await table.get(TableKey.NextId);
         if (next) nextId = Number(Buffer.from(next).toString());
       }
-      const restored = dryRun ? (await ctx.restore<Omit<ImportState, 'pending'> & { watermark: Watermark }>(fingerprint))?.state : undefined;
-      const base = checkpoint?.state ?? restored;
+      const restored = dryRun ? (await ctx.restore<SavedState & { watermark: Watermark }>(fingerprint))?.state : undefined;
+      const continued = prior.kind === 'continue' ? prior : undefined;
+      const base = continued?.state ?? restored;
       const state: ImportState = { ...(base ?? { nextId, imported: 0, badCount: 0, badSample: [], ranges: [], rangeOpen: false }), pending: undefined };
-      const from = checkpoint?.watermark ?? restored?.watermark ?? { offset: header.dataStart, line: header.dataLine };
-      const sync = !flags['no-sync'];
-      let columnsWritten = false;
+      const from = continued?.watermark ?? restored?.watermark ?? { offset: header.dataStart, line: header.dataLine };
+      const span: SpanWriter = (batch, start, end, digest) => batch.put(TableKey.span(idem, start), pack({ end, digest }));
+      let started = continued !== undefined;
       let inflight: Promise<void> = Promise.resolve();
 
       const outcome = await runChunked({
@@ -279,18 +233,22 @@ export const importCommand = defineCommand({
         maxRecordBytes: DEFAULT_MAX_RECORD_BYTES,
         from,
         state,
-        fold: importFold(table, keyed, flags['on-bad-row']),
+        fold: importFold(table, keyed, flags['on-bad-row'], span),
         async safePoint(folded, watermark) {
           const { pending, ...rest } = folded;
           folded.pending = undefined;
           if (!table) return ctx.checkpoint({ ...rest, watermark }, { done: folded.imported + folded.badCount, unit: ProgressUnit.Rows });
           // The rows of this chunk and the checkpoint that records them: one batch, so a kill between them is impossible.
           const batch = pending ?? table.batch();
-          const record: ImportCheckpoint = { version: CHECKPOINT_FORMAT, argumentsDigest: ctx.argumentsDigest, fingerprint, watermark, header, state: rest };
+          const record: ImportCheckpoint = { version: RECORD_FORMAT, argumentsDigest: ctx.argumentsDigest, fingerprint, watermark, header, state: rest };
           batch.put(TableKey.checkpoint(idem), pack(record));
           batch.put(TableKey.NextId, encodeId(folded.nextId));
-          if (!columnsWritten && !checkpoint) batch.put(TableKey.Columns, pack(header.names));
-          columnsWritten = true;
+          if (!started) {
+            // The header is the ledger's first span: a file with another header is other bytes.
+            span(batch, 0, header.dataStart, headerDigest(input.absolute, header.dataStart));
+            batch.put(TableKey.Columns, pack(header.names));
+          }
+          started = true;
           // One commit in flight while the next chunk is folded; a stop (or an upsert, whose
           // lookups must see it) waits for it to be durable first.
           await inflight;
@@ -304,11 +262,8 @@ export const importCommand = defineCommand({
       await inflight;
       const { pending: _, ...folded } = outcome.state;
       if (outcome.kind === 'stopped') {
-        if (table && ctx.stopCause() === Cause.Cancelled) {
-          const discard = table.batch();
-          discard.del(TableKey.checkpoint(idem));
-          await discard.write(sync);
-        }
+        // Whatever stopped it (budget, signal, cancel), the committed rows and their checkpoint stay:
+        // the identical call continues after them and never imports them again.
         const data = outcomeData(input.path, folded, keyed, { q: `lines ${outcome.watermark.line}-`, reason: 'not imported yet: the import paused' });
         return { exitCode: ExitCode.INCOMPLETE, data: { ...data, cause: ctx.stopCause() ?? Cause.Budget } };
       }
@@ -316,29 +271,17 @@ export const importCommand = defineCommand({
         // Not the input's fault: fail, keeping the checkpoint so the same call resumes.
         throw new StintError(ErrorCode.WorkerFailed, outcome.error.message);
       }
-      const gap = outcome.kind === 'failed' ? { q: `line ${outcome.line}-`, reason: outcome.error.message, code: outcome.error.code, context: { line: outcome.line } } : undefined;
-      const data = { ...outcomeData(input.path, folded, keyed, gap), effect: dryRun ? Effect.None : Effect.Written, into: flags.into, ...(dryRun ? { dry_run: true } : {}) };
-      const partial = folded.badCount > 0 || gap !== undefined;
-      const result: CommandResult<Record<string, unknown>> = partial
-        ? {
-            exitCode: ExitCode.PARTIAL_FAILURE,
-            data,
-            error: {
-              code: ErrorCode.PartialFailure,
-              message: folded.failed
-                ? `stopped at the bad row on line ${folded.failed.line}; ${folded.imported} rows before it are imported`
-                : `${folded.imported} rows imported; ${data.unresolved_total} could not be`,
-              retryable: false,
-              phase: Phase.Execution,
-            },
-          }
-        : { exitCode: ExitCode.SUCCESS, data };
+      const result = resultOf(input.path, folded, keyed, outcome, { dryRun, into: flags.into });
       if (table) {
-        const record: RunRecord = { argumentsDigest: ctx.argumentsDigest, fingerprint, exitCode: result.exitCode, data, ...(result.error ? { error: result.error } : {}) };
+        const record: RunRecord = {
+          version: RECORD_FORMAT, argumentsDigest: ctx.argumentsDigest, fingerprint, watermark: outcome.watermark, state: folded,
+          exitCode: result.exitCode, data: result.data as Record<string, unknown>, ...(result.error ? { error: result.error } : {}),
+        };
         // The run's end: its checkpoint goes and its response stays, under its key, in one batch.
         const last = table.batch();
         last.del(TableKey.checkpoint(idem));
         last.put(TableKey.run(idem), pack(record));
+        if (!started) span(last, 0, header.dataStart, headerDigest(input.absolute, header.dataStart));
         await last.write(sync);
       }
       return dryRun ? { ...result, meta: { dry_run: true } } : result;
@@ -350,9 +293,38 @@ export const importCommand = defineCommand({
   },
 });
 
-function reused(key: string): StintError {
-  return new StintError(ErrorCode.IdempotencyKeyReused, `idempotency key ${key} was used for another import (other arguments or another input)`, {
-    context: { idempotency_key: key },
-    fix_required: 'Use a new --idempotency-key for a new import, or repeat the original arguments and file exactly',
-  });
+/** A finished run answered again: the same response, and nothing written. */
+function replayOf(record: RunRecord): CommandResult<Record<string, unknown>> {
+  const data = { ...record.data, effect: Effect.Noop };
+  return { exitCode: record.exitCode, data, ...(record.error ? { error: record.error } : {}), meta: { idempotency_hit: true } };
+}
+
+/** The response of a run that reached the end of its file (or stopped at a bad row, with --on-bad-row fail). */
+function resultOf(
+  path: string,
+  folded: SavedState,
+  keyed: boolean,
+  outcome: { kind: 'done' } | { kind: 'failed'; line: number; error: { code: string; message: string } },
+  how: { dryRun: boolean; into: string },
+): CommandResult<Record<string, unknown>> {
+  const gap = outcome.kind === 'failed'
+    ? { q: `line ${outcome.line}-`, reason: outcome.error.message, code: outcome.error.code, context: { line: outcome.line } }
+    : undefined;
+  const effect = how.dryRun ? Effect.None : Effect.Written;
+  const data = { ...outcomeData(path, folded, keyed, gap), effect, into: how.into, ...(how.dryRun ? { dry_run: true } : {}) };
+  if (folded.badCount === 0 && gap === undefined) return { exitCode: ExitCode.SUCCESS, data };
+  const message = folded.failed
+    ? `stopped at the bad row on line ${folded.failed.line}; ${folded.imported} rows before it are imported`
+    : `${folded.imported} rows imported; ${data.unresolved_total} could not be`;
+  return { exitCode: ExitCode.PARTIAL_FAILURE, data, error: { code: ErrorCode.PartialFailure, message, retryable: false, phase: Phase.Execution } };
+}
+
+/** The digest of the header's bytes, read once at the start of a run. */
+function headerDigest(path: string, dataStart: number): Uint8Array {
+  const fd = openSync(path, 'r');
+  try {
+    return fileRangeDigest(fd, 0, dataStart);
+  } finally {
+    closeSync(fd);
+  }
 }

@@ -5,6 +5,7 @@ import { fieldText, readCsvRecords } from '../../engine/csv-records.js';
 import { PackedOutput } from '../../engine/packed-output.js';
 import type { ChunkInfo, WindowInfo, WindowResult } from '../../engine/worker-protocol.js';
 import { BadRow } from './bad-row.js';
+import { spanDigest } from './import-ledger.js';
 
 export interface ImportMapOptions {
   readonly width: number;
@@ -21,6 +22,8 @@ export interface ImportChunk {
   readonly lines: Uint32Array;
   readonly keys: string[] | null;
   readonly bad: { readonly line: number; readonly reason: BadRow; readonly before: number }[];
+  /** The digest of the chunk's bytes, for the import's ledger. */
+  readonly digest: Uint8Array;
 }
 
 /** This thread's output, reused across chunks (each reply's structured clone copies it whole). */
@@ -73,5 +76,7 @@ function read(bytes: Uint8Array, info: ChunkInfo, limit: number, atEof: boolean)
   if (!framed) return undefined;
   // The row tables are copied to the chunk's size. `packed` stays a view: the reply's clone copies
   // its whole reused buffer (at most 1.5x the bytes used), which costs less than copying it first.
-  return { partial: { rows, packed: output.bytes.subarray(0, output.used), ends: ends.slice(0, rows), lines: lines.slice(0, rows), keys, bad }, ...framed };
+  const digest = spanDigest(bytes.subarray(0, framed.consumed));
+  const packed = output.bytes.subarray(0, output.used);
+  return { partial: { rows, packed, ends: ends.slice(0, rows), lines: lines.slice(0, rows), keys, bad, digest }, ...framed };
 }

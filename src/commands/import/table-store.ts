@@ -7,6 +7,7 @@ import { databaseLocked, isLevelLocked } from '../../runtime/level-errors.js';
 const HIGH_WIDTH = 12;
 const LOW_SPAN = 10_000;
 const ROWS_PER_READ = 4096;
+const SPAN_WIDTH = 16;
 
 /**
  * A row key is made once per imported row, so it is made cheaply: the last
@@ -35,6 +36,9 @@ export const TableKey = {
   index: (value: string) => `key:${value}`,
   checkpoint: (idempotencyKey: string) => `ckpt:${idempotencyKey}`,
   run: (idempotencyKey: string) => `run:${idempotencyKey}`,
+  /** The ledger of a run: one entry per committed chunk, in offset order. */
+  spanPrefix: (idempotencyKey: string) => `span:${idempotencyKey}:`,
+  span: (idempotencyKey: string, start: number) => `span:${idempotencyKey}:${String(start).padStart(SPAN_WIDTH, '0')}`,
 } as const;
 
 /** Writes gathered for one atomic commit (a chained LevelDB batch: no object per operation). */
@@ -52,10 +56,15 @@ export interface Table {
   getMany(keys: readonly string[]): Promise<(Uint8Array | undefined)[]>;
   /** A batch to fill and write; the chained form is several times faster than an array of operations in classic-level. */
   batch(): TableBatch;
-  /** Rows in id order, a batch of entries at a time (one native call per batch, not per row). */
+  /** Entries whose key starts with `prefix`, in key order, a batch at a time (one native call per batch, not per row). */
+  entries(prefix: string): AsyncIterable<readonly [string, Uint8Array][]>;
+  /** Rows in id order. */
   rows(): AsyncIterable<readonly [string, Uint8Array][]>;
   close(): Promise<void>;
 }
+
+/** The first key after every key that starts with `prefix`. */
+const prefixEnd = (prefix: string) => prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
 
 /** Opens (or creates) a table; a database another process holds is DATABASE_LOCKED, retryable. */
 export async function openTable(dir: string, create: boolean): Promise<Table> {
@@ -69,6 +78,18 @@ export async function openTable(dir: string, create: boolean): Promise<Table> {
   } catch (error) {
     if (isLevelLocked(error)) throw databaseLocked('the table', dir);
     throw new StintError(ErrorCode.TableUnreadable, `the database at ${dir} cannot be opened: ${(error as Error).message}`, { context: { path: dir } });
+  }
+  async function* entries(prefix: string): AsyncGenerator<readonly [string, Uint8Array][]> {
+    const iterator = db.iterator({ gte: prefix, lt: prefixEnd(prefix) });
+    try {
+      for (;;) {
+        const batch = await iterator.nextv(ROWS_PER_READ);
+        if (batch.length === 0) return;
+        yield batch;
+      }
+    } finally {
+      await iterator.close();
+    }
   }
   return {
     get: (key) => db.get(key),
@@ -84,18 +105,8 @@ export async function openTable(dir: string, create: boolean): Promise<Table> {
         write: (sync) => chained.write({ sync }),
       };
     },
-    async *rows() {
-      const iterator = db.iterator({ gte: TableKey.RowPrefix, lt: 'row;' });
-      try {
-        for (;;) {
-          const entries = await iterator.nextv(ROWS_PER_READ);
-          if (entries.length === 0) return;
-          yield entries;
-        }
-      } finally {
-        await iterator.close();
-      }
-    },
+    entries,
+    rows: () => entries(TableKey.RowPrefix),
     close: () => db.close(),
   };
 }

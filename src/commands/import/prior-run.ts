@@ -1,0 +1,102 @@
+import { ErrorCode } from '../../contract/error-code.js';
+import { StintError } from '../../contract/stint-error.js';
+import type { Watermark } from '../../engine/chunked-run.js';
+import { matchLedger, type LedgerSpan } from './import-ledger.js';
+import type { ImportCheckpoint, RunRecord, SavedState } from './import-records.js';
+import { TableKey, type Table } from './table-store.js';
+
+/** What the table already holds of this import, and so where this call begins. */
+export type PriorRun =
+  /** Nothing: import from the first record. `stale` names an earlier run of other bytes to forget first. */
+  | { readonly kind: 'none'; readonly stale: boolean }
+  /** The same bytes were imported to the end: answer that run again, writing nothing. */
+  | { readonly kind: 'replay'; readonly record: RunRecord }
+  /** Rows up to the watermark are committed (a paused run, or a finished one whose file grew): go on from there. */
+  | { readonly kind: 'continue'; readonly watermark: Watermark; readonly state: SavedState };
+
+export interface PriorQuery {
+  readonly table: Table;
+  readonly unpack: (bytes: Uint8Array) => unknown;
+  readonly idem: string;
+  readonly keyGiven: boolean;
+  readonly argumentsDigest: string;
+  readonly fingerprint: unknown;
+  /** The input as it is now. */
+  readonly path: string;
+  readonly absolute: string;
+  readonly size: number;
+}
+
+/**
+ * Finds the earlier run under this idempotency key and decides, by content
+ * when size or mtime changed, whether this call replays it, continues it or
+ * starts anew. A paused run never continues over other bytes, and an
+ * explicit key never names two inputs.
+ */
+export async function findPrior(q: PriorQuery): Promise<PriorRun> {
+  const saved = await read<ImportCheckpoint>(q, TableKey.checkpoint(q.idem));
+  const run = await read<RunRecord>(q, TableKey.run(q.idem));
+  const prior = saved ?? run;
+  if (!prior) return { kind: 'none', stale: false };
+  if (prior.argumentsDigest !== q.argumentsDigest) throw reused(q.idem);
+  const match = await matchInput(q, prior);
+  if (match.kind === 'extended') throw lastRowChanged(q.path);
+  if (match.kind === 'differs') {
+    if (saved) throw inputChanged(q.path);
+    if (q.keyGiven) throw reused(q.idem);
+    return { kind: 'none', stale: true };
+  }
+  if (saved) return { kind: 'continue', watermark: saved.watermark, state: saved.state };
+  if (!run!.watermark || run!.watermark.offset >= q.size) return { kind: 'replay', record: run! };
+  return { kind: 'continue', watermark: run!.watermark, state: run!.state };
+}
+
+async function read<T>(q: PriorQuery, key: string): Promise<T | undefined> {
+  const bytes = await q.table.get(key);
+  return bytes ? (q.unpack(bytes) as T) : undefined;
+}
+
+/** Unchanged metadata is trusted; otherwise the recorded spans are read back and compared. */
+async function matchInput(q: PriorQuery, prior: ImportCheckpoint | RunRecord) {
+  if (JSON.stringify(prior.fingerprint) === JSON.stringify(q.fingerprint)) return { kind: 'same' as const };
+  return matchLedger(q.absolute, q.size, spansOf(q));
+}
+
+async function* spansOf(q: PriorQuery): AsyncGenerator<LedgerSpan> {
+  const prefix = TableKey.spanPrefix(q.idem);
+  for await (const entries of q.table.entries(prefix)) {
+    for (const [key, value] of entries) {
+      const { end, digest } = q.unpack(value) as { end: number; digest: Uint8Array };
+      yield { start: Number(key.slice(prefix.length)), end, digest };
+    }
+  }
+}
+
+/** Deletes what the table records of an earlier run of other bytes (its rows stay: they were imported). */
+export async function forgetRun(table: Table, idem: string, sync: boolean): Promise<void> {
+  const batch = table.batch();
+  for await (const entries of table.entries(TableKey.spanPrefix(idem))) for (const [key] of entries) batch.del(key);
+  batch.del(TableKey.run(idem));
+  await batch.write(sync);
+}
+
+export function reused(key: string): StintError {
+  return new StintError(ErrorCode.IdempotencyKeyReused, `idempotency key ${key} was used for another import (other arguments or another input)`, {
+    context: { idempotency_key: key },
+    fix_required: 'Use a new --idempotency-key for a new import, or repeat the original arguments and file exactly',
+  });
+}
+
+function inputChanged(path: string): StintError {
+  return new StintError(ErrorCode.InputChanged, `${path} changed since this import paused; continuing would mix two files`, {
+    context: { path },
+    fix_required: 'Restore the file, or import it as a new run with a new --idempotency-key (the rows committed so far stay)',
+  });
+}
+
+function lastRowChanged(path: string): StintError {
+  return new StintError(ErrorCode.InputChanged, `${path} changed: the last row imported from it runs on with new bytes`, {
+    context: { path },
+    fix_required: 'Import the file as a new run with a new --idempotency-key (the rows committed so far stay)',
+  });
+}
