@@ -20,6 +20,7 @@ export const ErrorCode = {
   JobLost: 'JOB_LOST',
   JobNotFound: 'JOB_NOT_FOUND',
   StateDirUnusable: 'STATE_DIR_UNUSABLE',
+  NoSpace: 'NO_SPACE',
   // inputs
   FileNotFound: 'FILE_NOT_FOUND',
   NotAFile: 'NOT_A_FILE',
@@ -38,6 +39,7 @@ export const ErrorCode = {
   ColumnsMismatch: 'COLUMNS_MISMATCH',
   KeyColumnMissing: 'KEY_COLUMN_MISSING',
   InputChanged: 'INPUT_CHANGED',
+  InputTruncated: 'INPUT_TRUNCATED',
   InputRequired: 'INPUT_REQUIRED',
   StdinTooLarge: 'STDIN_TOO_LARGE',
 } as const;
@@ -57,6 +59,7 @@ export const EXIT_CODE_OF: Readonly<Record<ErrorCode, ExitCodeValue>> = Object.f
   [ErrorCode.JobLost]: ExitCode.GENERAL_ERROR,
   [ErrorCode.JobNotFound]: ExitCode.NOT_FOUND,
   [ErrorCode.StateDirUnusable]: ExitCode.PRECONDITION,
+  [ErrorCode.NoSpace]: ExitCode.UNAVAILABLE,
   [ErrorCode.FileNotFound]: ExitCode.NOT_FOUND,
   [ErrorCode.NotAFile]: ExitCode.PRECONDITION,
   [ErrorCode.FileUnreadable]: ExitCode.PERMISSION_DENIED,
@@ -73,6 +76,7 @@ export const EXIT_CODE_OF: Readonly<Record<ErrorCode, ExitCodeValue>> = Object.f
   [ErrorCode.ColumnsMismatch]: ExitCode.CONFLICT,
   [ErrorCode.KeyColumnMissing]: ExitCode.PRECONDITION,
   [ErrorCode.InputChanged]: ExitCode.CONFLICT,
+  [ErrorCode.InputTruncated]: ExitCode.PRECONDITION,
   [ErrorCode.InputRequired]: ExitCode.PRECONDITION,
   [ErrorCode.StdinTooLarge]: ExitCode.ARG_ERROR,
 });

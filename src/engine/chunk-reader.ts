@@ -1,8 +1,15 @@
 import { closeSync, openSync, readSync } from 'node:fs';
+import { ErrorCode } from '../contract/error-code.js';
 import { Framing, findRecordStart, scanParity, type ScanState } from './framing.js';
 import type { ChunkTask } from './worker-protocol.js';
 
 const LOOKAHEAD = 64 * 1024;
+
+/** The file ends before the size the run began with: it was cut short or replaced while being read. */
+function inputTruncated(path: string, at: number, fileSize: number): Error {
+  const message = `${path} is shorter than the ${fileSize} bytes it had when the run began (it ends before byte ${at + 1}): it changed during the run`;
+  return Object.assign(new Error(message), { code: ErrorCode.InputTruncated, context: { path, at, size: fileSize } });
+}
 
 /** A record-aligned view of one chunk, valid until the next read on this thread. */
 export type FramedChunk =
@@ -46,7 +53,7 @@ export class ChunkReader {
     let filled = 0;
     while (filled < length) {
       const n = readSync(this.fd, this.buffer, filled, length - filled, from + filled);
-      if (n === 0) break;
+      if (n === 0) throw inputTruncated(path, from + filled, fileSize);
       filled += n;
     }
     this.bufferStart = from;

@@ -67,6 +67,12 @@ function mapWindowed(map: WindowMap<unknown>, task: ChunkTask): ChunkReply<unkno
   }
 }
 
+/** A read that failed: the file cut short mid-run keeps its own code; anything else is unreadable. */
+const readError = (error: unknown) => {
+  const code = (error as { code?: unknown }).code === ErrorCode.InputTruncated ? ErrorCode.InputTruncated : ErrorCode.FileUnreadable;
+  return { code, message: (error as Error).message };
+};
+
 const codeOf = (error: unknown): string => {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' && /^[A-Z][A-Z0-9_]+$/.test(code) ? code : ErrorCode.WorkerFailed;
@@ -79,7 +85,7 @@ export default async function mapChunk(task: ChunkTask): Promise<ChunkReply<unkn
       return mapWindowed(mapper.map, task);
     } catch (error) {
       reader.close();
-      return { kind: 'failed', start: task.nominalStart, end: task.nominalStart, error: { code: ErrorCode.FileUnreadable, message: (error as Error).message } };
+      return { kind: 'failed', start: task.nominalStart, end: task.nominalStart, error: readError(error) };
     }
   }
   if (mapper.kind !== 'chunk') throw new Error(`${task.mapModule} frames itself, which only CSV framing supports`);
@@ -89,7 +95,7 @@ export default async function mapChunk(task: ChunkTask): Promise<ChunkReply<unkn
     framed = reader.read(task);
   } catch (error) {
     reader.close();
-    return { kind: 'failed', start: task.nominalStart, end: task.nominalStart, error: { code: ErrorCode.FileUnreadable, message: (error as Error).message } };
+    return { kind: 'failed', start: task.nominalStart, end: task.nominalStart, error: readError(error) };
   }
   if (framed.kind === 'misaligned') return framed;
   if (framed.kind === 'too-long') return tooLong(task, framed.start);

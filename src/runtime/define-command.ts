@@ -11,6 +11,14 @@ const NAME = /^[a-z][a-z0-9-]*$/;
 const CODE = /^[A-Z][A-Z0-9_]+$/;
 const INTERRUPTION_MIN_MS = 1_000;
 
+/** What the framework declares for 12 on an interruptible command: a full disk keeps the work done. */
+const NO_SPACE_ENTRY = (isWriter: boolean): Pick<ExitCodeEntry, 'description' | 'retryable' | 'side_effects'> => ({
+  description: 'A disk the work writes to is full (NO_SPACE) or a resource is busy; the work done is kept; call again',
+  // A writer may have committed part of its work: retrying is safe only as the same call (its idempotency key).
+  retryable: !isWriter,
+  side_effects: isWriter ? SideEffects.Partial : SideEffects.None,
+});
+
 /** A command after registration: validated, with the framework's flags and exit codes added. */
 export interface RegisteredCommand {
   readonly spec: CommandSpec;
@@ -160,9 +168,13 @@ export function registerCommand(spec: CommandSpec, builtin: boolean): Registered
     [ExitCode.GENERAL_ERROR]: STANDARD_EXIT_CODES[ExitCode.GENERAL_ERROR],
     [ExitCode.ARG_ERROR]: STANDARD_EXIT_CODES[ExitCode.ARG_ERROR],
   };
-  if (spec.interruption) exitCodes[ExitCode.TIMEOUT] = STANDARD_EXIT_CODES[ExitCode.TIMEOUT];
-  // Reading stdin can fail before any work: a terminal instead of input (INPUT_REQUIRED).
-  if (spec.stdin) exitCodes[ExitCode.PRECONDITION] = STANDARD_EXIT_CODES[ExitCode.PRECONDITION];
+  if (spec.interruption) {
+    exitCodes[ExitCode.TIMEOUT] = STANDARD_EXIT_CODES[ExitCode.TIMEOUT];
+    // Its checkpoints and job state need a disk, which can be full (NO_SPACE): the work done is kept.
+    exitCodes[ExitCode.UNAVAILABLE] = { ...STANDARD_EXIT_CODES[ExitCode.UNAVAILABLE], ...NO_SPACE_ENTRY(isWriter) };
+  }
+  // Reading stdin can fail before any work (INPUT_REQUIRED), and so can a job-state folder that refuses writes.
+  if (spec.stdin || spec.interruption) exitCodes[ExitCode.PRECONDITION] = STANDARD_EXIT_CODES[ExitCode.PRECONDITION];
   for (const [key, entry] of Object.entries(spec.exit_codes)) {
     exitCodes[Number(key)] = { ...STANDARD_EXIT_CODES[Number(key) as ExitCode], ...entry };
   }

@@ -19,7 +19,7 @@ import { fallbackOutcome, markLost } from './jobs/job-outcomes.js';
 import type { JobRecord, JobStatus } from './jobs/job-record.js';
 import { isAlive, JobStore } from './jobs/job-store.js';
 import { waitOnJob } from './jobs/job-wait.js';
-import { stateDirPath } from './state-dir.js';
+import { inStateDir, stateDirPath } from './state-dir.js';
 import { StopController } from './stop-controller.js';
 import { spawnSupervisor } from './supervisor.js';
 
@@ -48,7 +48,7 @@ type Acquired = { readonly kind: 'attach'; readonly id: string } | { readonly ki
 
 function openJobStore(inv: Pick<Invocation, 'host'>): JobStore {
   const store = new JobStore(stateDirPath(inv.host.env));
-  store.sweepWhenDue(inv.host.now());
+  inStateDir(store.root, () => store.sweepWhenDue(inv.host.now()));
   return store;
 }
 
@@ -129,7 +129,7 @@ function retryableOf(inv: Invocation): (job: JobRecord) => boolean {
 /** The caller's side of an interruptible command: run within the budget, then hand off or pause. */
 export async function runInterruptible(inv: Invocation): Promise<Envelope> {
   const store = openJobStore(inv);
-  const acquired = acquireJob(inv, store);
+  const acquired = inStateDir(store.root, () => acquireJob(inv, store));
   const wait = (id: string) => waitOnJob({ store, now: () => inv.host.now(), id, started: inv.started, until: budgetDeadline(inv), budgetMs: inv.options.budgetMs, retryableOf: retryableOf(inv), meta: callMeta(inv) });
   if (acquired.kind === 'attach') return wait(acquired.id);
   const job = acquired.job;
@@ -202,7 +202,12 @@ export async function runJob(inv: Invocation, store: JobStore, job: JobRecord, m
     const now = host.now();
     if (!progress || next.done > progress.done) progressAt = now;
     progress = next;
-    if (now - lastWrite >= STATUS_EVERY_MS) writeStatus(JobState.Running, {}, false);
+    if (now - lastWrite < STATUS_EVERY_MS) return;
+    try {
+      writeStatus(JobState.Running, {}, false);
+    } catch {
+      // A progress note that cannot be written (a full disk) must not stop the work; state changes still must be.
+    }
   };
 
   const forced = deferred<{ reason: StopReason }>();

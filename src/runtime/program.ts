@@ -201,6 +201,9 @@ async function runCall(program: ProgramContext, host: Host): Promise<ProcessExit
   try {
     if (inv.command.spec.interruption) return await respond(await runInterruptible(inv), text);
     return await respond(await runDirect(inv), text);
+  } catch (thrown) {
+    // The framework's own I/O failed (a full disk, a state folder that refuses writes): still one coded answer.
+    return await respond(finalEnvelope(inv, resultOfThrown(thrown), []));
   } finally {
     // A job adopts its spool; anything left is this call's alone.
     if (spool) rmSync(spool.path, { force: true });

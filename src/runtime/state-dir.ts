@@ -28,3 +28,20 @@ export function ensurePrivateDir(root: string, ...sub: string[]): string {
     });
   }
 }
+
+/** errno codes that mean the state folder refuses writes (a full disk is NO_SPACE instead). */
+const UNUSABLE_ERRNOS = new Set(['EROFS', 'EACCES', 'EPERM', 'ENOTDIR']);
+
+/** Runs job-state I/O; a folder that refuses writes is STATE_DIR_UNUSABLE, not an internal error. */
+export function inStateDir<T>(root: string, io: () => T): T {
+  try {
+    return io();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === undefined || !UNUSABLE_ERRNOS.has(code)) throw error;
+    throw new StintError(ErrorCode.StateDirUnusable, `cannot write in the state folder ${root}: ${(error as Error).message}`, {
+      context: { path: root },
+      fix_required: `Make ${root} writable by this user, or set ${STATE_DIR_ENV} to a folder that is`,
+    });
+  }
+}

@@ -3,10 +3,12 @@ import { ExitCode } from '../contract/exit-code.js';
 import { StintError, isStintErrorLike } from '../contract/stint-error.js';
 import { Phase } from '../contract/vocabulary/phase.js';
 import type { CommandResult } from './command-spec.js';
+import { codedIoError } from './io-errors.js';
 
-/** A thrown StintError keeps its code; anything else is an INTERNAL_ERROR with a one-line message. */
+/** A thrown StintError keeps its code, a full disk gets its own; anything else is an INTERNAL_ERROR with a one-line message. */
 export function resultOfThrown(thrown: unknown): CommandResult {
-  if (thrown instanceof StintError) return { exitCode: thrown.exitCode, error: thrown.toDetail() };
+  const coded = thrown instanceof StintError ? thrown : codedIoError(thrown);
+  if (coded) return { exitCode: coded.exitCode, error: coded.toDetail() };
   const message = isStintErrorLike(thrown) ? thrown.message : thrown instanceof Error ? thrown.message : String(thrown);
   return {
     exitCode: ExitCode.GENERAL_ERROR,

@@ -199,7 +199,8 @@ describe('running jobs and continuation', () => {
     assert.equal(end.run.code, 10);
     assert.equal(end.envelope.error!.code, 'STALLED');
     assert.equal((end.envelope.data as { cause?: string })['cause'], 'no_progress');
-    const again = await runJson(['hang', '5'], { program: demo, env });
+    // A generous budget: the resumed handler restores its checkpoint, then hangs again until the budget ends.
+    const again = await runJson(['hang', '5', '--budget', '3000'], { program: demo, env });
     assert.equal(incompleteOf(again.envelope).progress.done, 5, 'a stalled job keeps its checkpoint: the identical call resumes it');
     await runShell(incompleteOf(again.envelope).cancel_command, env);
   });

@@ -1,4 +1,4 @@
-import { ErrorCode } from '../../contract/error-code.js';
+import { ErrorCode, EXIT_CODE_OF } from '../../contract/error-code.js';
 import type { ErrorDetail } from '../../contract/envelope.js';
 import { ExitCode } from '../../contract/exit-code.js';
 import { outcomeOf, type Established, type Outcome, type Unresolved } from '../../contract/outcome.js';
@@ -180,7 +180,8 @@ export const analyzeCommand = defineCommand({
           if (outcome.kind === 'stopped') return stopped(state.finished, inputs.slice(index), ctx);
           if (outcome.kind === 'failed') {
             if (outcome.error.code === ErrorCode.WorkerFailed) throw new StintError(ErrorCode.WorkerFailed, outcome.error.message);
-            result = unresolvedOf(input, { code: outcome.error.code, message: outcome.error.message, exitCode: ExitCode.PRECONDITION }, outcome.line);
+            const exitCode = EXIT_CODE_OF[outcome.error.code as ErrorCode] ?? ExitCode.PRECONDITION;
+            result = unresolvedOf(input, { code: outcome.error.code, message: outcome.error.message, exitCode }, outcome.line);
           } else {
             warningsFor(ctx, input, header, outcome.state);
             result = establishedOf(input, header, outcome.state, outcome.watermark);

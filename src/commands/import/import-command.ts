@@ -25,6 +25,8 @@ import { openTable, TableKey, type Table, type TableBatch } from './table-store.
 
 const MAP_MODULE = new URL('./import-map.js', import.meta.url).href;
 const BAD_SAMPLE_LIMIT = 100;
+/** Chunk failures that say nothing about the rows: the run fails with them and the same call resumes. */
+const RESUMABLE_FAILURES: ReadonlySet<string> = new Set([ErrorCode.WorkerFailed, ErrorCode.InputTruncated, ErrorCode.FileUnreadable]);
 const RANGE_LIMIT = 1000;
 
 /** What to do with a malformed row. */
@@ -164,7 +166,11 @@ export const importCommand = defineCommand({
     [ExitCode.NOT_FOUND]: { description: 'The input file does not exist; nothing was written', retryable: false, side_effects: SideEffects.None },
     [ExitCode.CONFLICT]: { description: 'The key was used with other arguments or input, or the table has other columns', retryable: false, side_effects: SideEffects.None },
     [ExitCode.PERMISSION_DENIED]: { description: 'The input cannot be read; nothing was written', retryable: false, side_effects: SideEffects.None },
-    [ExitCode.UNAVAILABLE]: { description: 'Another process holds the table; nothing was written', retryable: true, side_effects: SideEffects.None },
+    [ExitCode.UNAVAILABLE]: {
+      description: 'The table is held by another process, or a disk is full (NO_SPACE); committed rows stay; call again',
+      retryable: false,
+      side_effects: SideEffects.Partial,
+    },
     [ExitCode.INCOMPLETE]: { description: 'Paused at a committed checkpoint; run data.continue_command', retryable: false, side_effects: SideEffects.Partial },
   },
   examples: [{ description: 'Import a file, then export it back', command: 'stint import rows.csv --into rows.db && stint export rows.db --output copy.csv' }],
@@ -254,6 +260,8 @@ export const importCommand = defineCommand({
           await inflight;
           const imported = folded.imported;
           inflight = batch.write(sync).then(() => ctx.progress(imported, undefined, ProgressUnit.Rows));
+          // Its failure (a full disk) is thrown where it is awaited; until then it must not count as unhandled.
+          inflight.catch(() => undefined);
           if (keyed || ctx.stopRequested()) await inflight;
           return ctx.stopRequested();
         },
@@ -267,9 +275,9 @@ export const importCommand = defineCommand({
         const data = outcomeData(input.path, folded, keyed, { q: `lines ${outcome.watermark.line}-`, reason: 'not imported yet: the import paused' });
         return { exitCode: ExitCode.INCOMPLETE, data: { ...data, cause: ctx.stopCause() ?? Cause.Budget } };
       }
-      if (outcome.kind === 'failed' && outcome.error.code === ErrorCode.WorkerFailed) {
-        // Not the input's fault: fail, keeping the checkpoint so the same call resumes.
-        throw new StintError(ErrorCode.WorkerFailed, outcome.error.message);
+      if (outcome.kind === 'failed' && RESUMABLE_FAILURES.has(outcome.error.code)) {
+        // Not a bad row: fail, keeping the checkpoint so the same call resumes.
+        throw new StintError(outcome.error.code as ErrorCode, outcome.error.message, { context: { ...outcome.error.context } });
       }
       const result = resultOf(input.path, folded, keyed, outcome, { dryRun, into: flags.into });
       if (table) {

@@ -51,9 +51,20 @@ export async function findPrior(q: PriorQuery): Promise<PriorRun> {
   return { kind: 'continue', watermark: run!.watermark, state: run!.state };
 }
 
+/** A record the table holds; a garbled one stops the call, since guessing could import rows twice. */
 async function read<T>(q: PriorQuery, key: string): Promise<T | undefined> {
   const bytes = await q.table.get(key);
-  return bytes ? (q.unpack(bytes) as T) : undefined;
+  if (!bytes) return undefined;
+  try {
+    const record = q.unpack(bytes) as T & { argumentsDigest?: unknown };
+    if (typeof record?.argumentsDigest === 'string') return record;
+  } catch {
+    // reported below
+  }
+  throw new StintError(ErrorCode.TableUnreadable, `the table's record ${key} is unreadable`, {
+    context: { key },
+    fix_required: 'Restore the table from a copy, or import into a new --into folder',
+  });
 }
 
 /** Unchanged metadata is trusted; otherwise the recorded spans are read back and compared. */

@@ -1,0 +1,223 @@
+// Faults of the machine around a call: a full disk, a state folder that
+// refuses writes, garbled stored state, an input cut short, deleted or
+// growing mid-run. Each ends in a coded answer, nothing committed is lost,
+// never a stack trace or a hang.
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { Level } from 'level';
+import { envelopeOf, runJson, startCli } from '../helpers/run-cli.js';
+import { tempWorld } from '../helpers/temp-world.js';
+import { generateCsv } from '../helpers/csv-generator.js';
+
+const world = tempWorld('env-faults');
+let homes = 0;
+const freshHome = (root = world.dir) => ({ STINT_HOME: join(root, `home-${++homes}`), STINT_TEST_MODE: '1' });
+const records = (path: string) => parse(readFileSync(path, 'utf8'), { bom: true, skip_empty_lines: true }) as string[][];
+const HEARTBEAT = /\] stint (?:import|analyze): ([1-9]\d*)/;
+
+async function exported(db: string, env: Record<string, string>): Promise<string[][]> {
+  const out = world.path(`export-${++homes}.csv`);
+  const { run } = await runJson(['export', db, '--output', out], { env });
+  assert.equal(run.code, 0, run.stdout);
+  return records(out);
+}
+
+/** A small tmpfs of our own (tests run as root, as CI does); undefined where mounting is not allowed. */
+function mountTmpfs(dir: string, size: string): boolean {
+  mkdirSync(dir, { recursive: true });
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', dir], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+const remount = (dir: string, options: string) => execFileSync('mount', ['-o', `remount,${options}`, dir], { stdio: 'ignore' });
+
+let mounts: string[] = [];
+/** The full-disk and read-only tests need a tmpfs of their own; where none can be mounted they say so and skip. */
+const NO_MOUNT = (() => {
+  const dir = world.path('probe');
+  if (!mountTmpfs(dir, '64k')) return 'cannot mount a tmpfs here (these tests need root, as CI has)';
+  execFileSync('umount', [dir], { stdio: 'ignore' });
+  return false;
+})();
+let input: string;
+let expected: string[][];
+before(() => {
+  input = world.path('rows.csv');
+  writeFileSync(input, generateCsv(11, { rows: 120_000, columns: 5, newlines: 0.02 }));
+  expected = records(input);
+});
+after(() => {
+  for (const dir of mounts.reverse()) execFileSync('umount', ['-l', dir], { stdio: 'ignore' });
+  mounts = [];
+});
+
+describe('a full disk', () => {
+  test('under the table: NO_SPACE (12, retryable), and the same call completes exactly once when there is room', { skip: NO_MOUNT }, async () => {
+    const disk = world.path('table-disk');
+    assert.ok(mountTmpfs(disk, '3m'));
+    mounts.push(disk);
+    const env = freshHome();
+    const args = ['import', input, '--into', join(disk, 't.db'), '--chunk-size', '64KiB', '--budget', '0'];
+    const full = await runJson(args, { env });
+    assert.equal(full.run.code, 12, full.run.stdout);
+    assert.equal(full.envelope.error!.code, 'NO_SPACE');
+    assert.equal(full.envelope.error!.retryable, true);
+    remount(disk, 'size=64m');
+    const again = await runJson(args, { env });
+    assert.equal(again.run.code, 0, again.run.stdout);
+    assert.deepEqual(await exported(join(disk, 't.db'), env), expected);
+  });
+
+  test('under the state folder: NO_SPACE (12), and the same call succeeds when there is room', { skip: NO_MOUNT }, async () => {
+    const disk = world.path('state-disk');
+    assert.ok(mountTmpfs(disk, '16k'));
+    mounts.push(disk);
+    const env = freshHome(disk);
+    const full = await runJson(['analyze', input, '--budget', '0'], { env });
+    assert.equal(full.run.code, 12, full.run.stdout);
+    assert.equal(full.envelope.error!.code, 'NO_SPACE');
+    remount(disk, 'size=16m');
+    const again = await runJson(['analyze', input, '--budget', '0'], { env });
+    assert.equal(again.run.code, 0, again.run.stdout);
+    const clean = await runJson(['analyze', input, '--budget', '0'], { env: freshHome() });
+    assert.deepEqual(again.envelope.data, clean.envelope.data);
+  });
+});
+
+describe('a state folder that refuses writes', () => {
+  test('read-only: STATE_DIR_UNUSABLE (4), naming the folder', { skip: NO_MOUNT }, async () => {
+    const disk = world.path('ro-disk');
+    assert.ok(mountTmpfs(disk, '1m'));
+    mounts.push(disk);
+    const env = freshHome(disk);
+    assert.equal((await runJson(['analyze', input, '--budget', '0'], { env })).run.code, 0);
+    remount(disk, 'ro');
+    const refused = await runJson(['analyze', input, '--budget', '0'], { env });
+    assert.equal(refused.run.code, 4, refused.run.stdout);
+    assert.equal(refused.envelope.error!.code, 'STATE_DIR_UNUSABLE');
+    assert.equal((refused.envelope.error!.context as { path: string }).path, env.STINT_HOME);
+  });
+
+  test('a path through a regular file: STATE_DIR_UNUSABLE (4)', async () => {
+    writeFileSync(world.path('plain-file'), '');
+    const env = { STINT_HOME: world.path('plain-file', 'home') };
+    const refused = await runJson(['import', input, '--into', world.path('never.db'), '--budget', '0'], { env });
+    assert.equal(refused.run.code, 4, refused.run.stdout);
+    assert.equal(refused.envelope.error!.code, 'STATE_DIR_UNUSABLE');
+  });
+});
+
+describe('garbled stored state', () => {
+  test("a framework checkpoint garbled after kill -9: discarded with CHECKPOINT_DISCARDED, the result is right", async () => {
+    const env = freshHome();
+    const big = world.path('garble.csv');
+    writeFileSync(big, generateCsv(12, { rows: 400_000, columns: 4 }));
+    const args = ['analyze', big, '--budget', '0', '--workers', '1', '--chunk-size', '64KiB'];
+    const running = startCli([...args, '--heartbeat-ms', '10'], { env: { ...env, STINT_CHECKPOINT_INTERVAL_MS: '0' } });
+    assert.ok(await running.stderrLine(HEARTBEAT));
+    running.kill('SIGKILL');
+    await running.done;
+    const checkpoints = join(env.STINT_HOME, 'checkpoints');
+    for (const key of readdirSync(checkpoints)) {
+      for (const name of readdirSync(join(checkpoints, key))) {
+        const file = join(checkpoints, key, name);
+        if (statSync(file).isFile() && name !== 'LOCK') writeFileSync(file, 'garbage, not LevelDB');
+      }
+    }
+    const again = await runJson(args, { env });
+    assert.equal(again.run.code, 0, again.run.stdout);
+    assert.ok(again.envelope.warnings.some((w) => w.code === 'CHECKPOINT_DISCARDED'), JSON.stringify(again.envelope.warnings));
+    const clean = await runJson(args, { env: freshHome() });
+    assert.deepEqual(again.envelope.data, clean.envelope.data);
+  });
+
+  test("an import's record garbled in its table: TABLE_UNREADABLE (4), nothing imported twice", async () => {
+    const env = freshHome();
+    const db = world.path('garbled-record.db');
+    const args = ['import', input, '--into', db, '--idempotency-key', 'g'];
+    assert.equal((await runJson(args, { env })).run.code, 0);
+    const table = new Level<string, string>(db);
+    await table.put('run:g', 'not msgpack \u00c1\u00c1');
+    await table.close();
+    const again = await runJson(args, { env });
+    assert.equal(again.run.code, 4, again.run.stdout);
+    assert.equal(again.envelope.error!.code, 'TABLE_UNREADABLE');
+    assert.deepEqual(await exported(db, env), expected);
+  });
+});
+
+describe('an input that changes mid-run', () => {
+  test('cut short during analyze: INPUT_TRUNCATED (4), not a hang', async () => {
+    const file = world.path('shrinking.csv');
+    writeFileSync(file, generateCsv(13, { rows: 400_000, columns: 4 }));
+    const running = startCli(['analyze', file, '--budget', '0', '--workers', '1', '--chunk-size', '64KiB', '--heartbeat-ms', '10'], { env: freshHome() });
+    assert.ok(await running.stderrLine(HEARTBEAT));
+    truncateSync(file, 100);
+    const run = await running.done;
+    assert.equal(run.code, 4, run.stdout);
+    assert.equal(envelopeOf(run).error!.code, 'INPUT_TRUNCATED');
+  });
+
+  test('cut short during import: INPUT_TRUNCATED (4); restored, the same call completes exactly once', async () => {
+    const env = freshHome();
+    const file = world.path('import-shrinking.csv');
+    const original = generateCsv(14, { rows: 200_000, columns: 4 });
+    writeFileSync(file, original);
+    const db = world.path('shrinking.db');
+    const args = ['import', file, '--into', db, '--chunk-size', '64KiB', '--budget', '0'];
+    const running = startCli([...args, '--heartbeat-ms', '10'], { env });
+    assert.ok(await running.stderrLine(HEARTBEAT));
+    truncateSync(file, 100);
+    const run = await running.done;
+    assert.equal(run.code, 4, run.stdout);
+    assert.equal(envelopeOf(run).error!.code, 'INPUT_TRUNCATED');
+    writeFileSync(file, original);
+    const again = await runJson(args, { env });
+    assert.equal(again.run.code, 0, again.run.stdout);
+    assert.deepEqual(await exported(db, env), records(file));
+  });
+
+  test('deleted during import: the run answers with a code; restored, the same call completes exactly once', async () => {
+    const env = freshHome();
+    const file = world.path('deleted.csv');
+    const original = generateCsv(15, { rows: 200_000, columns: 4 });
+    writeFileSync(file, original);
+    const db = world.path('deleted.db');
+    const args = ['import', file, '--into', db, '--chunk-size', '64KiB', '--budget', '0'];
+    const running = startCli([...args, '--heartbeat-ms', '10'], { env });
+    assert.ok(await running.stderrLine(HEARTBEAT));
+    rmSync(file);
+    const run = await running.done;
+    // The open file keeps its bytes (Linux), so the run may finish; a worker that opens it anew cannot.
+    assert.ok([0, 7].includes(run.code!), run.stdout);
+    assert.ok(run.code === 0 || envelopeOf(run).error!.code === 'FILE_UNREADABLE', run.stdout);
+    writeFileSync(file, original);
+    const again = await runJson(args, { env });
+    assert.equal(again.run.code, 0, again.run.stdout);
+    assert.deepEqual(await exported(db, env), records(file));
+  });
+
+  test('growing during import: the run takes the rows it saw; the same call then adds only the new ones', async () => {
+    const env = freshHome();
+    const file = world.path('growing.csv');
+    writeFileSync(file, generateCsv(16, { rows: 200_000, columns: 4 }));
+    const db = world.path('growing.db');
+    const args = ['import', file, '--into', db, '--chunk-size', '64KiB', '--budget', '0'];
+    const running = startCli([...args, '--heartbeat-ms', '10'], { env });
+    assert.ok(await running.stderrLine(HEARTBEAT));
+    const width = records(file)[0]!.length;
+    appendFileSync(file, Array.from({ length: 1000 }, (_, k) => `${Array(width).fill(`late${k}`).join(',')}\n`).join(''));
+    const run = await running.done;
+    assert.equal(run.code, 0, run.stdout);
+    const again = await runJson(args, { env });
+    assert.equal(again.run.code, 0, again.run.stdout);
+    assert.deepEqual(await exported(db, env), records(file));
+  });
+});
