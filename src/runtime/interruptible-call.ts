@@ -95,7 +95,8 @@ function acquireJob(inv: Invocation, store: JobStore): Acquired {
     if (!store.readRecord(claim.id)) {
       // Its creator is between the claim and the first write: wait for it. A claim it left, a folder deleted
       // or a damaged record (written whole by rename, so never half there) is cleared: a new job takes the key.
-      if (store.exists(claim.id) || !waitFor(inv, () => store.readRecord(claim.id) !== undefined)) store.releaseKey(inv.key, claim.id);
+      const abandoned = store.exists(claim.id) || store.claimAgeMs(inv.key) > STATUS_GRACE_MS;
+      if (abandoned || !waitFor(inv, () => store.readRecord(claim.id) !== undefined)) store.releaseKey(inv.key, claim.id);
       continue;
     }
     const held = store.readRecord(claim.id)!;

@@ -65,6 +65,15 @@ export class JobStore {
     return { kind: 'held', id: readFileSync(path, 'utf8').trim() };
   }
 
+  /** How long ago the key was claimed (0 when it is not there). */
+  claimAgeMs(key: string): number {
+    try {
+      return Date.now() - statSync(join(this.keysDir, key)).mtimeMs;
+    } catch {
+      return 0;
+    }
+  }
+
   /** Lets the key go, if it still names this job. */
   releaseKey(key: string, id: string): void {
     const path = join(this.keysDir, key);
