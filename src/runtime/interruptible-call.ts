@@ -5,7 +5,7 @@ import { buildEnvelope, type Envelope } from '../contract/envelope.js';
 import { ErrorCode } from '../contract/error-code.js';
 import { ExitCode, SignalExitCode } from '../contract/exit-code.js';
 import type { Progress } from '../contract/incomplete.js';
-import { IncompleteState, JobState, isTerminal } from '../contract/vocabulary/job-state.js';
+import { IncompleteState, JobState } from '../contract/vocabulary/job-state.js';
 import { Phase } from '../contract/vocabulary/phase.js';
 import { CAUSE_OF_STOP, StopReason } from '../contract/vocabulary/stop-reason.js';
 import { DEFAULT_IDLE_TIMEOUT_MS } from './budget.js';
@@ -87,7 +87,8 @@ function acquireJob(inv: Invocation, store: JobStore): Acquired {
     if (claim.kind === 'claimed') {
       const job = newRecord(inv, store, id);
       const now = inv.host.now();
-      store.create(job, { state: JobState.Running, ...identityFields(identityOf(inv.host.pid)), startedAt: now, updatedAt: now, progressAt: now });
+      const self = identityFields(identityOf(inv.host.pid));
+      store.create(job, { state: JobState.Running, ...self, startedAt: now, updatedAt: now, progressAt: now });
       if (inv.stdinPath) adoptSpool(inv.stdinPath, store.dir(id));
       store.takeLease(id, inv.host.pid);
       return { kind: 'own', job };
@@ -96,7 +97,8 @@ function acquireJob(inv: Invocation, store: JobStore): Acquired {
       // Its creator is between the claim and the first write: wait for it. A claim it left, a folder deleted
       // or a damaged record (written whole by rename, so never half there) is cleared: a new job takes the key.
       const abandoned = store.exists(claim.id) || store.claimAgeMs(inv.key) > STATUS_GRACE_MS;
-      if (abandoned || !waitFor(inv, () => store.readRecord(claim.id) !== undefined)) store.releaseKey(inv.key, claim.id);
+      const written = !abandoned && waitFor(inv, () => store.readRecord(claim.id) !== undefined);
+      if (!written) store.releaseKey(inv.key, claim.id);
       continue;
     }
     const held = store.readRecord(claim.id)!;
@@ -126,7 +128,7 @@ function acquireJob(inv: Invocation, store: JobStore): Acquired {
   throw new Error(`could not claim the job for invocation ${inv.key}`);
 }
 
-/** Waits (blocking: this runs before any work starts) up to STATUS_GRACE_MS for a fact; returns whether it became true. */
+/** Waits up to STATUS_GRACE_MS for a fact (blocking: no work runs yet); returns whether it became true. */
 function waitFor(inv: Invocation, fact: () => boolean): boolean {
   const since = inv.host.now();
   const pause = new Int32Array(new SharedArrayBuffer(4));
@@ -164,7 +166,8 @@ export async function runInterruptible(inv: Invocation): Promise<Envelope> {
     store.releaseLease(job.id, inv.host.pid);
     const supervisor = spawnSupervisor(inv.host, store, job);
     const now = inv.host.now();
-    store.writeStatus(job.id, { state: JobState.Running, ...identityFields(supervisor), startedAt: now, updatedAt: now, progressAt: now });
+    const running = { state: JobState.Running, ...identityFields(supervisor), startedAt: now, updatedAt: now, progressAt: now };
+    store.writeStatus(job.id, running);
     return wait(job.id);
   }
 
@@ -178,7 +181,7 @@ export async function runInterruptible(inv: Invocation): Promise<Envelope> {
     store.releaseLease(job.id, inv.host.pid);
     const supervisor = spawnSupervisor(inv.host, store, job);
     // The supervisor's idle clock starts when it does; so does an observer's.
-    store.writeStatus(job.id, { ...base, state: JobState.Running, ...identityFields(supervisor), updatedAt: now, progressAt: now });
+    store.writeStatus(job.id, { ...base, ...identityFields(supervisor), state: JobState.Running, updatedAt: now, progressAt: now });
     return incompleteEnvelope({ job, state: IncompleteState.Running, progress: outcome.progress, retryable, budgetMs: inv.options.budgetMs, durationMs: now - inv.started, meta: callMeta(inv) });
   }
   store.writeStatus(job.id, { ...base, state: JobState.Paused, updatedAt: now });
@@ -223,7 +226,7 @@ export async function runJob(inv: Invocation, store: JobStore, job: JobRecord, m
   };
   writeStatus(JobState.Running);
 
-  // Once the race below is over the status belongs to whoever answers: a stuck handler's late reports must not write it.
+  // Once the race below is over the status belongs to whoever answers: a stuck handler's late reports stay unwritten.
   let raced = false;
   const onProgress = (next: Progress) => {
     const now = host.now();

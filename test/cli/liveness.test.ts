@@ -20,6 +20,7 @@ const freshHome = (extra: Record<string, string> = {}) => ({ STINT_HOME: world.p
 /** A hung call fails its test instead of the suite. */
 const GUARD = { killAfterMs: 90_000 };
 
+type Response = Envelope<Record<string, unknown>>;
 type Incomplete = { state: string; job_id: string; progress: { done: number }; continue_command: string };
 const incompleteOf = (envelope: Envelope<Record<string, unknown>>) => envelope.data as unknown as Incomplete;
 const jobFile = (env: { STINT_HOME: string }, id: string, name: string) => `${env.STINT_HOME}/jobs/${id}/${name}`;
@@ -69,13 +70,13 @@ function runShell(line: string, env: Record<string, string>): Promise<CliRun> {
 }
 
 /** A continuation took the work on from where it was (14 with progress not behind, or the end). */
-function assertResumed(next: Envelope<Record<string, unknown>>, from: number): void {
+function assertResumed(next: Response, from: number): void {
   if (next.meta.exit_code !== 14) return assert.equal(next.meta.exit_code, 0, JSON.stringify(next.error));
   assert.ok(incompleteOf(next).progress.done >= from, `resumed at ${incompleteOf(next).progress.done}, had ${from}`);
 }
 
 /** The agent loop: run continue_command until the exit is not 14 (with a larger budget: the test is past its point). */
-async function continueUntilDone(first: Envelope<Record<string, unknown>>, env: Record<string, string>): Promise<Envelope<Record<string, unknown>>> {
+async function continueUntilDone(first: Response, env: Record<string, string>): Promise<Response> {
   let envelope = first;
   for (let responses = 1; envelope.meta.exit_code === 14; responses++) {
     assert.ok(responses < 200, 'the loop ends');
@@ -139,7 +140,8 @@ describe('a pid that names another process now', () => {
     const status = jobFile(env, paused.job_id, 'status.json');
     const now = Date.now();
     // The job's process died and the system gave its pid to another: same pid, another start time.
-    writeFileSync(status, JSON.stringify({ ...readJson<object>(status), state: 'running', pid: impostor.pid, pidStart: impostor.start! - 1, updatedAt: now, progressAt: now }));
+    const reused = { state: 'running', pid: impostor.pid, pidStart: impostor.start! - 1, updatedAt: now, progressAt: now };
+    writeFileSync(status, JSON.stringify({ ...readJson<object>(status), ...reused }));
     const lost = await runJson(['job', 'wait', paused.job_id, '--budget', '0'], { program: demo, env, ...GUARD });
     assert.equal(lost.run.code, 1);
     assert.equal(lost.envelope.error!.code, 'JOB_LOST');
@@ -165,13 +167,14 @@ describe('a pid that names another process now', () => {
     assert.ok(isAlive(impostor));
   });
 
-  test('a pid-only running status (an older version\'s) of a live process that stopped writing: STALLED, the unconfirmed process untouched', async () => {
+  test('a pid-only running status (older versions) of a silent live process: STALLED, the unconfirmed process untouched', async () => {
     const env = freshHome({ AGENT_CALL_BUDGET_MS: '400' });
     const paused = await pausedWriter(env);
     const impostor = unrelatedProcess();
     const status = jobFile(env, paused.job_id, 'status.json');
     const silentSince = Date.now() - 10 * 60_000; // past the writer's 300 s idle timeout
-    writeFileSync(status, JSON.stringify({ ...readJson<object>(status), state: 'running', pid: impostor.pid, updatedAt: silentSince, progressAt: silentSince }));
+    const pidOnly = { state: 'running', pid: impostor.pid, updatedAt: silentSince, progressAt: silentSince };
+    writeFileSync(status, JSON.stringify({ ...readJson<object>(status), ...pidOnly }));
     const stalled = await runJson(['job', 'wait', paused.job_id, '--budget', '0'], { program: demo, env, ...GUARD });
     assert.equal(stalled.run.code, 10);
     assert.equal(stalled.envelope.error!.code, 'STALLED');

@@ -114,7 +114,8 @@ export function jobCommands(program: () => ProgramContext): CommandSpec[] {
       if (status && isTerminal(status.state)) {
         const abandoned = endedUnfinished(status.state);
         if (abandoned) cancelIdleJob(store, job, ctx.env, now);
-        return { exitCode: ExitCode.SUCCESS, data: { job_id: id, state: store.readStatus(id)?.state ?? status.state, cancelled: abandoned } };
+        const state = store.readStatus(id)?.state ?? status.state;
+        return { exitCode: ExitCode.SUCCESS, data: { job_id: id, state, cancelled: abandoned } };
       }
       if (!status || status.state === JobState.Paused) {
         cancelIdleJob(store, job, ctx.env, now);

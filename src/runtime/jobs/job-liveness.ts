@@ -35,7 +35,12 @@ export type Verdict = (typeof Verdict)[keyof typeof Verdict];
  * writes nothing); or progress has been flat twice that long whatever it
  * writes (its own watchdog failed to end it).
  */
-export function judgeJob(job: JobRecord, status: JobStatus | undefined, now: number, alive: (identity: ProcessIdentity) => boolean): Verdict {
+export function judgeJob(
+  job: JobRecord,
+  status: JobStatus | undefined,
+  now: number,
+  alive: (identity: ProcessIdentity) => boolean,
+): Verdict {
   if (!status) return now - job.createdAt <= STATUS_GRACE_MS ? Verdict.Starting : Verdict.Lost;
   if (isTerminal(status.state)) return Verdict.Ended;
   if (status.state === JobState.Paused) return Verdict.Paused;
@@ -43,6 +48,7 @@ export function judgeJob(job: JobRecord, status: JobStatus | undefined, now: num
   if (!identity || !alive(identity)) return Verdict.Lost;
   const flatFor = now - status.progressAt;
   const silentFor = now - status.updatedAt;
-  const stalled = flatFor > job.idleTimeoutMs + STALL_MARGIN_MS && (silentFor > STALL_MARGIN_MS || flatFor > 2 * job.idleTimeoutMs + STALL_MARGIN_MS);
+  const idleLimit = job.idleTimeoutMs + STALL_MARGIN_MS;
+  const stalled = flatFor > idleLimit && (silentFor > STALL_MARGIN_MS || flatFor > idleLimit + job.idleTimeoutMs);
   return stalled ? Verdict.Stalled : Verdict.Running;
 }

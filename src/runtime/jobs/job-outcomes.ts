@@ -12,6 +12,12 @@ import type { JobStore } from './job-store.js';
 import { judgeJob, Verdict } from './job-liveness.js';
 import { isAlive, killConfirmed, type ProcessIdentity } from './process-identity.js';
 
+type Meta = Readonly<Record<string, unknown>>;
+type Kill = (identity: ProcessIdentity) => void;
+type Alive = (identity: ProcessIdentity) => boolean;
+/** An ended job names no process. */
+const NO_PROCESS = { pid: undefined, pidStart: undefined } as const;
+
 /**
  * The partial outcome an ended-early response carries when the handler
  * gave none of its own (it was stuck, or gone): nothing established, the
@@ -39,7 +45,7 @@ export function lostEnvelope(store: JobStore, job: JobRecord, pid: number | unde
 }
 
 /** STALLED (10): progress did not grow for the idle timeout; the checkpoint stays, so the identical call resumes. */
-export function stalledEnvelope(job: JobRecord, data: unknown, durationMs: number, meta?: Readonly<Record<string, unknown>>): Envelope {
+export function stalledEnvelope(job: JobRecord, data: unknown, durationMs: number, meta?: Meta): Envelope {
   return buildEnvelope({
     exitCode: ExitCode.TIMEOUT,
     durationMs,
@@ -60,13 +66,14 @@ export function stalledEnvelope(job: JobRecord, data: unknown, durationMs: numbe
  * is written first, then its process is killed for good, if it is still the
  * same process, so it cannot wake up and write over that end.
  */
-export function markStalled(store: JobStore, job: JobRecord, status: JobStatus, now: number, kill: (identity: ProcessIdentity) => void = killConfirmed): Envelope {
+export function markStalled(store: JobStore, job: JobRecord, status: JobStatus, now: number, kill: Kill = killConfirmed): Envelope {
   const identity = statusIdentity(status);
-  const partial = fallbackOutcome(job, `stopped: ${StopReason.Stalled}`, CAUSE_OF_STOP[StopReason.Stalled], status.progress);
+  const cause = CAUSE_OF_STOP[StopReason.Stalled];
+  const partial = fallbackOutcome(job, `stopped: ${StopReason.Stalled}`, cause, status.progress);
   const meta = { command: job.command.join(' '), ...(job.timeoutMs ? { timeout_ms: job.timeoutMs } : {}) };
   const envelope = stalledEnvelope(job, partial, now - job.createdAt, meta);
   store.writeResult(job.id, envelope);
-  store.writeStatus(job.id, { ...status, state: JobState.Stalled, updatedAt: now, endedAt: now, pid: undefined, pidStart: undefined });
+  store.writeStatus(job.id, { ...status, ...NO_PROCESS, state: JobState.Stalled, updatedAt: now, endedAt: now });
   if (identity) {
     kill(identity);
     store.releaseLease(job.id, identity.pid);
@@ -95,13 +102,13 @@ export function markLost(store: JobStore, job: JobRecord, pid: number | undefine
   const envelope = lostEnvelope(store, job, pid, now, now);
   const status = store.readStatus(job.id);
   store.writeResult(job.id, envelope);
-  store.writeStatus(job.id, { ...(status ?? { startedAt: now, progressAt: now }), state: JobState.Lost, updatedAt: now, endedAt: now, pid: undefined, pidStart: undefined });
+  store.writeStatus(job.id, { ...(status ?? { startedAt: now, progressAt: now }), ...NO_PROCESS, state: JobState.Lost, updatedAt: now, endedAt: now });
   store.releaseKey(job.key, job.id);
   return envelope;
 }
 
 /** Judges a job now and ends it when it is stalled or lost; returns its status after. */
-export function settleJob(store: JobStore, job: JobRecord, now: number, alive: (identity: ProcessIdentity) => boolean = isAlive): JobStatus | undefined {
+export function settleJob(store: JobStore, job: JobRecord, now: number, alive: Alive = isAlive): JobStatus | undefined {
   const status = store.readStatus(job.id);
   const verdict = judgeJob(job, status, now, alive);
   if (verdict === Verdict.Stalled) markStalled(store, job, status!, now);

@@ -40,7 +40,7 @@ export interface JobStatus {
   readonly pidStart?: number;
   readonly progress?: Progress;
   readonly startedAt: number;
-  /** The last write; a running process rewrites its status at least every STATUS_REFRESH_MS, so a frozen one falls silent. */
+  /** The last write: a running process writes at least every STATUS_REFRESH_MS, so a frozen one falls silent. */
   readonly updatedAt: number;
   /** When progress.done last grew (the idle watchdog's clock). */
   readonly progressAt: number;
@@ -66,9 +66,10 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 
 /** Whether parsed job.json has the fields every reader relies on (a damaged file counts as unreadable). */
 export function isJobRecord(value: unknown): value is JobRecord {
-  return isObject(value) && typeof value['id'] === 'string' && typeof value['key'] === 'string' && typeof value['program'] === 'string'
-    && Array.isArray(value['command']) && Array.isArray(value['argv']) && Array.isArray(value['programWords'])
-    && typeof value['idleTimeoutMs'] === 'number' && typeof value['timeoutMs'] === 'number' && typeof value['createdAt'] === 'number';
+  return isObject(value)
+    && ['id', 'key', 'program', 'cwd'].every((field) => typeof value[field] === 'string')
+    && ['command', 'argv', 'programWords'].every((field) => Array.isArray(value[field]))
+    && ['idleTimeoutMs', 'timeoutMs', 'createdAt'].every((field) => typeof value[field] === 'number');
 }
 
 /** Whether parsed status.json has a known state and its clocks. */

@@ -67,11 +67,16 @@ function notFound(id: string, durationMs: number): Envelope {
   return buildEnvelope({
     exitCode: ExitCode.NOT_FOUND,
     durationMs,
-    error: { code: ErrorCode.JobNotFound, message: `no job ${id}`, retryable: false, suggestion: 'List jobs with: job list' },
+    error: {
+      code: ErrorCode.JobNotFound,
+      message: `no job ${id}`,
+      retryable: false,
+      suggestion: 'List jobs with: job list',
+    },
   });
 }
 
-function incomplete(options: WaitOptions, job: JobRecord, state: IncompleteState, status: JobStatus, now: number): Envelope {
+function incomplete(options: WaitOptions, job: JobRecord, state: IncompleteState, status: JobStatus, now: number) {
   return incompleteEnvelope({
     job,
     state,

@@ -99,7 +99,8 @@ export function parseIdentity(text: string): ProcessIdentity | undefined {
   try {
     const value = JSON.parse(trimmed) as { pid?: unknown; start?: unknown };
     if (!Number.isSafeInteger(value.pid) || (value.pid as number) <= 0) return undefined;
-    return Number.isSafeInteger(value.start) ? { pid: value.pid as number, start: value.start as number } : { pid: value.pid as number };
+    const pid = value.pid as number;
+    return Number.isSafeInteger(value.start) ? { pid, start: value.start as number } : { pid };
   } catch {
     return undefined;
   }

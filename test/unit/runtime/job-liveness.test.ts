@@ -16,11 +16,16 @@ const T0 = 1_000_000;
 const WORKER: ProcessIdentity = { pid: 4242, start: 777 };
 
 function record(id: string): JobRecord {
-  return { id, key: `key-${id}`, program: 'demo', command: ['count'], argv: ['count', '9'], cwd: '/', programWords: ['demo'], detach: true, resume: true, writes: false, idleTimeoutMs: IDLE, timeoutMs: 0, createdAt: T0 };
+  return {
+    id, key: `key-${id}`, program: 'demo', command: ['count'], argv: ['count', '9'], cwd: '/', programWords: ['demo'],
+    detach: true, resume: true, writes: false, idleTimeoutMs: IDLE, timeoutMs: 0, createdAt: T0,
+  };
 }
 
-const running = (over: Partial<JobStatus> = {}): JobStatus =>
-  ({ state: JobState.Running, pid: WORKER.pid, pidStart: WORKER.start, startedAt: T0, updatedAt: T0, progressAt: T0, progress: { done: 5, total: 9 }, ...over });
+const running = (over: Partial<JobStatus> = {}): JobStatus => ({
+  state: JobState.Running, pid: WORKER.pid, pidStart: WORKER.start,
+  startedAt: T0, updatedAt: T0, progressAt: T0, progress: { done: 5, total: 9 }, ...over,
+});
 /** Only WORKER lives, and only under its own start time. */
 const onlyWorker = (identity: ProcessIdentity) => identity.pid === WORKER.pid && (identity.start === undefined || identity.start === WORKER.start);
 const nobody = () => false;

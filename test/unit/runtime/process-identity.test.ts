@@ -54,7 +54,10 @@ test('a live process is alive under its own identity, not under another start ti
 });
 
 function record(id: string): JobRecord {
-  return { id, key: `key-${id}`, program: 'stint', command: ['analyze'], argv: [], cwd: '/', programWords: ['stint'], detach: true, resume: true, writes: false, idleTimeoutMs: 1000, timeoutMs: 0, createdAt: 0 };
+  return {
+    id, key: `key-${id}`, program: 'stint', command: ['analyze'], argv: [], cwd: '/', programWords: ['stint'],
+    detach: true, resume: true, writes: false, idleTimeoutMs: 1000, timeoutMs: 0, createdAt: 0,
+  };
 }
 
 test('a lease naming a live process of another start time is stale and taken over; one of this process holds', () => {
