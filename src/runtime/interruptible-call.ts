@@ -5,7 +5,7 @@ import { buildEnvelope, type Envelope } from '../contract/envelope.js';
 import { ErrorCode } from '../contract/error-code.js';
 import { ExitCode, SignalExitCode } from '../contract/exit-code.js';
 import type { Progress } from '../contract/incomplete.js';
-import { IncompleteState, JobState, isTerminal } from '../contract/vocabulary/job-state.js';
+import { IncompleteState, JobState } from '../contract/vocabulary/job-state.js';
 import { Phase } from '../contract/vocabulary/phase.js';
 import { CAUSE_OF_STOP, StopReason } from '../contract/vocabulary/stop-reason.js';
 import { DEFAULT_IDLE_TIMEOUT_MS } from './budget.js';
@@ -15,10 +15,12 @@ import { callMeta, finalEnvelope, workEnded } from './final-envelope.js';
 import { cancelCommand, continueCommand, incompleteEnvelope } from './incomplete-response.js';
 import type { Invocation } from './invocation.js';
 import { newJobId } from './jobs/job-id.js';
-import { fallbackOutcome, markLost } from './jobs/job-outcomes.js';
-import type { JobRecord, JobStatus } from './jobs/job-record.js';
-import { isAlive, JobStore } from './jobs/job-store.js';
+import { judgeJob, STATUS_GRACE_MS, STATUS_REFRESH_MS, Verdict } from './jobs/job-liveness.js';
+import { fallbackOutcome, markLost, markStalled, stalledEnvelope } from './jobs/job-outcomes.js';
+import { identityFields, type JobRecord, type JobStatus } from './jobs/job-record.js';
+import { JobStore } from './jobs/job-store.js';
 import { waitOnJob } from './jobs/job-wait.js';
+import { identityOf, isAlive } from './jobs/process-identity.js';
 import { inStateDir, stateDirPath } from './state-dir.js';
 import { StopController } from './stop-controller.js';
 import { spawnSupervisor } from './supervisor.js';
@@ -76,7 +78,7 @@ function newRecord(inv: Invocation, store: JobStore, id: string): JobRecord {
 /**
  * Finds the job of this invocation or makes one. The identical invocation
  * attaches to a running job; a paused one is taken over; a dead one is
- * marked lost and a new job continues from the checkpoint.
+ * marked lost, a frozen one stalled, and a new job continues from the checkpoint.
  */
 function acquireJob(inv: Invocation, store: JobStore): Acquired {
   const id = newJobId(inv.command.id);
@@ -85,33 +87,56 @@ function acquireJob(inv: Invocation, store: JobStore): Acquired {
     if (claim.kind === 'claimed') {
       const job = newRecord(inv, store, id);
       const now = inv.host.now();
-      store.create(job, { state: JobState.Running, pid: inv.host.pid, startedAt: now, updatedAt: now, progressAt: now });
+      const self = identityFields(identityOf(inv.host.pid));
+      store.create(job, { state: JobState.Running, ...self, startedAt: now, updatedAt: now, progressAt: now });
       if (inv.stdinPath) adoptSpool(inv.stdinPath, store.dir(id));
       store.takeLease(id, inv.host.pid);
       return { kind: 'own', job };
     }
-    const held = store.readRecord(claim.id);
+    if (!store.readRecord(claim.id)) {
+      // Its creator is between the claim and the first write: wait for it. A claim it left, a folder deleted
+      // or a damaged record (written whole by rename, so never half there) is cleared: a new job takes the key.
+      const abandoned = store.exists(claim.id) || store.claimAgeMs(inv.key) > STATUS_GRACE_MS;
+      const written = !abandoned && waitFor(inv, () => store.readRecord(claim.id) !== undefined);
+      if (!written) store.releaseKey(inv.key, claim.id);
+      continue;
+    }
+    const held = store.readRecord(claim.id)!;
     const status = store.readStatus(claim.id);
-    if (!held || !status) {
-      // Its creator is between the claim and the first write; wait for it, or clear a claim it left.
-      const since = inv.host.now();
-      while (inv.host.now() - since < 2_000 && !(store.readRecord(claim.id) && store.readStatus(claim.id))) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
-      if (!store.readRecord(claim.id) || !store.readStatus(claim.id)) store.releaseKey(inv.key, claim.id);
-      continue;
+    const now = inv.host.now();
+    switch (judgeJob(held, status, now, isAlive)) {
+      case Verdict.Starting:
+        // Past this wait the job is old enough to be judged lost if its status is still unreadable.
+        waitFor(inv, () => store.readStatus(claim.id) !== undefined);
+        continue;
+      case Verdict.Ended:
+        store.releaseKey(inv.key, claim.id);
+        continue;
+      case Verdict.Running:
+        return { kind: 'attach', id: claim.id };
+      case Verdict.Stalled:
+        markStalled(store, held, status!, now);
+        continue;
+      case Verdict.Lost:
+        markLost(store, held, status?.pid, now);
+        continue;
+      case Verdict.Paused:
+        // Whoever takes the lease continues it; everyone else waits on it.
+        return store.takeLease(claim.id, inv.host.pid) ? { kind: 'own', job: held } : { kind: 'attach', id: claim.id };
     }
-    if (isTerminal(status.state)) {
-      store.releaseKey(inv.key, claim.id);
-      continue;
-    }
-    if (status.state === JobState.Running) {
-      if (isAlive(status.pid)) return { kind: 'attach', id: claim.id };
-      markLost(store, held, status.pid, inv.host.now());
-      continue;
-    }
-    // Paused: whoever takes the lease continues it; everyone else waits on it.
-    return store.takeLease(claim.id, inv.host.pid) ? { kind: 'own', job: held } : { kind: 'attach', id: claim.id };
   }
   throw new Error(`could not claim the job for invocation ${inv.key}`);
+}
+
+/** Waits up to STATUS_GRACE_MS for a fact (blocking: no work runs yet); returns whether it became true. */
+function waitFor(inv: Invocation, fact: () => boolean): boolean {
+  const since = inv.host.now();
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  while (!fact()) {
+    if (inv.host.now() - since > STATUS_GRACE_MS) return false;
+    Atomics.wait(pause, 0, 0, 20);
+  }
+  return true;
 }
 
 function budgetDeadline(inv: Invocation): number | undefined {
@@ -139,9 +164,10 @@ export async function runInterruptible(inv: Invocation): Promise<Envelope> {
   if (interruption.detach && !interruption.resume) {
     // Work that cannot checkpoint runs in the supervisor from the start; the call waits on it.
     store.releaseLease(job.id, inv.host.pid);
-    const pid = spawnSupervisor(inv.host, store, job);
+    const supervisor = spawnSupervisor(inv.host, store, job);
     const now = inv.host.now();
-    store.writeStatus(job.id, { state: JobState.Running, pid, startedAt: now, updatedAt: now, progressAt: now });
+    const running = { state: JobState.Running, ...identityFields(supervisor), startedAt: now, updatedAt: now, progressAt: now };
+    store.writeStatus(job.id, running);
     return wait(job.id);
   }
 
@@ -153,8 +179,9 @@ export async function runInterruptible(inv: Invocation): Promise<Envelope> {
   const retryable = inv.command.exitCodes[ExitCode.INCOMPLETE]!.retryable;
   if (interruption.detach) {
     store.releaseLease(job.id, inv.host.pid);
-    const pid = spawnSupervisor(inv.host, store, job);
-    store.writeStatus(job.id, { ...base, state: JobState.Running, pid, updatedAt: now });
+    const supervisor = spawnSupervisor(inv.host, store, job);
+    // The supervisor's idle clock starts when it does; so does an observer's.
+    store.writeStatus(job.id, { ...base, ...identityFields(supervisor), state: JobState.Running, updatedAt: now, progressAt: now });
     return incompleteEnvelope({ job, state: IncompleteState.Running, progress: outcome.progress, retryable, budgetMs: inv.options.budgetMs, durationMs: now - inv.started, meta: callMeta(inv) });
   }
   store.writeStatus(job.id, { ...base, state: JobState.Paused, updatedAt: now });
@@ -178,6 +205,7 @@ function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void } {
 export async function runJob(inv: Invocation, store: JobStore, job: JobRecord, mode: RunMode, announce?: () => void): Promise<RunOutcome> {
   const { host } = inv;
   const stop = new StopController();
+  const self = identityFields(identityOf(host.pid));
   const startedAt = host.now();
   const previous = store.readStatus(job.id);
   let progress: Progress | undefined = previous?.progress;
@@ -191,23 +219,27 @@ export async function runJob(inv: Invocation, store: JobStore, job: JobRecord, m
       updatedAt: now,
       progressAt,
       ...(progress ? { progress } : {}),
-      ...(state === JobState.Running ? { pid: host.pid } : {}),
+      ...(state === JobState.Running ? self : {}),
       ...extra,
     }, durable);
     lastWrite = now;
   };
   writeStatus(JobState.Running);
+  const noteRunning = () => {
+    try {
+      writeStatus(JobState.Running, {}, false);
+    } catch {
+      // A note that cannot be written (a full disk) must not stop the work; state changes still must be.
+    }
+  };
 
+  // Once the race below is over the status belongs to whoever answers: a stuck handler's late reports stay unwritten.
+  let raced = false;
   const onProgress = (next: Progress) => {
     const now = host.now();
     if (!progress || next.done > progress.done) progressAt = now;
     progress = next;
-    if (now - lastWrite < STATUS_EVERY_MS) return;
-    try {
-      writeStatus(JobState.Running, {}, false);
-    } catch {
-      // A progress note that cannot be written (a full disk) must not stop the work; state changes still must be.
-    }
+    if (!raced && now - lastWrite >= STATUS_EVERY_MS) noteRunning();
   };
 
   const forced = deferred<{ reason: StopReason }>();
@@ -239,6 +271,8 @@ export async function runJob(inv: Invocation, store: JobStore, job: JobRecord, m
       stop.request(StopReason.Stalled);
       later(STALL_GRACE_MS, () => forced.resolve({ reason: StopReason.Stalled }));
     }
+    // A sign of life for observers (job wait, the identical call): a frozen process falls silent and is judged stalled.
+    if (host.now() - lastWrite >= STATUS_REFRESH_MS) noteRunning();
   }, Math.min(WATCH_EVERY_MS, Math.max(10, Math.floor(job.idleTimeoutMs / 4))));
   watch.unref();
   let interrupts = 0;
@@ -258,6 +292,7 @@ export async function runJob(inv: Invocation, store: JobStore, job: JobRecord, m
       forced.promise.then(({ reason }) => ({ kind: 'forced' as const, reason })),
     ]);
   } finally {
+    raced = true;
     for (const timer of timers) clearTimeout(timer);
     clearInterval(watch);
     offTerm();
@@ -280,7 +315,7 @@ export async function runJob(inv: Invocation, store: JobStore, job: JobRecord, m
       case StopReason.Timeout:
         return buildEnvelope({ exitCode: ExitCode.TIMEOUT, durationMs, data: partial, meta, error: { code: ErrorCode.Timeout, message: `The work exceeded its time limit of ${job.timeoutMs}ms`, retryable: false, phase: Phase.Execution, fix_required: 'Run again with a larger --timeout (the checkpoint is gone)' } });
       case StopReason.Stalled:
-        return buildEnvelope({ exitCode: ExitCode.TIMEOUT, durationMs, data: partial, meta, error: { code: ErrorCode.Stalled, message: `No progress for ${job.idleTimeoutMs}ms; the job was stopped`, retryable: false, phase: Phase.Execution, ...(job.resume ? { suggestion: 'Run the original command again to continue from the last checkpoint' } : {}) } });
+        return stalledEnvelope(job, partial, durationMs, meta);
       case StopReason.Interrupt:
         return interruptedEnvelope(job, partial, durationMs, meta);
       default:

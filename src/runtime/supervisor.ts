@@ -3,6 +3,7 @@ import { closeSync, openSync } from 'node:fs';
 import type { Host } from './host.js';
 import type { JobRecord } from './jobs/job-record.js';
 import type { JobStore } from './jobs/job-store.js';
+import { identityOf, type ProcessIdentity } from './jobs/process-identity.js';
 
 /** Set in a background supervisor's environment to the id of the job it runs. */
 export const SUPERVISE_ENV = 'STINT_SUPERVISE';
@@ -11,8 +12,9 @@ export const SUPERVISE_ENV = 'STINT_SUPERVISE';
  * Starts the detached supervisor: the same program, in its own session,
  * holding none of the caller's descriptors (stdin ignored, stdout and stderr
  * to the job's log), so a caller reading our pipe to EOF returns at once.
+ * Returns its identity, read while it is surely our unreaped child.
  */
-export function spawnSupervisor(host: Host, store: JobStore, job: JobRecord): number {
+export function spawnSupervisor(host: Host, store: JobStore, job: JobRecord): ProcessIdentity {
   const log = openSync(store.logPath(job.id), 'a', 0o600);
   try {
     const self = host.selfCommand();
@@ -23,7 +25,7 @@ export function spawnSupervisor(host: Host, store: JobStore, job: JobRecord): nu
       stdio: ['ignore', log, log],
     });
     child.unref();
-    return child.pid ?? 0;
+    return identityOf(child.pid ?? 0);
   } finally {
     closeSync(log);
   }

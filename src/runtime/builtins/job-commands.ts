@@ -11,9 +11,9 @@ import type { CommandContext, CommandResult, CommandSpec, FlagSpec } from '../co
 import { cancelIdleJob } from '../interruptible-call.js';
 import type { ProgramContext } from '../invocation.js';
 import { isJobId } from '../jobs/job-id.js';
-import { markLost } from '../jobs/job-outcomes.js';
+import { settleJob } from '../jobs/job-outcomes.js';
 import type { JobRecord } from '../jobs/job-record.js';
-import { isAlive, JobStore } from '../jobs/job-store.js';
+import { JobStore } from '../jobs/job-store.js';
 import { waitOnJob } from '../jobs/job-wait.js';
 import { stateDirPath } from '../state-dir.js';
 
@@ -26,6 +26,11 @@ const budgetFlag: Record<string, FlagSpec> = {
 const RELAYED: Readonly<Partial<Record<ExitCode, ExitCodeEntry>>> = Object.fromEntries(
   Object.values(ExitCode).map((code) => [code, { ...STANDARD_EXIT_CODES[code], description: `${STANDARD_EXIT_CODES[code].description} (the job's own exit, relayed)`.slice(0, 120) }]),
 );
+
+/** Ended without finishing and without anyone running it: a cancel still has a checkpoint to discard. */
+function endedUnfinished(state: JobState): boolean {
+  return state === JobState.Lost || state === JobState.Stalled;
+}
 
 function replay(envelope: Envelope): CommandResult {
   return { exitCode: envelope.meta.exit_code as ExitCode, verbatim: envelope };
@@ -105,14 +110,12 @@ export function jobCommands(program: () => ProgramContext): CommandSpec[] {
       const job = store.readRecord(id);
       if (!job) return { exitCode: ExitCode.NOT_FOUND, error: { code: ErrorCode.JobNotFound, message: `no job ${id}`, retryable: false } };
       const now = ctx.now();
-      let status = store.readStatus(id);
-      if (status?.state === JobState.Running && !isAlive(status.pid)) {
-        markLost(store, job, status.pid, now);
-        status = store.readStatus(id);
-      }
+      const status = settleJob(store, job, now);
       if (status && isTerminal(status.state)) {
-        if (status.state === JobState.Lost) cancelIdleJob(store, job, ctx.env, now);
-        return { exitCode: ExitCode.SUCCESS, data: { job_id: id, state: store.readStatus(id)?.state ?? status.state, cancelled: status.state === JobState.Lost } };
+        const abandoned = endedUnfinished(status.state);
+        if (abandoned) cancelIdleJob(store, job, ctx.env, now);
+        const state = store.readStatus(id)?.state ?? status.state;
+        return { exitCode: ExitCode.SUCCESS, data: { job_id: id, state, cancelled: abandoned } };
       }
       if (!status || status.state === JobState.Paused) {
         cancelIdleJob(store, job, ctx.env, now);
@@ -122,6 +125,9 @@ export function jobCommands(program: () => ProgramContext): CommandSpec[] {
       const budgetMs = budgetOf(ctx, flags['budget'], ctx.interactive);
       const ended = await waitOnJob({ store, now: () => ctx.now(), id, started: now, until: budgetMs ? now + budgetMs : undefined, budgetMs, retryableOf });
       if (ended.meta.exit_code === ExitCode.INCOMPLETE) return replay(ended);
+      // Judged stalled or lost while we waited: nobody runs it now, so its checkpoint is discarded here.
+      const after = store.readStatus(id);
+      if (after && endedUnfinished(after.state)) cancelIdleJob(store, job, ctx.env, ctx.now());
       return { exitCode: ExitCode.SUCCESS, data: { job_id: id, state: store.readStatus(id)?.state ?? JobState.Cancelled, cancelled: true } };
     },
   };
@@ -136,13 +142,13 @@ export function jobCommands(program: () => ProgramContext): CommandSpec[] {
       store.sweep(ctx.now());
       const jobs = store.list().flatMap((id) => {
         const job = store.readRecord(id);
-        const status = store.readStatus(id);
+        // Looking is judging: a job found stalled or lost is ended as such, for every later reader too.
+        const status = job && settleJob(store, job, ctx.now());
         if (!job || !status) return [];
-        const state = status.state === JobState.Running && !isAlive(status.pid) ? JobState.Lost : status.state;
         return [{
           job_id: id,
           command: [job.program, ...job.command].join(' '),
-          state,
+          state: status.state,
           progress: status.progress ?? { done: 0 },
           created_at: new Date(job.createdAt).toISOString(),
           updated_at: new Date(status.updatedAt).toISOString(),

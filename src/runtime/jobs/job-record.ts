@@ -1,6 +1,7 @@
 import type { Envelope } from '../../contract/envelope.js';
 import type { Progress } from '../../contract/incomplete.js';
-import type { JobState } from '../../contract/vocabulary/job-state.js';
+import { JobState } from '../../contract/vocabulary/job-state.js';
+import type { ProcessIdentity } from './process-identity.js';
 
 /** What a job is: written once when it starts, read by every other process. */
 export interface JobRecord {
@@ -35,8 +36,11 @@ export interface JobStatus {
   readonly state: JobState;
   /** The process doing the work, while it runs. */
   readonly pid?: number;
+  /** That process's start time (see ProcessIdentity): a pid reused by another process is not taken for it. */
+  readonly pidStart?: number;
   readonly progress?: Progress;
   readonly startedAt: number;
+  /** The last write: a running process writes at least every STATUS_REFRESH_MS, so a frozen one falls silent. */
   readonly updatedAt: number;
   /** When progress.done last grew (the idle watchdog's clock). */
   readonly progressAt: number;
@@ -45,3 +49,31 @@ export interface JobStatus {
 
 /** The stored final response of an ended job. */
 export type JobResult = Envelope;
+
+/** The process a status names, as an identity (pid only in a status an older version wrote). */
+export function statusIdentity(status: JobStatus): ProcessIdentity | undefined {
+  if (!status.pid) return undefined;
+  return status.pidStart !== undefined ? { pid: status.pid, start: status.pidStart } : { pid: status.pid };
+}
+
+/** The status fields naming the process that runs the job. */
+export function identityFields(identity: ProcessIdentity): Pick<JobStatus, 'pid' | 'pidStart'> {
+  return identity.start !== undefined ? { pid: identity.pid, pidStart: identity.start } : { pid: identity.pid };
+}
+
+const STATES: readonly unknown[] = Object.values(JobState);
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
+
+/** Whether parsed job.json has the fields every reader relies on (a damaged file counts as unreadable). */
+export function isJobRecord(value: unknown): value is JobRecord {
+  return isObject(value)
+    && ['id', 'key', 'program', 'cwd'].every((field) => typeof value[field] === 'string')
+    && ['command', 'argv', 'programWords'].every((field) => Array.isArray(value[field]))
+    && ['idleTimeoutMs', 'timeoutMs', 'createdAt'].every((field) => typeof value[field] === 'number');
+}
+
+/** Whether parsed status.json has a known state and its clocks. */
+export function isJobStatus(value: unknown): value is JobStatus {
+  return isObject(value) && STATES.includes(value['state']) && typeof value['startedAt'] === 'number'
+    && typeof value['updatedAt'] === 'number' && typeof value['progressAt'] === 'number';
+}

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { isTerminal } from '../../contract/vocabulary/job-state.js';
 import { readJsonFile, writeFileAtomic } from '../atomic-file.js';
 import { ensurePrivateDir } from '../state-dir.js';
-import type { JobRecord, JobResult, JobStatus } from './job-record.js';
+import { isJobRecord, isJobStatus, type JobRecord, type JobResult, type JobStatus } from './job-record.js';
+import { formatIdentity, identityOf, isAlive, parseIdentity, type ProcessIdentity } from './process-identity.js';
 
 /** Finished jobs are kept this long, then cleaned. */
 export const JOB_RETENTION_MS = 24 * 60 * 60 * 1000;
@@ -11,6 +12,8 @@ export const JOB_RETENTION_MS = 24 * 60 * 60 * 1000;
 export const SWEEP_EVERY_MS = 10 * 60 * 1000;
 const LAST_SWEEP_FILE = 'last-sweep';
 const LOG_TAIL_BYTES = 2048;
+/** A lease file still empty or unreadable after this long was left by a writer that died mid-write. */
+const LEASE_WRITE_GRACE_MS = 2_000;
 
 /** The outcome of claiming an invocation key: this process owns a new job, or another job holds the key. */
 export type Claim = { readonly kind: 'claimed' } | { readonly kind: 'held'; readonly id: string };
@@ -62,6 +65,15 @@ export class JobStore {
     return { kind: 'held', id: readFileSync(path, 'utf8').trim() };
   }
 
+  /** How long ago the key was claimed (0 when it is not there). */
+  claimAgeMs(key: string): number {
+    try {
+      return Date.now() - statSync(join(this.keysDir, key)).mtimeMs;
+    } catch {
+      return 0;
+    }
+  }
+
   /** Lets the key go, if it still names this job. */
   releaseKey(key: string, id: string): void {
     const path = join(this.keysDir, key);
@@ -72,12 +84,21 @@ export class JobStore {
     }
   }
 
+  /** The job's record; undefined when missing, torn or damaged. */
   readRecord(id: string): JobRecord | undefined {
-    return readJsonFile<JobRecord>(join(this.dir(id), 'job.json'));
+    const record = readJsonFile<unknown>(join(this.dir(id), 'job.json'));
+    return isJobRecord(record) ? record : undefined;
   }
 
+  /** Whether the job's folder is there, even when its files cannot be read. */
+  folderExists(id: string): boolean {
+    return existsSync(this.dir(id));
+  }
+
+  /** The job's status; undefined when missing, torn or damaged. */
   readStatus(id: string): JobStatus | undefined {
-    return readJsonFile<JobStatus>(join(this.dir(id), 'status.json'));
+    const status = readJsonFile<unknown>(join(this.dir(id), 'status.json'));
+    return isJobStatus(status) ? status : undefined;
   }
 
   /** Progress updates are not fsynced (a crash loses at most the latest); state changes are. */
@@ -108,38 +129,48 @@ export class JobStore {
 
   /**
    * The right to run a job: one process at a time (O_EXCL). A lease whose
-   * process is gone is stale and is taken over.
+   * process is gone (or whose pid another process holds now) is stale and
+   * is taken over; so is one left unreadable for LEASE_WRITE_GRACE_MS.
    */
   takeLease(id: string, pid: number): boolean {
     const path = join(this.dir(id), 'lease');
     for (let attempt = 0; attempt < 3; attempt++) {
       try {
         const fd = openSync(path, 'wx', 0o600);
-        writeSync(fd, String(pid));
+        writeSync(fd, formatIdentity(identityOf(pid)));
         closeSync(fd);
         return true;
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       }
-      let holder = 0;
-      try {
-        holder = Number(readFileSync(path, 'utf8'));
-      } catch {
-        continue;
-      }
-      if (holder && isAlive(holder)) return false;
-      if (holder) rmSync(path, { force: true });
+      const holder = this.leaseHolder(id);
+      if (holder === 'gone') continue;
+      if (holder === 'unreadable' ? !this.leaseAbandoned(path) : isAlive(holder)) return false;
+      rmSync(path, { force: true });
     }
     return false;
   }
 
-  releaseLease(id: string, pid: number): void {
-    const path = join(this.dir(id), 'lease');
+  /** Who holds the lease: 'unreadable' while its writer is between create and write (or left it so). */
+  private leaseHolder(id: string): ProcessIdentity | 'gone' | 'unreadable' {
     try {
-      if (Number(readFileSync(path, 'utf8')) === pid) unlinkSync(path);
+      return parseIdentity(readFileSync(join(this.dir(id), 'lease'), 'utf8')) ?? 'unreadable';
     } catch {
-      // already gone
+      return 'gone';
     }
+  }
+
+  private leaseAbandoned(path: string): boolean {
+    try {
+      return Date.now() - statSync(path).mtimeMs > LEASE_WRITE_GRACE_MS;
+    } catch {
+      return true;
+    }
+  }
+
+  releaseLease(id: string, pid: number): void {
+    const holder = this.leaseHolder(id);
+    if (typeof holder === 'object' && holder.pid === pid) rmSync(join(this.dir(id), 'lease'), { force: true });
   }
 
   cancelMarker(id: string): string {
@@ -190,22 +221,5 @@ export class JobStore {
         // raced with another sweep
       }
     }
-  }
-}
-
-/** Whether a process with this pid is alive (signal 0 checks without signalling). */
-export function isAlive(pid: number | undefined): boolean {
-  if (!pid) return false;
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-  // A killed supervisor whose new parent has not reaped it yet is a zombie: dead, though signal 0 still finds it.
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return true;
   }
 }

@@ -2,11 +2,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { buildEnvelope, type Envelope } from '../../contract/envelope.js';
 import { ErrorCode } from '../../contract/error-code.js';
 import { ExitCode } from '../../contract/exit-code.js';
-import { IncompleteState, JobState, isTerminal } from '../../contract/vocabulary/job-state.js';
+import { IncompleteState, isTerminal } from '../../contract/vocabulary/job-state.js';
 import { incompleteEnvelope } from '../incomplete-response.js';
-import type { JobRecord } from './job-record.js';
-import { isAlive, type JobStore } from './job-store.js';
-import { markLost } from './job-outcomes.js';
+import { judgeJob, Verdict } from './job-liveness.js';
+import { markLost, markStalled, unreadableEnvelope } from './job-outcomes.js';
+import type { JobRecord, JobStatus } from './job-record.js';
+import type { JobStore } from './job-store.js';
+import { isAlive, type ProcessIdentity } from './process-identity.js';
 
 const POLL_MS = 50;
 
@@ -23,46 +25,65 @@ export interface WaitOptions {
   readonly retryableOf: (job: JobRecord) => boolean;
   /** Meta of the waiting call, for the INCOMPLETE answer. */
   readonly meta?: Readonly<Record<string, unknown>>;
+  /** Whether a process still lives (tests pass a fake); default: the system's answer. */
+  readonly alive?: (identity: ProcessIdentity) => boolean;
+  /** Ends a stalled job's process (tests pass a fake); default: SIGKILL once its identity is confirmed. */
+  readonly kill?: (identity: ProcessIdentity) => void;
 }
 
 /**
  * What a job says now, waiting for it to end up to `until`: its stored
  * final response once it ended; INCOMPLETE (14) with fresh progress while it
- * runs or waits paused; JOB_LOST when its process died without a result.
+ * runs or waits paused; JOB_LOST when its process died without a result;
+ * STALLED when its process froze or hung (this observer ends it). Without
+ * `until` it still returns: every job ends, or is judged stalled or lost.
  */
 export async function waitOnJob(options: WaitOptions): Promise<Envelope> {
   const { store, id } = options;
   const job = store.readRecord(id);
-  if (!job) {
-    return buildEnvelope({
-      exitCode: ExitCode.NOT_FOUND,
-      durationMs: options.now() - options.started,
-      error: { code: ErrorCode.JobNotFound, message: `no job ${id}`, retryable: false, suggestion: 'List jobs with: job list' },
-    });
-  }
-  let missingStatusSince: number | undefined;
+  if (!job) return store.folderExists(id) ? unreadableEnvelope(id) : notFound(id, options.now() - options.started);
+  const alive = options.alive ?? isAlive;
   for (;;) {
     const now = options.now();
     const status = store.readStatus(id);
-    if (!status) {
-      // The creator writes job.json then status.json: give it a moment.
-      missingStatusSince ??= now;
-      if (now - missingStatusSince > 2_000) return markLost(store, job, undefined, now);
-    } else if (isTerminal(status.state)) {
-      const result = store.readResult(id);
-      if (result) return result;
-      return markLost(store, job, status.pid, now);
-    } else if (status.state === JobState.Paused) {
-      return incompleteEnvelope({ job, state: IncompleteState.Paused, progress: status.progress, retryable: options.retryableOf(job), budgetMs: options.budgetMs, durationMs: now - options.started, ...(options.meta ? { meta: options.meta } : {}) });
-    } else if (!isAlive(status.pid)) {
-      // Read once more: the process may have written its end just before exiting.
+    const verdict = judgeJob(job, status, now, alive);
+    if (verdict === Verdict.Ended) return store.readResult(id) ?? markLost(store, job, status!.pid, now);
+    if (verdict === Verdict.Paused) return incomplete(options, job, IncompleteState.Paused, status!, now);
+    if (verdict === Verdict.Stalled) return markStalled(store, job, status!, now, options.kill);
+    if (verdict === Verdict.Lost) {
+      // Read once more: the process may have written its end, or handed the job on, just before exiting.
       const again = store.readStatus(id);
-      if (again && isTerminal(again.state)) continue;
-      if (again && again.pid !== status.pid) continue;
-      return markLost(store, job, status.pid, now);
-    } else if (options.until !== undefined && now >= options.until) {
-      return incompleteEnvelope({ job, state: IncompleteState.Running, progress: status.progress, retryable: options.retryableOf(job), budgetMs: options.budgetMs, durationMs: now - options.started, ...(options.meta ? { meta: options.meta } : {}) });
+      if (again && (isTerminal(again.state) || again.pid !== status?.pid)) continue;
+      return markLost(store, job, status?.pid, now);
+    }
+    if (verdict === Verdict.Running && options.until !== undefined && now >= options.until) {
+      return incomplete(options, job, IncompleteState.Running, status!, now);
     }
     await sleep(options.until === undefined ? POLL_MS : Math.max(1, Math.min(POLL_MS, options.until - now)));
   }
+}
+
+function notFound(id: string, durationMs: number): Envelope {
+  return buildEnvelope({
+    exitCode: ExitCode.NOT_FOUND,
+    durationMs,
+    error: {
+      code: ErrorCode.JobNotFound,
+      message: `no job ${id}`,
+      retryable: false,
+      suggestion: 'List jobs with: job list',
+    },
+  });
+}
+
+function incomplete(options: WaitOptions, job: JobRecord, state: IncompleteState, status: JobStatus, now: number) {
+  return incompleteEnvelope({
+    job,
+    state,
+    progress: status.progress,
+    retryable: options.retryableOf(job),
+    budgetMs: options.budgetMs,
+    durationMs: now - options.started,
+    ...(options.meta ? { meta: options.meta } : {}),
+  });
 }

@@ -1,0 +1,119 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { JobState } from '../../../src/contract/vocabulary/job-state.js';
+import { judgeJob, STALL_MARGIN_MS, STATUS_GRACE_MS, Verdict } from '../../../src/runtime/jobs/job-liveness.js';
+import type { JobRecord, JobStatus } from '../../../src/runtime/jobs/job-record.js';
+import { JobStore } from '../../../src/runtime/jobs/job-store.js';
+import { waitOnJob } from '../../../src/runtime/jobs/job-wait.js';
+import type { ProcessIdentity } from '../../../src/runtime/jobs/process-identity.js';
+import { tempWorld } from '../../helpers/temp-world.js';
+
+const world = tempWorld('job-liveness');
+const IDLE = 60_000;
+const T0 = 1_000_000;
+const WORKER: ProcessIdentity = { pid: 4242, start: 777 };
+
+function record(id: string): JobRecord {
+  return {
+    id, key: `key-${id}`, program: 'demo', command: ['count'], argv: ['count', '9'], cwd: '/', programWords: ['demo'],
+    detach: true, resume: true, writes: false, idleTimeoutMs: IDLE, timeoutMs: 0, createdAt: T0,
+  };
+}
+
+const running = (over: Partial<JobStatus> = {}): JobStatus => ({
+  state: JobState.Running, pid: WORKER.pid, pidStart: WORKER.start,
+  startedAt: T0, updatedAt: T0, progressAt: T0, progress: { done: 5, total: 9 }, ...over,
+});
+/** Only WORKER lives, and only under its own start time. */
+const onlyWorker = (identity: ProcessIdentity) => identity.pid === WORKER.pid && (identity.start === undefined || identity.start === WORKER.start);
+const nobody = () => false;
+
+test('the judge: a status names a job starting, ended, paused, running, stalled or lost (fake clock)', () => {
+  const job = record('count-00000001');
+  const judge = (status: JobStatus | undefined, now: number, alive = onlyWorker) => judgeJob(job, status, now, alive);
+  assert.equal(judge(undefined, T0 + STATUS_GRACE_MS), Verdict.Starting, 'no status yet, just created');
+  assert.equal(judge(undefined, T0 + STATUS_GRACE_MS + 1), Verdict.Lost, 'no readable status long after creation');
+  assert.equal(judge(running({ state: JobState.Done }), T0 + 10 * IDLE), Verdict.Ended);
+  assert.equal(judge(running({ state: JobState.Paused, pid: undefined }), T0 + 10 * IDLE), Verdict.Paused);
+  assert.equal(judge(running(), T0 + 1), Verdict.Running);
+  assert.equal(judge(running(), T0 + 1, nobody), Verdict.Lost, 'its process is gone');
+  assert.equal(judge(running({ pidStart: 778 }), T0 + 1), Verdict.Lost, 'its pid now names another process');
+  assert.equal(judge(running({ pid: undefined }), T0 + 1), Verdict.Lost, 'running, naming no process');
+  assert.equal(judge(running({ pidStart: undefined }), T0 + 1), Verdict.Running, 'pid only (an older status): alive when the pid is');
+});
+
+test('the judge: stalled only when progress is flat past the idle timeout plus a margin and the process fell silent', () => {
+  const job = record('count-00000002');
+  const late = T0 + IDLE + STALL_MARGIN_MS + 1;
+  assert.equal(judgeJob(job, running(), T0 + IDLE + STALL_MARGIN_MS, onlyWorker), Verdict.Running, 'its own watchdog has the first chance');
+  assert.equal(judgeJob(job, running(), late, onlyWorker), Verdict.Stalled, 'frozen: flat and silent');
+  assert.equal(judgeJob(job, running({ updatedAt: late - 10 }), late, onlyWorker), Verdict.Running, 'flat but writing: its own watchdog is ending it');
+  const backstop = T0 + 2 * IDLE + STALL_MARGIN_MS + 1;
+  assert.equal(judgeJob(job, running({ updatedAt: backstop - 10 }), backstop, onlyWorker), Verdict.Stalled, 'flat twice as long: its watchdog failed');
+  assert.equal(judgeJob(job, running({ progressAt: late - 10 }), late, onlyWorker), Verdict.Running, 'progress moved lately');
+});
+
+/** A store with one job in it; the clock and the process table are the test's. */
+function world1(name: string, status: JobStatus): { store: JobStore; job: JobRecord } {
+  const store = new JobStore(world.path(name));
+  const job = record(`count-${name}`);
+  store.create(job, status);
+  assert.deepEqual(store.claimKey(job.key, job.id), { kind: 'claimed' });
+  return { store, job };
+}
+
+const waitFor = (store: JobStore, id: string, now: () => number, kill: (identity: ProcessIdentity) => void = () => assert.fail('nothing to kill')) =>
+  waitOnJob({ store, now, id, started: now(), until: undefined, budgetMs: undefined, retryableOf: () => true, alive: onlyWorker, kill });
+
+test('job wait without a budget ends on a frozen job: STALLED (10), its process killed, its key free', async () => {
+  const { store, job } = world1('0000000a', running());
+  let clock = T0 + 1_000;
+  const killed: ProcessIdentity[] = [];
+  const waiting = waitFor(store, job.id, () => (clock += 5_000), (identity) => void killed.push(identity));
+  const envelope = await waiting;
+  assert.equal(envelope.meta.exit_code, 10);
+  assert.equal(envelope.error!.code, 'STALLED');
+  assert.equal((envelope.data as { cause: string }).cause, 'no_progress');
+  assert.ok(clock > T0 + IDLE + STALL_MARGIN_MS, 'not before the idle timeout plus the margin');
+  assert.deepEqual(killed, [WORKER], 'the frozen process is stopped for good');
+  assert.equal(store.readStatus(job.id)!.state, JobState.Stalled);
+  assert.equal(store.readStatus(job.id)!.pid, undefined);
+  assert.deepEqual(store.readResult(job.id), envelope, 'every later reader gets the same answer');
+  assert.deepEqual(store.claimKey(job.key, 'count-0000000b'), { kind: 'claimed' }, 'the identical call starts a new job (which resumes)');
+});
+
+test('job wait on a job whose pid another process holds now: JOB_LOST (1) at once, nothing killed', async () => {
+  const { store, job } = world1('0000000c', running({ pidStart: 1 }));
+  const envelope = await waitFor(store, job.id, () => T0 + 1);
+  assert.equal(envelope.meta.exit_code, 1);
+  assert.equal(envelope.error!.code, 'JOB_LOST');
+  assert.equal(store.readStatus(job.id)!.state, JobState.Lost);
+});
+
+test('damaged or missing job files answer a coded outcome, never a throw or a hang', async () => {
+  const now = () => T0 + 10 * STATUS_GRACE_MS;
+  const torn = world1('0000000d', running());
+  writeFileSync(join(torn.store.dir(torn.job.id), 'status.json'), '{"state":"runn');
+  assert.equal(torn.store.readStatus(torn.job.id), undefined);
+  const lost = await waitFor(torn.store, torn.job.id, now);
+  assert.equal(lost.error!.code, 'JOB_LOST', 'a damaged status long after creation: lost');
+
+  const odd = world1('0000000e', running());
+  writeFileSync(join(odd.store.dir(odd.job.id), 'status.json'), '{"state":"flying","startedAt":1,"updatedAt":1,"progressAt":1}');
+  assert.equal((await waitFor(odd.store, odd.job.id, now)).error!.code, 'JOB_LOST', 'an unknown state is damage too');
+
+  const record_ = world1('0000000f', running());
+  writeFileSync(join(record_.store.dir(record_.job.id), 'job.json'), '[1,2');
+  const unreadable = await waitFor(record_.store, record_.job.id, now);
+  assert.equal(unreadable.meta.exit_code, 1);
+  assert.equal(unreadable.error!.code, 'JOB_LOST');
+  assert.match(unreadable.error!.message, /job\.json/);
+
+  const gone = world1('00000010', running());
+  rmSync(gone.store.dir(gone.job.id), { recursive: true });
+  const missing = await waitFor(gone.store, gone.job.id, now);
+  assert.equal(missing.meta.exit_code, 5);
+  assert.equal(missing.error!.code, 'JOB_NOT_FOUND');
+});
