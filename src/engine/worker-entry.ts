@@ -1,5 +1,6 @@
-// The pool's thread entry. It imports nothing from the main side: only the
-// wire types, the framing and the reader.
+// The pool's task handler, loaded by import() from worker-start.cjs (the
+// thread entry). It imports nothing from the main side: only the wire types,
+// the framing and the reader.
 import { ErrorCode } from '../contract/error-code.js';
 import { ChunkReader } from './chunk-reader.js';
 import { Framing } from './framing.js';
