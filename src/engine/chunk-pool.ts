@@ -33,7 +33,7 @@ function workerFailed(task: ChunkTask, error: unknown): ChunkReply<never> {
     kind: 'failed',
     start: task.nominalStart,
     end: task.nominalStart,
-    error: { code: ErrorCode.WorkerFailed, message: `a worker thread failed: ${message}` },
+    error: { code: ErrorCode.WorkerFailed, message: `a worker thread failed: ${message}`, threadDied: true },
   };
 }
 

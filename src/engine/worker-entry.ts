@@ -74,7 +74,13 @@ const codeOf = (error: unknown): string => {
 };
 
 export default async function mapChunk(task: ChunkTask): Promise<ChunkReply<unknown>> {
-  const mapper = await mapOf(task.mapModule);
+  let mapper;
+  try {
+    mapper = await mapOf(task.mapModule);
+  } catch (error) {
+    // A map module that cannot load is a defect of the module, like a map that throws; the thread lives on.
+    return failure(error, task.nominalStart, task.nominalStart);
+  }
   if (mapper.kind === 'window' && task.framing === Framing.Csv) {
     try {
       return mapWindowed(mapper.map, task);
