@@ -30,6 +30,13 @@ export interface SoakOptions {
   readonly file: string;
 }
 
+export interface Sample {
+  readonly fault: Fault;
+  readonly code: number | null;
+  readonly signal: string | null;
+  readonly stderr: string;
+}
+
 export interface SoakReport {
   readonly runs: number;
   readonly parallel: number;
@@ -39,7 +46,7 @@ export interface SoakReport {
   /** Calls that answered properly with an exit code other than 0, by code. */
   readonly nonzero: Record<string, number>;
   /** The first few faulty calls: exit code or signal and the head of stderr. */
-  readonly samples: readonly { readonly fault: Fault; readonly code: number | null; readonly signal: string | null; readonly stderr: string }[];
+  readonly samples: readonly Sample[];
 }
 
 interface Call {
@@ -78,23 +85,37 @@ export function faultOf(run: Call): Fault | undefined {
   }
 }
 
-/** Runs the calls, `parallel` at a time, each with its own state folder, and counts the faults. */
-export async function soak(options: SoakOptions): Promise<SoakReport> {
+/** The counts so far, kept as the calls end. */
+class Tally {
+  readonly faults: Record<Fault, number> = { [Fault.NoAnswer]: 0, [Fault.ExitOutsideTable]: 0, [Fault.BadEnvelope]: 0 };
+  readonly nonzero: Record<string, number> = {};
+  readonly samples: Sample[] = [];
+  done = 0;
+
+  add(run: Call): void {
+    this.done++;
+    const fault = faultOf(run);
+    if (fault) {
+      this.faults[fault]++;
+      const sample = { fault, code: run.code, signal: run.signal, stderr: run.stderr.slice(0, 600) };
+      if (this.samples.length < 5) this.samples.push(sample);
+    } else if (run.code !== ExitCode.SUCCESS) {
+      this.nonzero[String(run.code)] = (this.nonzero[String(run.code)] ?? 0) + 1;
+    }
+  }
+}
+
+/** Runs the calls, `parallel` at a time, each lane with its own state folder, and counts the faults. */
+export async function soak(options: SoakOptions, onCall?: (done: number) => void): Promise<SoakReport> {
   const root = mkdtempSync(join(tmpdir(), 'stint-soak-'));
-  const faults: Record<Fault, number> = { [Fault.NoAnswer]: 0, [Fault.ExitOutsideTable]: 0, [Fault.BadEnvelope]: 0 };
-  const nonzero: Record<string, number> = {};
-  const samples: { fault: Fault; code: number | null; signal: string | null; stderr: string }[] = [];
-  let next = 0;
-  // Each lane its own state folder: two identical calls in one folder would share one job, not race two pools.
+  const tally = new Tally();
+  let started = 0;
+  // Two identical calls in one state folder would share one job rather than run two pools side by side.
   const lane = async (_: unknown, laneIndex: number): Promise<void> => {
-    while (next < options.runs) {
-      next++;
-      const run = await call(options.file, join(root, `lane-${laneIndex}`));
-      const fault = faultOf(run);
-      if (fault) {
-        faults[fault]++;
-        if (samples.length < 5) samples.push({ fault, code: run.code, signal: run.signal, stderr: run.stderr.slice(0, 600) });
-      } else if (run.code !== ExitCode.SUCCESS) nonzero[String(run.code)] = (nonzero[String(run.code)] ?? 0) + 1;
+    while (started < options.runs) {
+      started++; // claimed before the await, so that the lanes together make exactly `runs` calls
+      tally.add(await call(options.file, join(root, `lane-${laneIndex}`)));
+      onCall?.(tally.done);
     }
   };
   try {
@@ -102,15 +123,21 @@ export async function soak(options: SoakOptions): Promise<SoakReport> {
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
-  return { runs: options.runs, parallel: options.parallel, ...faults, nonzero, samples };
+  const { faults, nonzero, samples } = tally;
+  return { runs: tally.done, parallel: options.parallel, ...faults, nonzero, samples };
 }
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { runs: { type: 'string', default: '2000' }, parallel: { type: 'string', default: '2' }, file: { type: 'string' } },
+    options: {
+      runs: { type: 'string', default: '2000' },
+      parallel: { type: 'string', default: '2' },
+      file: { type: 'string' },
+    },
   });
   const file = resolve(values.file ?? join(REPO_ROOT, 'fixtures', 'csv', 'cities.csv'));
-  const report = await soak({ runs: Number(values.runs), parallel: Number(values.parallel), file });
+  const progress = (done: number) => done % 100 === 0 && process.stderr.write(`${done} calls\n`);
+  const report = await soak({ runs: Number(values.runs), parallel: Number(values.parallel), file }, progress);
   process.stdout.write(`${JSON.stringify(report)}\n`);
   const bad = report[Fault.NoAnswer] + report[Fault.ExitOutsideTable] + report[Fault.BadEnvelope];
   process.exitCode = bad === 0 ? 0 : 1;

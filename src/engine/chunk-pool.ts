@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import { ErrorCode } from '../contract/error-code.js';
 import type { ChunkReply, ChunkTask } from './worker-protocol.js';
 
-/** CommonJS on purpose: piscina require()s it, and a require() of an ES module aborts when the pool closes mid-start. */
+/** CommonJS on purpose: piscina require()s it, and require() of an ES module aborts if the pool closes mid-start. */
 const WORKER_START = new URL('./worker-start.cjs', import.meta.url).href;
 
 /** The pool as the fold sees it: run a chunk, get a reply (never a rejection), and close. */
@@ -43,10 +43,10 @@ export async function openChunkPool(workers: number): Promise<ChunkPool> {
   const pool = new Piscina({ filename: WORKER_START, minThreads: workers, maxThreads: workers, idleTimeout: 60_000 });
   // A thread that dies with none of our tasks in flight is the pool's 'error': unheard, it would be an uncaught
   // exception of the main thread. It fails every task from then on, since piscina may not replace such a thread.
-  let broken: ((error: unknown) => void) | undefined;
+  let broken: (error: unknown) => void = () => undefined;
   const death = new Promise<never>((_, reject) => (broken = reject));
   death.catch(() => undefined);
-  pool.on('error', (error: unknown) => broken?.(error));
+  pool.on('error', (error: unknown) => broken(error));
   return {
     workers,
     async run<P>(task: ChunkTask): Promise<ChunkReply<P>> {

@@ -6,7 +6,7 @@ import { fixturePath } from '../helpers/paths.js';
 // Once in about a thousand quick calls, a pool closed while a thread still
 // started aborted the process (no answer, exit 134). A hundred calls two at a
 // time would rarely catch that alone; they do catch anything more common.
-test('a hundred quick analyze calls, two at a time, each answer one envelope with an exit code from the table', async () => {
+test('a hundred quick analyze calls, two at a time, each answer one envelope and an exit from the table', async () => {
   const report = await soak({ runs: 100, parallel: 2, file: fixturePath('csv', 'cities.csv') });
   assert.deepEqual(
     { no_answer: report.no_answer, exit_outside_table: report.exit_outside_table, bad_envelope: report.bad_envelope },

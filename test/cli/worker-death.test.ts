@@ -7,12 +7,13 @@ import { tempWorld } from '../helpers/temp-world.js';
 import { CrashMode } from '../../fixtures/programs/crash-map.js';
 
 const world = tempWorld('worker-death');
-const text = Array.from({ length: 6000 }, (_, i) => `line ${i} has ${'some words '.repeat(i % 7)}in it`).join('\n') + '\n';
+const lines = Array.from({ length: 6000 }, (_, i) => `line ${i} has ${'some words '.repeat(i % 7)}in it\n`);
+const text = lines.join('');
 const input = world.path('text.txt');
 writeFileSync(input, text);
 const expected = { lines: 6000, words: (text.match(/[^ \t\r\n]+/g) ?? []).length, bytes: Buffer.byteLength(text) };
 
-/** Two identical calls: the first while the fault holds (its worker dies past a third of the file), the second after. */
+/** Two identical calls: one while the fault holds (a worker dies past a third of the file), one after. */
 async function twoCalls(mode: CrashMode) {
   const fault = world.path(`fault-${mode}`);
   writeFileSync(fault, '');
