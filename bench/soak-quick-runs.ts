@@ -106,7 +106,7 @@ class Tally {
 }
 
 /** Runs the calls, `parallel` at a time, each lane with its own state folder, and counts the faults. */
-export async function soak(options: SoakOptions, onCall?: (done: number) => void): Promise<SoakReport> {
+export async function soak(options: SoakOptions, onCall?: (done: number, faulty: number) => void): Promise<SoakReport> {
   const root = mkdtempSync(join(tmpdir(), 'stint-soak-'));
   const tally = new Tally();
   let started = 0;
@@ -115,7 +115,7 @@ export async function soak(options: SoakOptions, onCall?: (done: number) => void
     while (started < options.runs) {
       started++; // claimed before the await, so that the lanes together make exactly `runs` calls
       tally.add(await call(options.file, join(root, `lane-${laneIndex}`)));
-      onCall?.(tally.done);
+      onCall?.(tally.done, Object.values(tally.faults).reduce((a, b) => a + b, 0));
     }
   };
   try {
@@ -136,7 +136,9 @@ async function main(): Promise<void> {
     },
   });
   const file = resolve(values.file ?? join(REPO_ROOT, 'fixtures', 'csv', 'cities.csv'));
-  const progress = (done: number) => done % 100 === 0 && process.stderr.write(`${done} calls\n`);
+  const progress = (done: number, faulty: number) => {
+    if (done % 100 === 0) process.stderr.write(`${done} calls, ${faulty} faulty\n`);
+  };
   const report = await soak({ runs: Number(values.runs), parallel: Number(values.parallel), file }, progress);
   process.stdout.write(`${JSON.stringify(report)}\n`);
   const bad = report[Fault.NoAnswer] + report[Fault.ExitOutsideTable] + report[Fault.BadEnvelope];
