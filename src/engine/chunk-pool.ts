@@ -2,7 +2,8 @@ import { availableParallelism } from 'node:os';
 import { ErrorCode } from '../contract/error-code.js';
 import type { ChunkReply, ChunkTask } from './worker-protocol.js';
 
-const WORKER_ENTRY = new URL('./worker-entry.js', import.meta.url).href;
+/** CommonJS on purpose: piscina require()s it, and require() of an ES module aborts if the pool closes mid-start. */
+const WORKER_START = new URL('./worker-start.cjs', import.meta.url).href;
 
 /** The pool as the fold sees it: run a chunk, get a reply (never a rejection), and close. */
 export interface ChunkPool {
@@ -25,22 +26,36 @@ export function writerWorkerCount(): number {
   return Math.max(1, availableParallelism() - 1);
 }
 
+/** A chunk's reply when its thread died or the pool broke: WORKER_FAILED, as data. */
+function workerFailed(task: ChunkTask, error: unknown): ChunkReply<never> {
+  const message = error instanceof Error ? error.message : String(error);
+  return {
+    kind: 'failed',
+    start: task.nominalStart,
+    end: task.nominalStart,
+    error: { code: ErrorCode.WorkerFailed, message: `a worker thread failed: ${message}`, threadDied: true },
+  };
+}
+
 /** A piscina pool whose failures come back as data with a code, so a dead worker never hangs a run. */
 export async function openChunkPool(workers: number): Promise<ChunkPool> {
   const { Piscina } = await import('piscina');
-  const pool = new Piscina({ filename: WORKER_ENTRY, minThreads: workers, maxThreads: workers, idleTimeout: 60_000 });
+  const pool = new Piscina({ filename: WORKER_START, minThreads: workers, maxThreads: workers, idleTimeout: 60_000 });
+  // A thread that dies with none of our tasks in flight is the pool's 'error': unheard, it would be an uncaught
+  // exception of the main thread. It fails every task from then on, since piscina may not replace such a thread.
+  let broken: (error: unknown) => void = () => undefined;
+  const death = new Promise<never>((_, reject) => (broken = reject));
+  death.catch(() => undefined);
+  pool.on('error', (error: unknown) => broken(error));
   return {
     workers,
     async run<P>(task: ChunkTask): Promise<ChunkReply<P>> {
+      const running = pool.run(task) as Promise<ChunkReply<P>>;
+      running.catch(() => undefined); // one that loses the race to `death` rejects later, when the pool closes
       try {
-        return (await pool.run(task)) as ChunkReply<P>;
+        return await Promise.race([running, death]);
       } catch (error) {
-        return {
-          kind: 'failed',
-          start: task.nominalStart,
-          end: task.nominalStart,
-          error: { code: ErrorCode.WorkerFailed, message: `a worker thread failed: ${(error as Error).message ?? String(error)}` },
-        };
+        return workerFailed(task, error);
       }
     },
     close: () => pool.destroy(),

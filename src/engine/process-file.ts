@@ -1,4 +1,3 @@
-import { StintError } from '../contract/stint-error.js';
 import { ErrorCode } from '../contract/error-code.js';
 import { ProgressUnit } from '../contract/vocabulary/progress-unit.js';
 import type { CommandContext } from '../runtime/command-spec.js';
@@ -6,6 +5,7 @@ import { defaultWorkerCount, openChunkPool } from './chunk-pool.js';
 import { DEFAULT_MAX_RECORD_BYTES, runChunked, type Fold, type Watermark } from './chunked-run.js';
 import type { Framing } from './framing.js';
 import { fingerprintOf, inspectInput } from './input-file.js';
+import { workerFailedError } from './worker-failed.js';
 import type { WireError } from './worker-protocol.js';
 
 export interface FileWork<P, S> {
@@ -61,7 +61,7 @@ export async function processFile<P, S>(ctx: CommandContext, work: FileWork<P, S
       fold: work.fold,
       safePoint: (state, watermark) => ctx.checkpoint<Saved<S>>({ state, watermark }, { done: watermark.offset, total: input.size, unit: ProgressUnit.Bytes }),
     });
-    if (outcome.kind === 'failed' && outcome.error.code === ErrorCode.WorkerFailed) throw new StintError(ErrorCode.WorkerFailed, outcome.error.message);
+    if (outcome.kind === 'failed' && outcome.error.code === ErrorCode.WorkerFailed) throw workerFailedError(outcome.error);
     return outcome.kind === 'failed' ? { kind: 'failed', state: outcome.state, error: outcome.error, line: outcome.line } : { kind: outcome.kind, state: outcome.state };
   } finally {
     await pool.close();

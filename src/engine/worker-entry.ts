@@ -1,5 +1,6 @@
-// The pool's thread entry. It imports nothing from the main side: only the
-// wire types, the framing and the reader.
+// The pool's task handler, loaded by import() from worker-start.cjs (the
+// thread entry). It imports nothing from the main side: only the wire types,
+// the framing and the reader.
 import { ErrorCode } from '../contract/error-code.js';
 import { ChunkReader } from './chunk-reader.js';
 import { Framing } from './framing.js';
@@ -79,7 +80,13 @@ const codeOf = (error: unknown): string => {
 };
 
 export default async function mapChunk(task: ChunkTask): Promise<ChunkReply<unknown>> {
-  const mapper = await mapOf(task.mapModule);
+  let mapper;
+  try {
+    mapper = await mapOf(task.mapModule);
+  } catch (error) {
+    // A map module that cannot load is a defect of the module, like a map that throws; the thread lives on.
+    return failure(error, task.nominalStart, task.nominalStart);
+  }
   if (mapper.kind === 'window' && task.framing === Framing.Csv) {
     try {
       return mapWindowed(mapper.map, task);

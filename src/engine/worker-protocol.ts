@@ -24,6 +24,8 @@ export interface WireError {
   readonly code: string;
   readonly message: string;
   readonly context?: Record<string, unknown>;
+  /** The thread died or could not run the task (the pool's side says so): a retry runs on a fresh thread. */
+  readonly threadDied?: boolean;
 }
 
 /** The reply for one chunk: the exact record-aligned range and what the map made of it. */

@@ -13,6 +13,7 @@ import type { CommandContext, CommandResult } from '../../runtime/command-spec.j
 import { openChunkPool, defaultWorkerCount, type ChunkPool } from '../../engine/chunk-pool.js';
 import { DEFAULT_MAX_RECORD_BYTES, runChunked, type Fold, type Watermark } from '../../engine/chunked-run.js';
 import { Framing } from '../../engine/framing.js';
+import { workerFailedError } from '../../engine/worker-failed.js';
 import { mergeTableStats, newTableStats, summarizeColumn, type TableStats } from './column-stats.js';
 import { readCsvHeader, type CsvHeader } from '../../engine/csv-header.js';
 import { fingerprintOf, inspectInput, type InputFile } from '../../engine/input-file.js';
@@ -179,7 +180,7 @@ export const analyzeCommand = defineCommand({
           });
           if (outcome.kind === 'stopped') return stopped(state.finished, inputs.slice(index), ctx);
           if (outcome.kind === 'failed') {
-            if (outcome.error.code === ErrorCode.WorkerFailed) throw new StintError(ErrorCode.WorkerFailed, outcome.error.message);
+            if (outcome.error.code === ErrorCode.WorkerFailed) throw workerFailedError(outcome.error);
             const exitCode = EXIT_CODE_OF[outcome.error.code as ErrorCode] ?? ExitCode.PRECONDITION;
             result = unresolvedOf(input, { code: outcome.error.code, message: outcome.error.message, exitCode }, outcome.line);
           } else {

@@ -13,6 +13,7 @@ import { openChunkPool, writerWorkerCount } from '../../engine/chunk-pool.js';
 import { DEFAULT_MAX_RECORD_BYTES, runChunked, type Fold, type Watermark } from '../../engine/chunked-run.js';
 import { readCsvHeader, type CsvHeader } from '../../engine/csv-header.js';
 import { Framing } from '../../engine/framing.js';
+import { workerFailedError } from '../../engine/worker-failed.js';
 import { fingerprintOf, inspectInput } from '../../engine/input-file.js';
 import { BAD_ROW_MESSAGE, type BadRow } from './bad-row.js';
 import { chunkSizeFlag, IMPORT_CHUNK_SIZE, WORKERS_FLAG } from '../engine-flags.js';
@@ -26,7 +27,7 @@ import { openTable, TableKey, type Table, type TableBatch } from './table-store.
 const MAP_MODULE = new URL('./import-map.js', import.meta.url).href;
 const BAD_SAMPLE_LIMIT = 100;
 /** Chunk failures that say nothing about the rows: the run fails with them and the same call resumes. */
-const RESUMABLE_FAILURES: ReadonlySet<string> = new Set([ErrorCode.WorkerFailed, ErrorCode.InputTruncated, ErrorCode.FileUnreadable]);
+const RESUMABLE_FAILURES: ReadonlySet<string> = new Set([ErrorCode.InputTruncated, ErrorCode.FileUnreadable]);
 const RANGE_LIMIT = 1000;
 
 /** What to do with a malformed row. */
@@ -275,6 +276,7 @@ export const importCommand = defineCommand({
         const data = outcomeData(input.path, folded, keyed, { q: `lines ${outcome.watermark.line}-`, reason: 'not imported yet: the import paused' });
         return { exitCode: ExitCode.INCOMPLETE, data: { ...data, cause: ctx.stopCause() ?? Cause.Budget } };
       }
+      if (outcome.kind === 'failed' && outcome.error.code === ErrorCode.WorkerFailed) throw workerFailedError(outcome.error);
       if (outcome.kind === 'failed' && RESUMABLE_FAILURES.has(outcome.error.code)) {
         // Not a bad row: fail, keeping the checkpoint so the same call resumes.
         throw new StintError(outcome.error.code as ErrorCode, outcome.error.message, { context: { ...outcome.error.context } });

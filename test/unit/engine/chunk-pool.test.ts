@@ -1,0 +1,48 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { pathToFileURL } from 'node:url';
+import { openChunkPool } from '../../../src/engine/chunk-pool.js';
+import { Framing } from '../../../src/engine/framing.js';
+import type { ChunkTask } from '../../../src/engine/worker-protocol.js';
+import { CrashMode } from '../../../fixtures/programs/crash-map.js';
+import { programPath } from '../../helpers/paths.js';
+import { tempWorld } from '../../helpers/temp-world.js';
+
+const world = tempWorld('chunk-pool');
+
+test('a worker dead between tasks fails the next task as WORKER_FAILED, not the main thread', async () => {
+  const input = world.path('lines.txt');
+  writeFileSync(input, 'a b\nc d\n');
+  const fault = world.path('fault');
+  writeFileSync(fault, '');
+  // Without Atomics.wait an idle thread runs its timers, so the late error finds no task of ours in flight.
+  Object.assign(process.env, { PISCINA_DISABLE_ATOMICS: '1', CRASH_TOOL_WHILE: fault });
+  process.env['CRASH_TOOL_MODE'] = CrashMode.Late;
+  const task: ChunkTask = {
+    mapModule: pathToFileURL(programPath('crash-map')).href,
+    path: input,
+    framing: Framing.Lines,
+    nominalStart: 0,
+    nominalEnd: 8,
+    fileSize: 8,
+    speculative: false,
+    maxRecordBytes: 1024,
+    options: null,
+  };
+  const pool = await openChunkPool(1);
+  try {
+    assert.equal((await pool.run(task)).kind, 'mapped');
+    let reply = await pool.run(task);
+    for (let tries = 0; reply.kind === 'mapped' && tries < 200; tries++) {
+      await sleep(50);
+      reply = await pool.run(task);
+    }
+    assert.equal(reply.kind, 'failed');
+    assert.equal(reply.kind === 'failed' && reply.error.code, 'WORKER_FAILED');
+    assert.equal(reply.kind === 'failed' && reply.error.threadDied, true);
+  } finally {
+    await pool.close();
+  }
+});
