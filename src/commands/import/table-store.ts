@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { ErrorCode } from '../../contract/error-code.js';
 import { StintError } from '../../contract/stint-error.js';
@@ -7,6 +8,10 @@ import { databaseLocked, isLevelLocked } from '../../runtime/level-errors.js';
 const HIGH_WIDTH = 12;
 const LOW_SPAN = 10_000;
 const ROWS_PER_READ = 4096;
+/** Just past every row key (';' follows ':'). */
+const ROW_END = 'row;';
+/** The keys an import rewrites with every commit: together they say whether the rows changed. */
+const VERSIONED_PREFIXES = ['ckpt:', 'meta:', 'run:'] as const;
 
 /**
  * A row key is made once per imported row, so it is made cheaply: the last
@@ -52,8 +57,10 @@ export interface Table {
   getMany(keys: readonly string[]): Promise<(Uint8Array | undefined)[]>;
   /** A batch to fill and write; the chained form is several times faster than an array of operations in classic-level. */
   batch(): TableBatch;
-  /** Rows in id order, a batch of entries at a time (one native call per batch, not per row). */
-  rows(): AsyncIterable<readonly [string, Uint8Array][]>;
+  /** Rows in id order (after the row key `after`, when given), a batch of entries at a time (one native call per batch). */
+  rows(after?: string): AsyncIterable<readonly [string, Uint8Array][]>;
+  /** A digest that changes with every import commit: each batch of rows is written with its import's ckpt: or run: record. */
+  version(): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -84,8 +91,8 @@ export async function openTable(dir: string, create: boolean): Promise<Table> {
         write: (sync) => chained.write({ sync }),
       };
     },
-    async *rows() {
-      const iterator = db.iterator({ gte: TableKey.RowPrefix, lt: 'row;' });
+    async *rows(after) {
+      const iterator = db.iterator(after === undefined ? { gte: TableKey.RowPrefix, lt: ROW_END } : { gt: after, lt: ROW_END });
       try {
         for (;;) {
           const entries = await iterator.nextv(ROWS_PER_READ);
@@ -95,6 +102,15 @@ export async function openTable(dir: string, create: boolean): Promise<Table> {
       } finally {
         await iterator.close();
       }
+    },
+    async version() {
+      const hash = createHash('sha256');
+      for (const prefix of VERSIONED_PREFIXES) {
+        for await (const [key, value] of db.iterator({ gte: prefix, lt: `${prefix.slice(0, -1)};` })) {
+          hash.update(`${key.length}:${key}${value.length}:`).update(value);
+        }
+      }
+      return hash.digest('hex');
     },
     close: () => db.close(),
   };
