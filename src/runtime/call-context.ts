@@ -73,7 +73,7 @@ export function createCallContext(parts: CallContextParts): CallContext {
     stopCause: parts.stopCause,
     now: () => host.now(),
     scratchFile(path) {
-      if (!store) throw new StintError(ErrorCode.InternalError, 'scratchFile() before restore(): a resumable command restores first');
+      if (!store) throw new StintError(ErrorCode.InternalError, 'scratchFile() before restore(): restore first');
       const list = scratchListFor(host.env, invocationKey);
       const known = readJsonFile<string[]>(list) ?? [];
       if (!known.includes(path)) writeFileAtomic(list, JSON.stringify([...known, path]));
@@ -90,7 +90,7 @@ export function createCallContext(parts: CallContextParts): CallContext {
       if (loaded.kind === 'none') return undefined;
       if (loaded.kind === 'unreadable') return discard(loaded.reason);
       if (JSON.stringify(loaded.record.fingerprint) !== JSON.stringify(inputs)) return discard('the input changed since the checkpoint');
-      if (usable && !usable(loaded.record.state)) return discard("the checkpoint's scratch files are missing or changed");
+      if (usable && !usable(loaded.record.state)) return discard("the checkpoint's own files are missing or changed");
       report(loaded.record.progress.done, loaded.record.progress.total, loaded.record.progress.unit);
       return { state: loaded.record.state, progress: loaded.record.progress };
     },

@@ -179,7 +179,8 @@ async function runCall(program: ProgramContext, host: Host): Promise<ProcessExit
   // A call whose data streams to stdout answers on stderr (in text when a person reads stderr).
   const streams = early.node.command?.spec.streamsStdout?.(early.flags as never) === true;
   const answerHost: Host = streams ? { ...host, writeStdout: async (text) => host.writeStderr(text) } : host;
-  const format = early.globals.format ?? ((streams ? host.stderrIsTTY : host.stdoutIsTTY) ? OutputFormat.Text : OutputFormat.Json);
+  const answersToTTY = streams ? host.stderrIsTTY : host.stdoutIsTTY;
+  const format = early.globals.format ?? (answersToTTY ? OutputFormat.Text : OutputFormat.Json);
   const respond = respondTo(answerHost, format, program.identity);
   let resolution = resolveCall(program, host, respond, format);
   const stdinSpec = resolution.kind === 'run' ? resolution.inv.command.spec.stdin : undefined;
@@ -204,7 +205,10 @@ async function runCall(program: ProgramContext, host: Host): Promise<ProcessExit
   const text = inv.command.spec.text ? (data: unknown) => inv.command.spec.text!(data) : undefined;
   try {
     // A stream cannot pause and be continued by another call: it runs to its end, with no budget and no job.
-    if (streamsStdout(inv)) return await respond(await runDirect({ ...inv, options: { ...inv.options, budgetMs: 0, timeoutMs: undefined } }), text);
+    if (streamsStdout(inv)) {
+      const unbudgeted = { ...inv, options: { ...inv.options, budgetMs: 0, timeoutMs: undefined } };
+      return await respond(await runDirect(unbudgeted), text);
+    }
     if (inv.command.spec.interruption) return await respond(await runInterruptible(inv), text);
     return await respond(await runDirect(inv), text);
   } finally {

@@ -13,9 +13,15 @@ import { defineCommand } from '../../runtime/define-command.js';
 import { openTable, TableKey, type Table } from '../import/table-store.js';
 import { ExportFormat, formatOf, headerOf, rowEncoder } from './export-format.js';
 import { inspectTarget, type OutputTarget } from './output-target.js';
-import { commitPartial, createPartial, partialMatches, partialPathFor, reopenPartial, sweepStalePartials, writeAt, type PartialMark } from './partial-file.js';
+import {
+  commitPartial, createPartial, partialMatches, partialPathFor, reopenPartial, sweepStalePartials, writeAt,
+  type PartialMark,
+} from './partial-file.js';
 
 export { ExportFormat } from './export-format.js';
+
+const nothingWritten = (description: string) =>
+  ({ description, retryable: false, side_effects: SideEffects.None }) as const;
 
 /** `--output -`: the rows go to stdout. */
 const STDOUT = '-';
@@ -38,7 +44,10 @@ async function shapeOf(table: Table, name: string): Promise<TableShape> {
   // Loaded here, not at the top: every stint call (even --version) loads this module.
   const { unpack } = await import('msgpackr');
   const columns = await table.get(TableKey.Columns);
-  if (!columns) throw new StintError(ErrorCode.TableUnreadable, `${name} is not a stint table (no columns recorded)`, { context: { path: name } });
+  if (!columns) {
+    const message = `${name} is not a stint table (no columns recorded)`;
+    throw new StintError(ErrorCode.TableUnreadable, message, { context: { path: name } });
+  }
   const next = await table.get(TableKey.NextId);
   return { columns: unpack(columns) as string[], total: next ? Number(Buffer.from(next).toString()) - 1 : 0 };
 }
@@ -63,7 +72,8 @@ async function eachBatch(table: Table, after: string | undefined, encode: (field
 }
 
 /** `--output -`: every row to stdout as it is read (no budget applies: a pipe cannot pause). */
-async function streamTable(table: Table, shape: TableShape, format: ExportFormat, ctx: CommandContext): Promise<CommandResult> {
+async function streamTable(table: Table, shape: TableShape, format: ExportFormat,
+  ctx: CommandContext): Promise<CommandResult> {
   const write = ctx.stdout;
   if (!write) throw new StintError(ErrorCode.InternalError, 'export --output - ran without the stdout stream');
   await write(headerOf(format, shape.columns));
@@ -98,7 +108,8 @@ async function exportToFile(table: Table, shape: TableShape, format: ExportForma
   const { fd, state: restored } = await openRun(table, target, partial, headerOf(format, shape.columns), ctx);
   let state = restored;
   try {
-    const stopped = await eachBatch(table, state.after, rowEncoder(format, shape.columns), async (text, after, count) => {
+    const encode = rowEncoder(format, shape.columns);
+    const stopped = await eachBatch(table, state.after, encode, async (text, after, count) => {
       const bytes = Buffer.from(text);
       writeAt(fd, bytes, state.bytes);
       state = { after, rows: state.rows + count, bytes: state.bytes + bytes.length, ino: state.ino };
@@ -106,12 +117,14 @@ async function exportToFile(table: Table, shape: TableShape, format: ExportForma
     });
     if (stopped) {
       // The target is untouched; the partial file waits for the continuation (a cancel or timeout removes it).
-      return { exitCode: ExitCode.INCOMPLETE, data: { rows_exported: state.rows, output, partial, cause: ctx.stopCause() ?? Cause.Budget } };
+      const cause = ctx.stopCause() ?? Cause.Budget;
+      return { exitCode: ExitCode.INCOMPLETE, data: { rows_exported: state.rows, output, partial, cause } };
     }
     // Checked again: the target may have changed since the run began (a continuation can come much later).
     const final = inspectTarget(output, ctx.cwd);
     commitPartial(fd, partial, final);
-    return { exitCode: ExitCode.SUCCESS, data: { rows: state.rows, columns: shape.columns, output, file: final.path, format, bytes: state.bytes } };
+    const data = { rows: state.rows, columns: shape.columns, output, file: final.path, format, bytes: state.bytes };
+    return { exitCode: ExitCode.SUCCESS, data };
   } finally {
     closeSync(fd);
   }
@@ -119,30 +132,44 @@ async function exportToFile(table: Table, shape: TableShape, format: ExportForma
 
 export const exportCommand = defineCommand({
   name: 'export',
-  description: 'Write a table out in id order to a file that appears only complete (temp file, then rename), or to stdout',
+  description: 'Write a table out in id order to a file that appears only complete (temp file, then rename), '
+    + 'or to stdout',
   danger_level: DangerLevel.Mutating,
   positionals: [{ name: 'table', type: 'string', description: 'The table folder (the --into of stint import)' }],
   flags: {
     output: {
       type: 'string',
       required: true,
-      description: 'The file to write or replace, through a symlink (a directory, FIFO, device or read-only file is refused); '
-        + '- streams the rows to stdout, and the envelope goes to stderr as its last line (no budget applies)',
+      description: 'The file to write or replace, through a symlink (a directory, FIFO, device or read-only '
+        + 'file is refused); - streams the rows to stdout, and the envelope goes to stderr as its last line '
+        + '(no budget applies)',
     },
-    'output-format': { type: 'enum', enum_values: Object.values(ExportFormat), description: 'csv or ndjson; default: from the --output extension, else csv' },
+    'output-format': {
+      type: 'enum',
+      enum_values: Object.values(ExportFormat),
+      description: 'csv or ndjson; default: from the --output extension, else csv',
+    },
   },
   interruption: { detach: false, resume: true },
   exit_codes: {
     [ExitCode.SUCCESS]: { description: 'The table was written to --output', retryable: false, side_effects: SideEffects.Complete },
-    [ExitCode.PRECONDITION]: { description: 'The folder is not a stint table, or --output is not a regular file; nothing was written', retryable: false, side_effects: SideEffects.None },
-    [ExitCode.NOT_FOUND]: { description: "No table at that folder, or --output's folder does not exist", retryable: false, side_effects: SideEffects.None },
-    [ExitCode.PERMISSION_DENIED]: { description: '--output or its folder is not writable; it is left as it is', retryable: false, side_effects: SideEffects.None },
+    [ExitCode.PRECONDITION]: nothingWritten('The folder is not a stint table, or --output is not a regular file; '
+      + 'nothing was written'),
+    [ExitCode.NOT_FOUND]: nothingWritten("No table at that folder, or --output's folder does not exist"),
+    [ExitCode.PERMISSION_DENIED]: nothingWritten('--output or its folder is not writable; it is left as it is'),
     [ExitCode.UNAVAILABLE]: { description: 'Another process holds the table', retryable: true, side_effects: SideEffects.None },
-    [ExitCode.INCOMPLETE]: { description: 'Paused: --output is untouched, a partial file waits beside it; run data.continue_command', retryable: false, side_effects: SideEffects.Partial },
+    [ExitCode.INCOMPLETE]: {
+      description: 'Paused: --output is untouched, a partial file waits beside it; run data.continue_command',
+      retryable: false,
+      side_effects: SideEffects.Partial,
+    },
   },
   examples: [
     { description: 'Export a table to a file', command: 'stint export rows.db --output copy.csv' },
-    { description: 'Stream it into another program (the envelope is the last line on stderr)', command: 'stint export rows.db --output - | gzip > rows.csv.gz' },
+    {
+      description: 'Stream it into another program (the envelope is the last line on stderr)',
+      command: 'stint export rows.db --output - | gzip > rows.csv.gz',
+    },
   ],
   streamsStdout: (flags) => flags.output === STDOUT,
   async run({ positionals, flags }, ctx) {
@@ -152,7 +179,8 @@ export const exportCommand = defineCommand({
     const table = await openTable(resolve(ctx.cwd, positionals.table), false);
     try {
       const shape = await shapeOf(table, positionals.table);
-      return target ? await exportToFile(table, shape, format, target, flags.output, ctx) : await streamTable(table, shape, format, ctx);
+      if (!target) return await streamTable(table, shape, format, ctx);
+      return await exportToFile(table, shape, format, target, flags.output, ctx);
     } finally {
       await table.close();
     }

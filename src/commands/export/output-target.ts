@@ -16,10 +16,16 @@ const WRITE_BITS = 0o222;
 const USE_STDOUT = 'Write to stdout with --output - (and redirect it), or name a regular file';
 
 const notRegular = (output: string, what: string) =>
-  new StintError(ErrorCode.OutputNotRegularFile, `--output ${output} ${what}; export writes only regular files`, { context: { path: output }, fix_required: USE_STDOUT });
+  new StintError(ErrorCode.OutputNotRegularFile, `--output ${output} ${what}; export writes only regular files`, {
+    context: { path: output },
+    fix_required: USE_STDOUT,
+  });
 
 const notWritable = (output: string, what: string) =>
-  new StintError(ErrorCode.OutputNotWritable, `--output ${output}: ${what}; it is left as it is`, { context: { path: output }, fix_required: 'Make it writable, or name another file' });
+  new StintError(ErrorCode.OutputNotWritable, `--output ${output}: ${what}; it is left as it is`, {
+    context: { path: output },
+    fix_required: 'Make it writable, or name another file',
+  });
 
 function kindOf(stats: Stats): string {
   if (stats.isDirectory()) return 'is a directory';
@@ -29,12 +35,12 @@ function kindOf(stats: Stats): string {
   return 'is not a regular file';
 }
 
-/** Follows symlinks one hop at a time to the path that is not a link (it may not exist: a dangling link is written through). */
+/** Follows symlinks a hop at a time to the path that is no link (it may not exist: a dangling link is written through). */
 function followLinks(output: string, absolute: string): string {
   let path = absolute;
   for (let hop = 0; hop < MAX_LINK_HOPS; hop++) {
     // /dev/stdout and /proc/self/fd/N name a process's open file, not a place a file can be renamed to.
-    if (path.startsWith(`${sep}proc${sep}`)) throw notRegular(output, 'is an open file of a process (such as /dev/stdout)');
+    if (path.startsWith(`${sep}proc${sep}`)) throw notRegular(output, 'is an open file of a process (as /dev/stdout is)');
     if (!statOf(path, true)?.isSymbolicLink()) return path;
     path = resolve(dirname(path), readlinkSync(path));
   }
@@ -52,7 +58,10 @@ function statOf(path: string, lstat = false): Stats | undefined {
 
 function checkFolder(output: string, folder: string): void {
   if (!statOf(folder)?.isDirectory()) {
-    throw new StintError(ErrorCode.OutputFolderNotFound, `--output ${output}: the folder ${folder} does not exist`, { context: { path: output, folder }, fix_required: `Create ${folder} first` });
+    throw new StintError(ErrorCode.OutputFolderNotFound, `--output ${output}: the folder ${folder} does not exist`, {
+      context: { path: output, folder },
+      fix_required: `Create ${folder} first`,
+    });
   }
   try {
     accessSync(folder, constants.W_OK);

@@ -1,5 +1,6 @@
 import {
-  closeSync, constants, fchmodSync, fchownSync, fstatSync, fsyncSync, ftruncateSync, lstatSync, openSync, readdirSync, renameSync, rmSync, writeSync,
+  closeSync, constants, fchmodSync, fchownSync, fstatSync, fsyncSync, ftruncateSync, lstatSync, openSync, readdirSync,
+  renameSync, rmSync, writeSync,
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { OutputTarget } from './output-target.js';

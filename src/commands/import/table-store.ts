@@ -57,9 +57,9 @@ export interface Table {
   getMany(keys: readonly string[]): Promise<(Uint8Array | undefined)[]>;
   /** A batch to fill and write; the chained form is several times faster than an array of operations in classic-level. */
   batch(): TableBatch;
-  /** Rows in id order (after the row key `after`, when given), a batch of entries at a time (one native call per batch). */
+  /** Rows in id order (after the row key `after` when given), a batch of entries at a time (one native call each). */
   rows(after?: string): AsyncIterable<readonly [string, Uint8Array][]>;
-  /** A digest that changes with every import commit: each batch of rows is written with its import's ckpt: or run: record. */
+  /** A digest that changes with every import commit: each batch of rows is written with its ckpt: or run: record. */
   version(): Promise<string>;
   close(): Promise<void>;
 }
@@ -92,7 +92,8 @@ export async function openTable(dir: string, create: boolean): Promise<Table> {
       };
     },
     async *rows(after) {
-      const iterator = db.iterator(after === undefined ? { gte: TableKey.RowPrefix, lt: ROW_END } : { gt: after, lt: ROW_END });
+      const range = after === undefined ? { gte: TableKey.RowPrefix, lt: ROW_END } : { gt: after, lt: ROW_END };
+      const iterator = db.iterator(range);
       try {
         for (;;) {
           const entries = await iterator.nextv(ROWS_PER_READ);
