@@ -42,6 +42,10 @@ export const ErrorCode = {
   InputTruncated: 'INPUT_TRUNCATED',
   InputRequired: 'INPUT_REQUIRED',
   StdinTooLarge: 'STDIN_TOO_LARGE',
+  // outputs
+  OutputNotRegularFile: 'OUTPUT_NOT_REGULAR_FILE',
+  OutputNotWritable: 'OUTPUT_NOT_WRITABLE',
+  OutputFolderNotFound: 'OUTPUT_FOLDER_NOT_FOUND',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
@@ -79,4 +83,7 @@ export const EXIT_CODE_OF: Readonly<Record<ErrorCode, ExitCodeValue>> = Object.f
   [ErrorCode.InputTruncated]: ExitCode.PRECONDITION,
   [ErrorCode.InputRequired]: ExitCode.PRECONDITION,
   [ErrorCode.StdinTooLarge]: ExitCode.ARG_ERROR,
+  [ErrorCode.OutputNotRegularFile]: ExitCode.PRECONDITION,
+  [ErrorCode.OutputNotWritable]: ExitCode.PERMISSION_DENIED,
+  [ErrorCode.OutputFolderNotFound]: ExitCode.NOT_FOUND,
 });

@@ -6,6 +6,7 @@ import { ErrorCode } from '../contract/error-code.js';
 import type { Progress } from '../contract/incomplete.js';
 import { StintError } from '../contract/stint-error.js';
 import { WarningCode } from '../contract/warning-code.js';
+import { readJsonFile, writeFileAtomic } from './atomic-file.js';
 import { CHECKPOINT_FORMAT, openCheckpointStore, type CheckpointStore } from './checkpoint-store.js';
 import type { CommandContext, Restored } from './command-spec.js';
 import type { Host } from './host.js';
@@ -28,6 +29,8 @@ export interface CallContextParts {
   /** Why, as an Outcome cause, once requested. */
   readonly stopCause: () => Cause | undefined;
   readonly onProgress?: (progress: Progress) => void;
+  /** The caller's stdout, for a call whose data streams there. */
+  readonly stdout?: (text: string) => Promise<void>;
 }
 
 /** The context one call's handler gets, and what the runtime does with it after the handler returns. */
@@ -62,13 +65,20 @@ export function createCallContext(parts: CallContextParts): CallContext {
     invocationKey,
     argumentsDigest: parts.argumentsDigest,
     stdinPath: parts.stdinPath,
+    stdout: parts.stdout,
     progress: report,
     warn: (warning) => void warnings.push(warning),
     log: (message) => host.writeStderr(`${message}\n`),
     stopRequested: parts.stopRequested,
     stopCause: parts.stopCause,
     now: () => host.now(),
-    async restore<S>(inputs: unknown): Promise<Restored<S> | undefined> {
+    scratchFile(path) {
+      if (!store) throw new StintError(ErrorCode.InternalError, 'scratchFile() before restore(): restore first');
+      const list = scratchListFor(host.env, invocationKey);
+      const known = readJsonFile<string[]>(list) ?? [];
+      if (!known.includes(path)) writeFileAtomic(list, JSON.stringify([...known, path]));
+    },
+    async restore<S>(inputs: unknown, usable?: (state: S) => boolean): Promise<Restored<S> | undefined> {
       fingerprint = inputs;
       store ??= await openCheckpointStore(ensurePrivateDir(stateDirPath(host.env), 'checkpoints', invocationKey));
       const loaded = await store.load<S>();
@@ -80,6 +90,7 @@ export function createCallContext(parts: CallContextParts): CallContext {
       if (loaded.kind === 'none') return undefined;
       if (loaded.kind === 'unreadable') return discard(loaded.reason);
       if (JSON.stringify(loaded.record.fingerprint) !== JSON.stringify(inputs)) return discard('the input changed since the checkpoint');
+      if (usable && !usable(loaded.record.state)) return discard("the checkpoint's own files are missing or changed");
       report(loaded.record.progress.done, loaded.record.progress.total, loaded.record.progress.unit);
       return { state: loaded.record.state, progress: loaded.record.progress };
     },
@@ -103,9 +114,21 @@ export function createCallContext(parts: CallContextParts): CallContext {
       await store.close();
       store = undefined;
       // The work ended: nothing to continue, so nothing is kept.
-      if (workEnded) rmSync(checkpointDirFor(host.env, invocationKey), { recursive: true, force: true });
+      if (workEnded) discardCheckpoint(host.env, invocationKey);
     },
   };
 }
 
-export const checkpointDirFor = (env: Readonly<Record<string, string | undefined>>, key: string): string => join(stateDirPath(env), 'checkpoints', key);
+type Env = Readonly<Record<string, string | undefined>>;
+
+export const checkpointDirFor = (env: Env, key: string): string => join(stateDirPath(env), 'checkpoints', key);
+/** Beside the checkpoint, not in it: the checkpoint is a LevelDB folder, and a cancel must not need to open it. */
+const scratchListFor = (env: Env, key: string): string => join(stateDirPath(env), 'checkpoints', `${key}.scratch.json`);
+
+/** Removes a checkpoint and the scratch files it named (ctx.scratchFile). */
+export function discardCheckpoint(env: Env, key: string): void {
+  const list = scratchListFor(env, key);
+  for (const path of readJsonFile<string[]>(list) ?? []) rmSync(path, { force: true });
+  rmSync(list, { force: true });
+  rmSync(checkpointDirFor(env, key), { recursive: true, force: true });
+}

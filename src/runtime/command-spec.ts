@@ -123,6 +123,17 @@ export interface CommandContext {
   readonly stdinPath: string | undefined;
   /** Why the stop was requested, as the cause a partial Outcome reports (budget, cancelled, timeout...). */
   readonly stopCause: () => Cause | undefined;
+  /**
+   * The caller's stdout, only for a call whose data streams there (`streamsStdout`); undefined otherwise,
+   * because stdout then belongs to the envelope. Resolves once the text is handed to the OS.
+   */
+  readonly stdout: ((text: string) => Promise<void>) | undefined;
+  /**
+   * Names a file outside the state folder that belongs to the checkpoint (a partial output beside its
+   * target): it is removed whenever the checkpoint is discarded (`job cancel`, a timeout, the work's end).
+   * Call after `restore`.
+   */
+  scratchFile(path: string): void;
   /** Now, in ms; injected so that tests own the clock. */
   now(): number;
   /** The identity of this invocation (command, arguments, cwd, version, key): what jobs and checkpoints are keyed by. */
@@ -131,10 +142,11 @@ export interface CommandContext {
   readonly argumentsDigest: string;
   /**
    * Resumable commands call this before any work. Returns the last saved
-   * state, or undefined when there is none or the fingerprint of the inputs
-   * no longer matches (then with a CHECKPOINT_DISCARDED warning).
+   * state, or undefined when there is none, the fingerprint of the inputs
+   * no longer matches, or `usable` refuses the state (its scratch files are
+   * gone): then with a CHECKPOINT_DISCARDED warning.
    */
-  restore<S>(fingerprint: unknown): Promise<Restored<S> | undefined>;
+  restore<S>(fingerprint: unknown, usable?: (state: S) => boolean): Promise<Restored<S> | undefined>;
   /**
    * Saves state at a safe point (throttled unless forced; always when a stop
    * is pending) and answers whether the work must stop here.
@@ -178,6 +190,12 @@ export interface CommandSpec<
   readonly stdin?: StdinSpec;
   readonly examples?: readonly { readonly description: string; readonly command: string }[];
   run(input: CommandInput<F, P>, ctx: CommandContext): Promise<CommandResult<D>>;
+  /**
+   * True for a call whose data is a stream on stdout (`export --output -`). Such a call answers on
+   * stderr (its envelope is the last line there) and runs to its end without budget or job: a stream
+   * into a pipe cannot pause and be continued by another call.
+   */
+  streamsStdout?(flags: FlagValues<F>): boolean;
   /** How `--format text` shows a successful `data`. */
   text?(data: D): string;
 }

@@ -3,7 +3,7 @@ import type { Progress } from '../contract/incomplete.js';
 import { CAUSE_OF_STOP } from '../contract/vocabulary/stop-reason.js';
 import { createCallContext } from './call-context.js';
 import type { CommandInput, CommandResult } from './command-spec.js';
-import type { Invocation } from './invocation.js';
+import { streamsStdout, type Invocation } from './invocation.js';
 import { heartbeat, terminalBar } from './progress-display.js';
 import { resultOfThrown } from './thrown.js';
 import type { StopController } from './stop-controller.js';
@@ -31,6 +31,7 @@ export async function executeCommand(inv: Invocation, stop: StopController, onPr
     invocationKey: inv.key,
     argumentsDigest: inv.argumentsDigest,
     ...(inv.stdinPath ? { stdinPath: inv.stdinPath } : {}),
+    ...(streamsStdout(inv) ? { stdout: (text: string) => host.writeStdout(text) } : {}),
     warnings,
     stopRequested: () => stop.requested,
     stopCause: () => (stop.reason ? CAUSE_OF_STOP[stop.reason] : undefined),

@@ -1,4 +1,3 @@
-import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { adoptSpool } from './stdin-spool.js';
 import { buildEnvelope, type Envelope } from '../contract/envelope.js';
@@ -9,7 +8,7 @@ import { IncompleteState, JobState } from '../contract/vocabulary/job-state.js';
 import { Phase } from '../contract/vocabulary/phase.js';
 import { CAUSE_OF_STOP, StopReason } from '../contract/vocabulary/stop-reason.js';
 import { DEFAULT_IDLE_TIMEOUT_MS } from './budget.js';
-import { checkpointDirFor } from './call-context.js';
+import { discardCheckpoint } from './call-context.js';
 import { executeCommand, type Execution } from './execute-command.js';
 import { callMeta, finalEnvelope, workEnded } from './final-envelope.js';
 import { cancelCommand, continueCommand, incompleteEnvelope } from './incomplete-response.js';
@@ -332,7 +331,7 @@ export async function runJob(inv: Invocation, store: JobStore, job: JobRecord, m
     const envelope = endedEarly(winner.reason, undefined);
     if (winner.reason === StopReason.Interrupt) return end(JobState.Paused, envelope, false);
     if (winner.reason === StopReason.Cancel) {
-      rmSync(checkpointDirFor(host.env, job.key), { recursive: true, force: true });
+      discardCheckpoint(host.env, job.key);
       return end(JobState.Cancelled, envelope);
     }
     return end(winner.reason === StopReason.Stalled ? JobState.Stalled : JobState.TimedOut, envelope);
@@ -398,7 +397,7 @@ function interruptedEnvelope(job: JobRecord, partial: unknown, durationMs: numbe
 
 /** `job cancel` of a job nobody is running: end it and discard its checkpoint here. */
 export function cancelIdleJob(store: JobStore, job: JobRecord, env: Readonly<Record<string, string | undefined>>, now: number): Envelope {
-  rmSync(checkpointDirFor(env, job.key), { recursive: true, force: true });
+  discardCheckpoint(env, job.key);
   const status = store.readStatus(job.id);
   const envelope = buildEnvelope({
     exitCode: ExitCode.GENERAL_ERROR,

@@ -19,7 +19,7 @@ import { commandHelp, groupHelp, type ProgramIdentity } from './help-text.js';
 import type { Host } from './host.js';
 import { RunMode, runInterruptible, runJob } from './interruptible-call.js';
 import { invocationKey } from './invocation-key.js';
-import type { Invocation, ProgramContext } from './invocation.js';
+import { streamsStdout, type Invocation, type ProgramContext } from './invocation.js';
 import { JobStore } from './jobs/job-store.js';
 import { buildManifest } from './manifest.js';
 import { parseArgv } from './parse-argv.js';
@@ -175,8 +175,13 @@ function resolveCall(program: ProgramContext, host: Host, respond: Respond, form
 
 async function runCall(program: ProgramContext, host: Host): Promise<ProcessExitCode> {
   // The format is read first and alone, so that even an argument error answers in it.
-  const format = parseArgv(program.tree, host.argv).globals.format ?? (host.stdoutIsTTY ? OutputFormat.Text : OutputFormat.Json);
-  const respond = respondTo(host, format, program.identity);
+  const early = parseArgv(program.tree, host.argv);
+  // A call whose data streams to stdout answers on stderr (in text when a person reads stderr).
+  const streams = early.node.command?.spec.streamsStdout?.(early.flags as never) === true;
+  const answerHost: Host = streams ? { ...host, writeStdout: async (text) => host.writeStderr(text) } : host;
+  const answersToTTY = streams ? host.stderrIsTTY : host.stdoutIsTTY;
+  const format = early.globals.format ?? (answersToTTY ? OutputFormat.Text : OutputFormat.Json);
+  const respond = respondTo(answerHost, format, program.identity);
   let resolution = resolveCall(program, host, respond, format);
   const stdinSpec = resolution.kind === 'run' ? resolution.inv.command.spec.stdin : undefined;
   let spool: Spooled | undefined;
@@ -191,7 +196,7 @@ async function runCall(program: ProgramContext, host: Host): Promise<ProcessExit
   }
   if (resolution.kind === 'answer') {
     if (format === OutputFormat.Text && resolution.text !== undefined && resolution.envelope.ok) {
-      await host.writeStdout(resolution.text);
+      await answerHost.writeStdout(resolution.text);
       return ExitCode.SUCCESS;
     }
     return respond(resolution.envelope);
@@ -199,6 +204,11 @@ async function runCall(program: ProgramContext, host: Host): Promise<ProcessExit
   const inv = resolution.inv;
   const text = inv.command.spec.text ? (data: unknown) => inv.command.spec.text!(data) : undefined;
   try {
+    // A stream cannot pause and be continued by another call: it runs to its end, with no budget and no job.
+    if (streamsStdout(inv)) {
+      const unbudgeted = { ...inv, options: { ...inv.options, budgetMs: 0, timeoutMs: undefined } };
+      return await respond(await runDirect(unbudgeted), text);
+    }
     if (inv.command.spec.interruption) return await respond(await runInterruptible(inv), text);
     return await respond(await runDirect(inv), text);
   } catch (thrown) {

@@ -1,73 +1,187 @@
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { basename, dirname, extname, join, resolve } from 'node:path';
+import { closeSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { ErrorCode } from '../../contract/error-code.js';
 import { ExitCode } from '../../contract/exit-code.js';
+import type { Progress } from '../../contract/incomplete.js';
 import { StintError } from '../../contract/stint-error.js';
+import { Cause } from '../../contract/vocabulary/cause.js';
 import { DangerLevel } from '../../contract/vocabulary/danger-level.js';
+import { ProgressUnit } from '../../contract/vocabulary/progress-unit.js';
 import { SideEffects } from '../../contract/vocabulary/side-effects.js';
+import type { CommandContext, CommandResult } from '../../runtime/command-spec.js';
 import { defineCommand } from '../../runtime/define-command.js';
-import { openTable, TableKey } from '../import/table-store.js';
+import { openTable, TableKey, type Table } from '../import/table-store.js';
+import { ExportFormat, formatOf, headerOf, rowEncoder } from './export-format.js';
+import { inspectTarget, type OutputTarget } from './output-target.js';
+import {
+  commitPartial, createPartial, partialMatches, partialPathFor, reopenPartial, sweepStalePartials, writeAt,
+  type PartialMark,
+} from './partial-file.js';
 
-/** Formats `stint export` writes. */
-export const ExportFormat = { Csv: 'csv', Ndjson: 'ndjson' } as const;
-export type ExportFormat = (typeof ExportFormat)[keyof typeof ExportFormat];
+export { ExportFormat } from './export-format.js';
 
-const NEEDS_QUOTES = /[",\r\n]/;
-const csvField = (value: string) => (NEEDS_QUOTES.test(value) ? `"${value.replaceAll('"', '""')}"` : value);
-const FLUSH_BYTES = 1 << 20;
+const nothingWritten = (description: string) =>
+  ({ description, retryable: false, side_effects: SideEffects.None }) as const;
+
+/** `--output -`: the rows go to stdout. */
+const STDOUT = '-';
+
+/** What the export needs to know of the table before the first row. */
+interface TableShape {
+  readonly columns: string[];
+  /** Every id the table handed out is a row (ids are never reused or deleted), so the rows to come are known. */
+  readonly total: number;
+}
+
+/** The checkpoint: the partial file holds every row up to `after`, in `bytes` bytes. */
+interface ExportState extends PartialMark {
+  /** The key of the last row written; absent before the first. */
+  readonly after?: string;
+  readonly rows: number;
+}
+
+async function shapeOf(table: Table, name: string): Promise<TableShape> {
+  // Loaded here, not at the top: every stint call (even --version) loads this module.
+  const { unpack } = await import('msgpackr');
+  const columns = await table.get(TableKey.Columns);
+  if (!columns) {
+    const message = `${name} is not a stint table (no columns recorded)`;
+    throw new StintError(ErrorCode.TableUnreadable, message, { context: { path: name } });
+  }
+  const next = await table.get(TableKey.NextId);
+  return { columns: unpack(columns) as string[], total: next ? Number(Buffer.from(next).toString()) - 1 : 0 };
+}
+
+const progressOf = (rows: number, shape: TableShape): Progress =>
+  ({ done: rows, ...(rows <= shape.total ? { total: shape.total } : {}), unit: ProgressUnit.Rows });
+
+/**
+ * Encodes the rows after `after`, one read batch at a time, and hands each
+ * batch's text, last key and row count to `sink`, a safe point: it answers
+ * whether to stop there.
+ */
+async function eachBatch(table: Table, after: string | undefined, encode: (fields: readonly string[]) => string,
+  sink: (text: string, lastKey: string, rows: number) => Promise<boolean>): Promise<boolean> {
+  const { unpack } = await import('msgpackr');
+  for await (const entries of table.rows(after)) {
+    let text = '';
+    for (const [, value] of entries) text += encode(unpack(value) as string[]);
+    if (await sink(text, entries.at(-1)![0], entries.length)) return true;
+  }
+  return false;
+}
+
+/** `--output -`: every row to stdout as it is read (no budget applies: a pipe cannot pause). */
+async function streamTable(table: Table, shape: TableShape, format: ExportFormat,
+  ctx: CommandContext): Promise<CommandResult> {
+  const write = ctx.stdout;
+  if (!write) throw new StintError(ErrorCode.InternalError, 'export --output - ran without the stdout stream');
+  await write(headerOf(format, shape.columns));
+  let rows = 0;
+  await eachBatch(table, undefined, rowEncoder(format, shape.columns), async (text, _key, count) => {
+    await write(text);
+    rows += count;
+    ctx.progress(rows, shape.total, ProgressUnit.Rows);
+    return false;
+  });
+  return { exitCode: ExitCode.SUCCESS, data: { rows, columns: shape.columns, output: STDOUT, format } };
+}
+
+/** The partial file of this run, continued from the checkpoint when it still matches, else begun anew. */
+async function openRun(table: Table, target: OutputTarget, partial: string, header: string,
+  ctx: CommandContext): Promise<{ fd: number; state: ExportState }> {
+  const fingerprint = { table: await table.version(), target: target.path };
+  const restored = await ctx.restore<ExportState>(fingerprint, (state) => partialMatches(partial, state));
+  ctx.scratchFile(partial);
+  sweepStalePartials(target.path, partial, ctx.now());
+  if (restored) return { fd: reopenPartial(partial, restored.state), state: restored.state };
+  const { fd, ino } = createPartial(partial, target);
+  const bytes = Buffer.from(header);
+  writeAt(fd, bytes, 0);
+  return { fd, state: { rows: 0, bytes: bytes.length, ino } };
+}
+
+/** The file: written beside the target, checkpointed per read batch, renamed over the target only when complete. */
+async function exportToFile(table: Table, shape: TableShape, format: ExportFormat, target: OutputTarget, output: string,
+  ctx: CommandContext): Promise<CommandResult> {
+  const partial = partialPathFor(target.path, ctx.invocationKey);
+  const { fd, state: restored } = await openRun(table, target, partial, headerOf(format, shape.columns), ctx);
+  let state = restored;
+  try {
+    const encode = rowEncoder(format, shape.columns);
+    const stopped = await eachBatch(table, state.after, encode, async (text, after, count) => {
+      const bytes = Buffer.from(text);
+      writeAt(fd, bytes, state.bytes);
+      state = { after, rows: state.rows + count, bytes: state.bytes + bytes.length, ino: state.ino };
+      return ctx.checkpoint(state, progressOf(state.rows, shape));
+    });
+    if (stopped) {
+      // The target is untouched; the partial file waits for the continuation (a cancel or timeout removes it).
+      const cause = ctx.stopCause() ?? Cause.Budget;
+      return { exitCode: ExitCode.INCOMPLETE, data: { rows_exported: state.rows, output, partial, cause } };
+    }
+    // Checked again: the target may have changed since the run began (a continuation can come much later).
+    const final = inspectTarget(output, ctx.cwd);
+    commitPartial(fd, partial, final);
+    const data = { rows: state.rows, columns: shape.columns, output, file: final.path, format, bytes: state.bytes };
+    return { exitCode: ExitCode.SUCCESS, data };
+  } finally {
+    closeSync(fd);
+  }
+}
 
 export const exportCommand = defineCommand({
   name: 'export',
-  description: 'Write a table back out in id order, atomically (temp file, then rename)',
-  danger_level: DangerLevel.Safe,
+  description: 'Write a table out in id order to a file that appears only complete (temp file, then rename), '
+    + 'or to stdout',
+  danger_level: DangerLevel.Mutating,
   positionals: [{ name: 'table', type: 'string', description: 'The table folder (the --into of stint import)' }],
   flags: {
-    output: { type: 'string', required: true, description: 'The file to write (the envelope stays the only thing on stdout)' },
-    'output-format': { type: 'enum', enum_values: Object.values(ExportFormat), description: 'csv or ndjson; default: from the --output extension, else csv' },
+    output: {
+      type: 'string',
+      required: true,
+      description: 'The file to write or replace, through a symlink (a directory, FIFO, device or read-only '
+        + 'file is refused); - streams the rows to stdout, and the envelope goes to stderr as its last line '
+        + '(no budget applies)',
+    },
+    'output-format': {
+      type: 'enum',
+      enum_values: Object.values(ExportFormat),
+      description: 'csv or ndjson; default: from the --output extension, else csv',
+    },
   },
+  interruption: { detach: false, resume: true },
   exit_codes: {
     [ExitCode.SUCCESS]: { description: 'The table was written to --output', retryable: false, side_effects: SideEffects.Complete },
-    [ExitCode.PRECONDITION]: { description: 'The folder is not a stint table', retryable: false, side_effects: SideEffects.None },
-    [ExitCode.NOT_FOUND]: { description: 'No table at that folder', retryable: false, side_effects: SideEffects.None },
+    [ExitCode.PRECONDITION]: nothingWritten('The folder is not a stint table, or --output is not a regular file; '
+      + 'nothing was written'),
+    [ExitCode.NOT_FOUND]: nothingWritten("No table at that folder, or --output's folder does not exist"),
+    [ExitCode.PERMISSION_DENIED]: nothingWritten('--output or its folder is not writable; it is left as it is'),
     [ExitCode.UNAVAILABLE]: { description: 'Another process holds the table', retryable: true, side_effects: SideEffects.None },
+    [ExitCode.INCOMPLETE]: {
+      description: 'Paused: --output is untouched, a partial file waits beside it; run data.continue_command',
+      retryable: false,
+      side_effects: SideEffects.Partial,
+    },
   },
+  examples: [
+    { description: 'Export a table to a file', command: 'stint export rows.db --output copy.csv' },
+    {
+      description: 'Stream it into another program (the envelope is the last line on stderr)',
+      command: 'stint export rows.db --output - | gzip > rows.csv.gz',
+    },
+  ],
+  streamsStdout: (flags) => flags.output === STDOUT,
   async run({ positionals, flags }, ctx) {
-    const format: ExportFormat = flags['output-format'] ?? (extname(flags.output) === '.ndjson' ? ExportFormat.Ndjson : ExportFormat.Csv);
-    const target = resolve(ctx.cwd, flags.output);
+    const format = formatOf(flags['output-format'], flags.output);
+    // The target is judged before the table is even opened: a refusal costs nothing and changes nothing.
+    const target = flags.output === STDOUT ? undefined : inspectTarget(flags.output, ctx.cwd);
     const table = await openTable(resolve(ctx.cwd, positionals.table), false);
-    // Loaded here, not at the top: every stint call (even --version) loads this module.
-    const { unpack } = await import('msgpackr');
-    const temp = join(dirname(target), `.${basename(target)}.${process.pid}.tmp`);
-    let fd = -1;
     try {
-      const packed = await table.get(TableKey.Columns);
-      if (!packed) throw new StintError(ErrorCode.TableUnreadable, `${positionals.table} is not a stint table (no columns recorded)`, { context: { path: positionals.table } });
-      const columns = unpack(packed) as string[];
-      fd = openSync(temp, 'w', 0o644);
-      let buffer = format === ExportFormat.Csv ? `${columns.map(csvField).join(',')}\n` : '';
-      let rows = 0;
-      for await (const entries of table.rows()) {
-        for (const [, value] of entries) {
-          const fields = unpack(value) as string[];
-          buffer += format === ExportFormat.Csv
-            ? `${fields.map(csvField).join(',')}\n`
-            : `${JSON.stringify(Object.fromEntries(columns.map((name, k) => [name, fields[k]])))}\n`;
-          rows++;
-        }
-        if (buffer.length >= FLUSH_BYTES) {
-          writeSync(fd, buffer);
-          buffer = '';
-        }
-      }
-      writeSync(fd, buffer);
-      fsyncSync(fd);
-      closeSync(fd);
-      fd = -1;
-      renameSync(temp, target);
-      return { exitCode: ExitCode.SUCCESS, data: { rows, columns, output: flags.output, format } };
+      const shape = await shapeOf(table, positionals.table);
+      if (!target) return await streamTable(table, shape, format, ctx);
+      return await exportToFile(table, shape, format, target, flags.output, ctx);
     } finally {
-      if (fd >= 0) closeSync(fd);
-      rmSync(temp, { force: true });
       await table.close();
     }
   },

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { ErrorCode } from '../../contract/error-code.js';
 import { StintError } from '../../contract/stint-error.js';
@@ -8,6 +9,10 @@ const HIGH_WIDTH = 12;
 const LOW_SPAN = 10_000;
 const ROWS_PER_READ = 4096;
 const SPAN_WIDTH = 16;
+/** Just past every row key (';' follows ':'). */
+const ROW_END = 'row;';
+/** The keys an import rewrites with every commit: together they say whether the rows changed. */
+const VERSIONED_PREFIXES = ['ckpt:', 'meta:', 'run:'] as const;
 
 /**
  * A row key is made once per imported row, so it is made cheaply: the last
@@ -58,8 +63,10 @@ export interface Table {
   batch(): TableBatch;
   /** Entries whose key starts with `prefix`, in key order, a batch at a time (one native call per batch, not per row). */
   entries(prefix: string): AsyncIterable<readonly [string, Uint8Array][]>;
-  /** Rows in id order. */
-  rows(): AsyncIterable<readonly [string, Uint8Array][]>;
+  /** Rows in id order (after the row key `after` when given), a batch of entries at a time (one native call each). */
+  rows(after?: string): AsyncIterable<readonly [string, Uint8Array][]>;
+  /** A digest that changes with every import commit: each batch of rows is written with its ckpt: or run: record. */
+  version(): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -79,8 +86,9 @@ export async function openTable(dir: string, create: boolean): Promise<Table> {
     if (isLevelLocked(error)) throw databaseLocked('the table', dir);
     throw new StintError(ErrorCode.TableUnreadable, `the database at ${dir} cannot be opened: ${(error as Error).message}`, { context: { path: dir } });
   }
-  async function* entries(prefix: string): AsyncGenerator<readonly [string, Uint8Array][]> {
-    const iterator = db.iterator({ gte: prefix, lt: prefixEnd(prefix) });
+  /** Entries in a key range, a batch at a time. */
+  async function* batches(range: { gte?: string; gt?: string; lt: string }): AsyncGenerator<readonly [string, Uint8Array][]> {
+    const iterator = db.iterator(range);
     try {
       for (;;) {
         const batch = await iterator.nextv(ROWS_PER_READ);
@@ -105,8 +113,17 @@ export async function openTable(dir: string, create: boolean): Promise<Table> {
         write: (sync) => chained.write({ sync }),
       };
     },
-    entries,
-    rows: () => entries(TableKey.RowPrefix),
+    entries: (prefix) => batches({ gte: prefix, lt: prefixEnd(prefix) }),
+    rows: (after) => batches(after === undefined ? { gte: TableKey.RowPrefix, lt: ROW_END } : { gt: after, lt: ROW_END }),
+    async version() {
+      const hash = createHash('sha256');
+      for (const prefix of VERSIONED_PREFIXES) {
+        for await (const [key, value] of db.iterator({ gte: prefix, lt: `${prefix.slice(0, -1)};` })) {
+          hash.update(`${key.length}:${key}${value.length}:`).update(value);
+        }
+      }
+      return hash.digest('hex');
+    },
     close: () => db.close(),
   };
 }

@@ -1,0 +1,24 @@
+import { extname } from 'node:path';
+
+/** Formats `stint export` writes. */
+export const ExportFormat = { Csv: 'csv', Ndjson: 'ndjson' } as const;
+export type ExportFormat = (typeof ExportFormat)[keyof typeof ExportFormat];
+
+const NEEDS_QUOTES = /[",\r\n]/;
+const csvField = (value: string) => (NEEDS_QUOTES.test(value) ? `"${value.replaceAll('"', '""')}"` : value);
+
+/** The format asked for, else the one the output's extension names, else CSV. */
+export function formatOf(asked: ExportFormat | undefined, output: string): ExportFormat {
+  return asked ?? (extname(output) === '.ndjson' ? ExportFormat.Ndjson : ExportFormat.Csv);
+}
+
+/** What comes before the first row: a CSV header line; nothing for NDJSON. */
+export function headerOf(format: ExportFormat, columns: readonly string[]): string {
+  return format === ExportFormat.Csv ? `${columns.map(csvField).join(',')}\n` : '';
+}
+
+/** One stored row (its fields, in column order) as one line of the format. */
+export function rowEncoder(format: ExportFormat, columns: readonly string[]): (fields: readonly string[]) => string {
+  if (format === ExportFormat.Csv) return (fields) => `${fields.map(csvField).join(',')}\n`;
+  return (fields) => `${JSON.stringify(Object.fromEntries(columns.map((name, k) => [name, fields[k]])))}\n`;
+}
