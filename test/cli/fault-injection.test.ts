@@ -12,10 +12,9 @@ import { random } from '../helpers/csv-generator.js';
 import { runJson } from '../helpers/run-cli.js';
 import { tempWorld } from '../helpers/temp-world.js';
 import { declaredFrom, type Declared } from '../helpers/fault-model.js';
+import { CI_SEEDS } from '../helpers/fault-schedule.js';
 import { describeVerdict, runSchedule, type Verdict } from '../helpers/fault-verdict.js';
 
-/** The seeds CI runs: a fixed set, covering every workload and fault (see the unit test of the generator). */
-const CI_SEEDS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
 
 const world = tempWorld('faults');
 let declared: Declared;

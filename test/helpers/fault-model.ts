@@ -171,8 +171,10 @@ export const Invariant = {
   ExportSymlink: 'export-keeps-symlink',
   /** No stint process of the schedule's STINT_HOME outlives it. */
   Orphans: 'no-orphan-process',
-  /** No job is left running or paused, and no lease is left behind. */
+  /** No job is left running or paused. */
   StaleJobs: 'no-stale-job',
+  /** No lease is left behind in a job folder (a kill -9'd holder's lease is harmless to the runtime, but stale). */
+  StaleLease: 'no-stale-lease',
   /** No checkpoint is left behind once the work ended (STINT_HOME/checkpoints, ckpt: keys in the table). */
   Checkpoint: 'no-leftover-checkpoint',
   /** No call outlived the harness's guard. */

@@ -125,7 +125,9 @@ export class ScheduleRunner {
     if (run.hung) return this.violate(Invariant.Hang, `${what} still ran after the guard`);
     if (run.signal === 'SIGKILL' && call.sent.includes('SIGKILL')) return;
     if (run.signal && call.sent.includes(run.signal)) {
-      return this.violate(Invariant.SignalAnswered, `${what} died of ${run.signal} without an answer; stderr: ${run.stderr.slice(-300)}`);
+      // Before its handlers are installed (start-up) or after they are removed (its answer already out).
+      const when = run.stdout ? `after printing ${run.stdout.trim().slice(0, 160)}` : 'having printed nothing';
+      return this.violate(Invariant.SignalAnswered, `${what} died of ${run.signal} ${when}; stderr: ${run.stderr.slice(-300)}`);
     }
     try {
       call.envelope = envelopeOf(run);
@@ -265,12 +267,13 @@ export class ScheduleRunner {
     const signal = SIGNAL_OF[plan.fault];
     const exported = await this.call(`${label} (export)`, line, signal, { anchor: Anchor.Spawn, delayMs: Math.floor(s.delayMs / 2) });
     await beside;
-    this.checkExport(exported, out, plan.symlink ? target : out, plan.symlink);
+    this.checkExport(exported, out, plan.symlink);
   }
 
-  private checkExport(call: Call, out: string, written: string, symlink: boolean): void {
+  private checkExport(call: Call, out: string, symlink: boolean): void {
     if (symlink && !lstatSync(out).isSymbolicLink()) this.violate(Invariant.ExportSymlink, `${call.label}: ${out} was a symlink and is now a regular file`);
-    const text = readFileSync(written, 'utf8');
+    // Through the link when it is kept; the file that replaced it when not.
+    const text = readFileSync(out, 'utf8');
     if (call.envelope?.meta.exit_code === 0) {
       if (!isConsistentSnapshot(csvRecords(text), this.input, this.schedule.workload)) {
         this.violate(Invariant.ExportAtomic, `${call.label}: exit 0, but the file is no state the table can have had (${text.length} bytes)`);

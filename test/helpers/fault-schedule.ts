@@ -94,6 +94,9 @@ const CHUNK_SIZES = ['4KiB', '8KiB', '16KiB', '64KiB'] as const;
 /** Faults that end a call on their own, so the call may run without a budget. */
 const STOPPING: readonly Fault[] = [Fault.Sigint, Fault.Sigterm, Fault.KillFront, Fault.Cancel];
 
+/** The seeds CI runs: a fixed set that covers every workload and every fault (a unit test keeps it so). */
+export const CI_SEEDS: readonly number[] = [1, 2, 3, 7, 8, 10, 28, 39, 43, 45, 51, 53, 375];
+
 type Rnd = () => number;
 const pick = <T>(rnd: Rnd, items: readonly T[]): T => items[Math.floor(rnd() * items.length)]!;
 const between = (rnd: Rnd, low: number, high: number): number => low + Math.floor(rnd() * (high - low + 1));
@@ -130,7 +133,7 @@ function exportPlan(rnd: Rnd): ExportPlan {
 
 function step(rnd: Rnd, workload: Workload): Step {
   const fault = pick(rnd, FAULTS_OF[workload]);
-  const unbounded = STOPPING.includes(fault) && rnd() < 0.3;
+  const unbounded = STOPPING.includes(fault) && rnd() < 0.5;
   return {
     fault,
     budgetMs: unbounded ? 0 : pick(rnd, BUDGETS_MS),

@@ -43,23 +43,31 @@ interface StatusShape {
   readonly pid?: number;
 }
 
-/** Jobs still `running` or `paused`, and leases left in job folders. */
+/** Jobs still `running` or `paused`. */
 export function staleJobs(home: string): string[] {
+  return jobFolders(home).flatMap(({ id, status }) => (status && (status.state === 'running' || status.state === 'paused') ? [`${id}: ${status.state} (pid ${status.pid ?? '-'})`] : []));
+}
+
+/** Leases left in job folders, with the state of their job. */
+export function staleLeases(home: string): string[] {
+  return jobFolders(home).flatMap(({ id, dir, status }) => {
+    if (!existsSync(join(dir, 'lease'))) return [];
+    return [`${id} (${status?.state ?? 'no status'}): lease of pid ${readFileSync(join(dir, 'lease'), 'utf8')}`];
+  });
+}
+
+function jobFolders(home: string): { id: string; dir: string; status: StatusShape | undefined }[] {
   const jobs = join(home, 'jobs');
   if (!existsSync(jobs)) return [];
-  const stale: string[] = [];
-  for (const id of readdirSync(jobs)) {
+  return readdirSync(jobs).map((id) => {
     const dir = join(jobs, id);
-    let status: StatusShape | undefined;
     try {
-      status = JSON.parse(readFileSync(join(dir, 'status.json'), 'utf8')) as StatusShape;
+      return { id, dir, status: JSON.parse(readFileSync(join(dir, 'status.json'), 'utf8')) as StatusShape };
     } catch {
       // a job folder without a status: its creator died between the two writes
+      return { id, dir, status: undefined };
     }
-    if (status && (status.state === 'running' || status.state === 'paused')) stale.push(`${id}: ${status.state} (pid ${status.pid ?? '-'})`);
-    if (existsSync(join(dir, 'lease'))) stale.push(`${id}: lease held by pid ${readFileSync(join(dir, 'lease'), 'utf8')}`);
-  }
-  return stale;
+  });
 }
 
 /** Checkpoint folders left in STINT_HOME/checkpoints. */

@@ -10,7 +10,7 @@ import { runJson } from './run-cli.js';
 import { describeSchedule, generateSchedule, Workload, type Schedule } from './fault-schedule.js';
 import { csvRecords, diffTables, expectedTable, Invariant, writeFaultCsv, type Declared, type Violation } from './fault-model.js';
 import { faultWorld, ScheduleRunner, type FaultWorld } from './fault-runner.js';
-import { leftoverCheckpoints, lingeringProcesses, processesOf, staleJobs, tableCheckpoints } from './fault-state.js';
+import { leftoverCheckpoints, lingeringProcesses, processesOf, staleJobs, staleLeases, tableCheckpoints } from './fault-state.js';
 
 export interface Verdict {
   readonly schedule: Schedule;
@@ -78,6 +78,8 @@ async function checkLeftovers(runner: ScheduleRunner, world: FaultWorld): Promis
   }
   const stale = staleJobs(world.home);
   if (stale.length > 0) violate(Invariant.StaleJobs, stale.join('; '));
+  const leases = staleLeases(world.home);
+  if (leases.length > 0) violate(Invariant.StaleLease, leases.join('; '));
   const checkpoints = [...leftoverCheckpoints(world.home), ...(runner.schedule.workload === Workload.Analyze ? [] : await tableCheckpoints(world.db))];
   if (checkpoints.length > 0) violate(Invariant.Checkpoint, checkpoints.join(', '));
 }
