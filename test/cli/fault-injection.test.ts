@@ -39,7 +39,11 @@ function figures(verdicts: readonly Verdict[]): string {
   const sum = (f: (v: Verdict) => number) => verdicts.reduce((total, v) => total + f(v), 0);
   const failed = verdicts.filter((v) => v.violations.length > 0);
   const byInvariant = new Map<string, number[]>();
-  for (const v of failed) for (const inv of new Set(v.violations.map((x) => x.invariant))) byInvariant.set(inv, [...(byInvariant.get(inv) ?? []), v.schedule.seed]);
+  for (const v of failed) {
+    for (const inv of new Set(v.violations.map((x) => x.invariant))) {
+      byInvariant.set(inv, [...(byInvariant.get(inv) ?? []), v.schedule.seed]);
+    }
+  }
   return [
     `schedules run: ${verdicts.length} (${failed.length} with findings)`,
     `calls: ${sum((v) => v.calls)}, kill -9s: ${sum((v) => v.kills)}`,

@@ -87,7 +87,11 @@ export function diffTables(actual: readonly string[][], expected: readonly strin
  * in: the header, then (append) a prefix of the input, or (upsert) a prefix
  * of the keys in first-seen order, each row one the input held for its key.
  */
-export function isConsistentSnapshot(snapshot: readonly string[][], input: readonly string[][], workload: Workload): boolean {
+export function isConsistentSnapshot(
+  snapshot: readonly string[][],
+  input: readonly string[][],
+  workload: Workload,
+): boolean {
   if (JSON.stringify(snapshot[0]) !== JSON.stringify(input[0])) return false;
   if (workload !== Workload.Upsert) return snapshot.every((row, k) => JSON.stringify(row) === JSON.stringify(input[k]));
   const versions = new Map<string, Set<string>>();
@@ -100,7 +104,13 @@ export function isConsistentSnapshot(snapshot: readonly string[][], input: reado
 }
 
 /** The command a command line runs, as the manifest names it. */
-export const CommandName = { Import: 'import', Analyze: 'analyze', Export: 'export', JobWait: 'job.wait', JobCancel: 'job.cancel' } as const;
+export const CommandName = {
+  Import: 'import',
+  Analyze: 'analyze',
+  Export: 'export',
+  JobWait: 'job.wait',
+  JobCancel: 'job.cancel',
+} as const;
 export type CommandName = (typeof CommandName)[keyof typeof CommandName];
 
 export function commandOfLine(line: string): CommandName {
@@ -127,7 +137,8 @@ export interface Declared {
 }
 
 export function declaredFrom(manifest: ManifestShape): Declared {
-  const global = Object.keys(manifest.exit_codes).map(Number).filter((code) => !Object.values(SIGNAL_EXIT).includes(code as 130));
+  const signalled: readonly number[] = Object.values(SIGNAL_EXIT);
+  const global = Object.keys(manifest.exit_codes).map(Number).filter((code) => !signalled.includes(code));
   return {
     exitsOf: (command) => new Set([...global, ...Object.keys(manifest.commands[command]?.exit_codes ?? {}).map(Number)]),
     hasFlag: (command, flag) => Object.hasOwn(manifest.commands[command]?.flags ?? {}, flag),

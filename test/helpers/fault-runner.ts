@@ -42,7 +42,8 @@ export function faultWorld(dir: string): FaultWorld {
   mkdirSync(dir, { recursive: true });
   const home = join(dir, 'home');
   // Checkpoints at every safe point, so a kill lands between two of them; decreasing progress is an error.
-  return { dir, home, input: join(dir, 'input.csv'), db: join(dir, 'table.db'), env: { STINT_HOME: home, STINT_TEST_MODE: '1', STINT_CHECKPOINT_INTERVAL_MS: '0' } };
+  const env = { STINT_HOME: home, STINT_TEST_MODE: '1', STINT_CHECKPOINT_INTERVAL_MS: '0' };
+  return { dir, home, input: join(dir, 'input.csv'), db: join(dir, 'table.db'), env };
 }
 
 /** How a signal or a cancel is aimed at a call. */
@@ -58,7 +59,7 @@ const SIGNAL_OF: Partial<Record<Fault | ExportFault, NodeJS.Signals>> = {
   // ExportFault.Sigint and .Sigterm are the same words as Fault's.
   [ExportFault.Kill]: 'SIGKILL',
 };
-/** A continuation loop that has not ended after this many answers finishes with --budget 0 (slow is not a finding; flat is). */
+/** A continuation loop not ended after this many answers finishes with --budget 0 (slow is no finding; flat is). */
 const MAX_DRIVE_TURNS = 30;
 const FLAT_TURNS = 3;
 const FINISH_ATTEMPTS = 5;
@@ -77,13 +78,20 @@ export class ScheduleRunner {
   private readonly maxDone = new Map<string, number>();
   private exports = 0;
 
-  constructor(readonly schedule: Schedule, readonly world: FaultWorld, readonly declared: Declared, private readonly input: string[][]) {}
+  constructor(
+    readonly schedule: Schedule,
+    readonly world: FaultWorld,
+    readonly declared: Declared,
+    private readonly input: string[][],
+  ) {}
 
   /** The original call's words, with its budget. */
   original(budgetMs: number): string {
     const s = this.schedule;
-    const common = [s.workload === Workload.Analyze ? 'analyze' : 'import', this.world.input, '--chunk-size', s.chunkSize, '--workers', String(s.workers), '--heartbeat-ms', '20'];
-    const writer = s.workload === Workload.Analyze ? [] : ['--into', this.world.db, ...(s.workload === Workload.Upsert ? ['--key', KEY_COLUMN] : [])];
+    const verb = s.workload === Workload.Analyze ? 'analyze' : 'import';
+    const common = [verb, this.world.input, '--chunk-size', s.chunkSize, '--workers', String(s.workers), '--heartbeat-ms', '20'];
+    const upsert = s.workload === Workload.Upsert ? ['--key', KEY_COLUMN] : [];
+    const writer = s.workload === Workload.Analyze ? [] : ['--into', this.world.db, ...upsert];
     const key = s.explicitKey ? ['--idempotency-key', `fault-${s.seed}`] : [];
     return shellJoin([process.execPath, STINT_BIN, ...common, ...writer, ...key, '--budget', budgetWord(budgetMs)]);
   }
@@ -127,17 +135,23 @@ export class ScheduleRunner {
     if (run.signal && call.sent.includes(run.signal)) {
       // Before its handlers are installed (start-up) or after they are removed (its answer already out).
       const when = run.stdout ? `after printing ${run.stdout.trim().slice(0, 160)}` : 'having printed nothing';
-      return this.violate(Invariant.SignalAnswered, `${what} died of ${run.signal} ${when}; stderr: ${run.stderr.slice(-300)}`);
+      const detail = `${what} died of ${run.signal} ${when}; stderr: ${run.stderr.slice(-300)}`;
+      return this.violate(Invariant.SignalAnswered, detail);
     }
     try {
       call.envelope = envelopeOf(run);
     } catch (error) {
-      return this.violate(Invariant.Envelope, `${what} exit ${run.code} signal ${run.signal}: ${(error as Error).message.slice(0, 400)}; stderr: ${run.stderr.slice(-400)}`);
+      const why = (error as Error).message.slice(0, 400);
+      const detail = `${what} exit ${run.code} signal ${run.signal}: ${why}; stderr: ${run.stderr.slice(-400)}`;
+      return this.violate(Invariant.Envelope, detail);
     }
     const code = call.envelope.meta.exit_code;
     const allowed = this.declared.exitsOf(call.command);
     for (const signal of call.sent) if (signal === 'SIGINT' || signal === 'SIGTERM') allowed.add(SIGNAL_EXIT[signal]);
-    if (!allowed.has(code)) this.violate(Invariant.ExitCode, `${what} exit ${code} is not declared by ${call.command} for this call (sent: ${call.sent.join(',') || 'nothing'})`);
+    if (!allowed.has(code)) {
+      const sent = call.sent.join(',') || 'nothing';
+      this.violate(Invariant.ExitCode, `${what} exit ${code} is not declared by ${call.command} for this call (sent: ${sent})`);
+    }
     this.explain(call, what);
     this.follow(call.envelope);
   }
@@ -149,7 +163,9 @@ export class ScheduleRunner {
       || (error.code === EXPLAINED_ERRORS.Cancelled && this.sigints + this.cancels > 0)
       || (error.code === EXPLAINED_ERRORS.Lost && this.kills > 0)
       || (call.command === CommandName.Export && ['TABLE_NOT_FOUND', 'TABLE_UNREADABLE'].includes(error.code));
-    if (!explained) this.violate(Invariant.ExplainedError, `${what} answered ${error.code} (exit ${call.envelope!.meta.exit_code}): ${error.message.slice(0, 300)}`);
+    if (explained) return;
+    const detail = `${what} answered ${error.code} (exit ${call.envelope!.meta.exit_code}): ${error.message.slice(0, 300)}`;
+    this.violate(Invariant.ExplainedError, detail);
   }
 
   /** Remembers the continuation, and checks that a job's progress never goes back. */
@@ -161,7 +177,9 @@ export class ScheduleRunner {
     const data = envelope.data as { job_id: string; continue_command: string; progress: { done: number } };
     this.lastContinue = data.continue_command;
     const before = this.maxDone.get(data.job_id) ?? 0;
-    if (data.progress.done < before) this.violate(Invariant.Progress, `job ${data.job_id}: progress.done ${data.progress.done} after ${before}`);
+    if (data.progress.done < before) {
+      this.violate(Invariant.Progress, `job ${data.job_id}: progress.done ${data.progress.done} after ${before}`);
+    }
     this.maxDone.set(data.job_id, Math.max(before, data.progress.done));
   }
 
@@ -216,7 +234,8 @@ export class ScheduleRunner {
 
   private statusOf(id: string): { state: string; pid?: number } | undefined {
     try {
-      return JSON.parse(readFileSync(join(this.world.home, 'jobs', id, 'status.json'), 'utf8')) as { state: string; pid?: number };
+      const text = readFileSync(join(this.world.home, 'jobs', id, 'status.json'), 'utf8');
+      return JSON.parse(text) as { state: string; pid?: number };
     } catch {
       return undefined;
     }
@@ -225,7 +244,8 @@ export class ScheduleRunner {
   /** The job a call of this schedule runs now: the one job folder in a running or paused state. */
   private liveJob(): string | undefined {
     try {
-      return readdirSync(join(this.world.home, 'jobs')).find((id) => ['running', 'paused'].includes(this.statusOf(id)?.state ?? ''));
+      const live = (id: string) => ['running', 'paused'].includes(this.statusOf(id)?.state ?? '');
+      return readdirSync(join(this.world.home, 'jobs')).find(live);
     } catch {
       return undefined;
     }
@@ -265,21 +285,26 @@ export class ScheduleRunner {
     const beside = plan.besideImport ? this.call(`${label} (import)`, importLine) : undefined;
     if (beside) await sleep(s.delayMs);
     const signal = SIGNAL_OF[plan.fault];
-    const exported = await this.call(`${label} (export)`, line, signal, { anchor: Anchor.Spawn, delayMs: Math.floor(s.delayMs / 2) });
+    const aim = { anchor: Anchor.Spawn, delayMs: Math.floor(s.delayMs / 2) };
+    const exported = await this.call(`${label} (export)`, line, signal, aim);
     await beside;
     this.checkExport(exported, out, plan.symlink);
   }
 
   private checkExport(call: Call, out: string, symlink: boolean): void {
-    if (symlink && !lstatSync(out).isSymbolicLink()) this.violate(Invariant.ExportSymlink, `${call.label}: ${out} was a symlink and is now a regular file`);
+    if (symlink && !lstatSync(out).isSymbolicLink()) {
+      this.violate(Invariant.ExportSymlink, `${call.label}: ${out} was a symlink and is now a regular file`);
+    }
     // Through the link when it is kept; the file that replaced it when not.
     const text = readFileSync(out, 'utf8');
     if (call.envelope?.meta.exit_code === 0) {
       if (!isConsistentSnapshot(csvRecords(text), this.input, this.schedule.workload)) {
-        this.violate(Invariant.ExportAtomic, `${call.label}: exit 0, but the file is no state the table can have had (${text.length} bytes)`);
+        const detail = `${call.label}: exit 0, but the file is no state the table can have had (${text.length} bytes)`;
+        this.violate(Invariant.ExportAtomic, detail);
       }
     } else if (text !== PREVIOUS_OUTPUT) {
-      this.violate(Invariant.ExportAtomic, `${call.label}: no success (exit ${call.run?.code}, signal ${call.run?.signal}) yet the output changed`);
+      const end = `exit ${call.run?.code}, signal ${call.run?.signal}`;
+      this.violate(Invariant.ExportAtomic, `${call.label}: no success (${end}) yet the output changed`);
     }
   }
 
@@ -305,7 +330,8 @@ export class ScheduleRunner {
       flat = data.progress.done > best ? 0 : flat + 1;
       best = Math.max(best, data.progress.done);
       if (flat >= FLAT_TURNS) {
-        this.violate(Invariant.Liveness, `progress.done stayed at ${best} over ${FLAT_TURNS} continuations (${line.replace(`${process.execPath} ${STINT_BIN}`, 'stint')})`);
+        const shown = line.replace(`${process.execPath} ${STINT_BIN}`, 'stint');
+        this.violate(Invariant.Liveness, `progress.done stayed at ${best} over ${FLAT_TURNS} continuations (${shown})`);
         break;
       }
       line = data.continue_command;

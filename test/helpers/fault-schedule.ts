@@ -83,10 +83,11 @@ export interface Schedule {
   readonly driveBudgetMs: number;
 }
 
+const COMMON_FAULTS = [Fault.Budget, Fault.Sigint, Fault.Sigterm, Fault.KillFront, Fault.Cancel, Fault.Repeat, Fault.Concurrent];
 const FAULTS_OF: Readonly<Record<Workload, readonly Fault[]>> = {
-  [Workload.Append]: [Fault.Budget, Fault.Sigint, Fault.Sigterm, Fault.KillFront, Fault.Cancel, Fault.Repeat, Fault.Concurrent, Fault.Export],
-  [Workload.Upsert]: [Fault.Budget, Fault.Sigint, Fault.Sigterm, Fault.KillFront, Fault.Cancel, Fault.Repeat, Fault.Concurrent, Fault.Export],
-  [Workload.Analyze]: [Fault.Budget, Fault.Sigint, Fault.Sigterm, Fault.KillFront, Fault.KillSupervisor, Fault.Cancel, Fault.Repeat, Fault.Concurrent],
+  [Workload.Append]: [...COMMON_FAULTS, Fault.Export],
+  [Workload.Upsert]: [...COMMON_FAULTS, Fault.Export],
+  [Workload.Analyze]: [...COMMON_FAULTS, Fault.KillSupervisor],
 };
 /** A few hundred ms: never tuned to the machine, the invariants hold wherever it lands. */
 const BUDGETS_MS = [150, 250, 400, 600, 900] as const;
@@ -158,7 +159,8 @@ export function generateSchedule(seed: number): Schedule {
 
 function describeStep(s: Step, k: number): string {
   const when = `${s.anchor === Anchor.Spawn ? 'spawn' : 'progress'}+${s.delayMs}ms`;
-  const exp = s.export ? ` export(${s.export.fault}${s.export.besideImport ? ', beside import' : ''}${s.export.symlink ? ', symlink' : ''})` : '';
+  const e = s.export;
+  const exp = e ? ` export(${e.fault}${e.besideImport ? ', beside import' : ''}${e.symlink ? ', symlink' : ''})` : '';
   return `  ${k + 1}. ${s.fault} budget=${s.budgetMs}ms target=${s.target} at=${when}${exp}`;
 }
 
@@ -166,8 +168,10 @@ function describeStep(s: Step, k: number): string {
 export function describeSchedule(s: Schedule): string {
   const c = s.csv;
   return [
-    `seed ${s.seed}: ${s.workload}, ${c.rows} rows x ${c.columns + 1} columns (csv seed ${c.seed}, keys ${c.keys}, newlines ${c.newlines}${c.crlf ? ', CRLF' : ''}), ` +
-      `chunk ${s.chunkSize}, workers ${s.workers}${s.explicitKey ? ', explicit --idempotency-key' : ''}, drive budget ${s.driveBudgetMs}ms`,
+    `seed ${s.seed}: ${s.workload}, ${c.rows} rows x ${c.columns + 1} columns ` +
+      `(csv seed ${c.seed}, keys ${c.keys}, newlines ${c.newlines}${c.crlf ? ', CRLF' : ''}), ` +
+      `chunk ${s.chunkSize}, workers ${s.workers}${s.explicitKey ? ', explicit --idempotency-key' : ''}, ` +
+      `drive budget ${s.driveBudgetMs}ms`,
     ...s.steps.map(describeStep),
     `replay: STINT_FAULT_SEED=${s.seed} node --test --test-timeout=300000 build/test/cli/fault-injection.test.js`,
   ].join('\n');

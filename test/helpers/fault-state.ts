@@ -45,7 +45,8 @@ interface StatusShape {
 
 /** Jobs still `running` or `paused`. */
 export function staleJobs(home: string): string[] {
-  return jobFolders(home).flatMap(({ id, status }) => (status && (status.state === 'running' || status.state === 'paused') ? [`${id}: ${status.state} (pid ${status.pid ?? '-'})`] : []));
+  const unfinished = jobFolders(home).filter(({ status }) => status?.state === 'running' || status?.state === 'paused');
+  return unfinished.map(({ id, status }) => `${id}: ${status!.state} (pid ${status!.pid ?? '-'})`);
 }
 
 /** Leases left in job folders, with the state of their job. */

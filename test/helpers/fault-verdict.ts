@@ -8,9 +8,13 @@ import { shellJoin } from '../../src/runtime/shell-quote.js';
 import { STINT_BIN } from './paths.js';
 import { runJson } from './run-cli.js';
 import { describeSchedule, generateSchedule, Workload, type Schedule } from './fault-schedule.js';
-import { csvRecords, diffTables, expectedTable, Invariant, writeFaultCsv, type Declared, type Violation } from './fault-model.js';
+import {
+  csvRecords, diffTables, expectedTable, Invariant, writeFaultCsv, type Declared, type Violation,
+} from './fault-model.js';
 import { faultWorld, ScheduleRunner, type FaultWorld } from './fault-runner.js';
-import { leftoverCheckpoints, lingeringProcesses, processesOf, staleJobs, staleLeases, tableCheckpoints } from './fault-state.js';
+import {
+  leftoverCheckpoints, lingeringProcesses, processesOf, staleJobs, staleLeases, tableCheckpoints,
+} from './fault-state.js';
 
 export interface Verdict {
   readonly schedule: Schedule;
@@ -30,18 +34,25 @@ const IMPROPER: readonly Invariant[] = [Invariant.Envelope, Invariant.SignalAnsw
 /** The data of an uninterrupted `analyze --budget 0` of the input, in a state folder of its own. */
 async function referenceAnalysis(world: FaultWorld, schedule: Schedule): Promise<unknown> {
   const env = { ...world.env, STINT_HOME: join(world.dir, 'reference-home') };
-  const { envelope } = await runJson(['analyze', world.input, '--budget', '0', '--workers', String(schedule.workers)], { env, killAfterMs: 180_000 });
+  const args = ['analyze', world.input, '--budget', '0', '--workers', String(schedule.workers)];
+  const { envelope } = await runJson(args, { env, killAfterMs: 180_000 });
   return envelope.data;
 }
 
 /** The table as `stint export` writes it now. */
 async function finalTable(runner: ScheduleRunner, world: FaultWorld): Promise<string[][] | undefined> {
   const out = join(world.dir, 'final.csv');
-  const call = await runner.call('final export', shellJoin([process.execPath, STINT_BIN, 'export', world.db, '--output', out]));
+  const line = shellJoin([process.execPath, STINT_BIN, 'export', world.db, '--output', out]);
+  const call = await runner.call('final export', line);
   return call.envelope?.meta.exit_code === 0 ? csvRecords(readFileSync(out, 'utf8')) : undefined;
 }
 
-async function checkResult(runner: ScheduleRunner, world: FaultWorld, input: string[][], reference: unknown): Promise<{ lost: number; doubled: number }> {
+async function checkResult(
+  runner: ScheduleRunner,
+  world: FaultWorld,
+  input: string[][],
+  reference: unknown,
+): Promise<{ lost: number; doubled: number }> {
   const { schedule } = runner;
   const violate = (invariant: Invariant, detail: string) => runner.violations.push({ invariant, detail });
   const final = await runner.drive();
@@ -51,7 +62,9 @@ async function checkResult(runner: ScheduleRunner, world: FaultWorld, input: str
   }
   if (schedule.workload === Workload.Analyze) {
     if (final && !isDeepStrictEqual(final.envelope!.data, reference)) {
-      violate(Invariant.AnalyzeEqual, `final data ${JSON.stringify(final.envelope!.data).slice(0, 300)} differs from the uninterrupted run's ${JSON.stringify(reference).slice(0, 300)}`);
+      const got = JSON.stringify(final.envelope!.data).slice(0, 300);
+      const want = JSON.stringify(reference).slice(0, 300);
+      violate(Invariant.AnalyzeEqual, `final data ${got} differs from the uninterrupted run's ${want}`);
     }
     return { lost: 0, doubled: 0 };
   }
@@ -62,7 +75,9 @@ async function checkResult(runner: ScheduleRunner, world: FaultWorld, input: str
   }
   const diff = diffTables(table, expectedTable(input, schedule.workload));
   if (!diff.headerOk || diff.lost + diff.doubled + diff.wrong > 0) {
-    violate(Invariant.ExactlyOnce, `${diff.lost} rows lost, ${diff.doubled} doubled, ${diff.wrong} wrong${diff.headerOk ? '' : ', header differs'}: ${diff.examples.join('; ')}`);
+    const header = diff.headerOk ? '' : ', header differs';
+    const counts = `${diff.lost} rows lost, ${diff.doubled} doubled, ${diff.wrong} wrong${header}`;
+    violate(Invariant.ExactlyOnce, `${counts}: ${diff.examples.join('; ')}`);
   }
   return { lost: diff.lost, doubled: diff.doubled };
 }
@@ -80,14 +95,17 @@ async function checkLeftovers(runner: ScheduleRunner, world: FaultWorld): Promis
   if (stale.length > 0) violate(Invariant.StaleJobs, stale.join('; '));
   const leases = staleLeases(world.home);
   if (leases.length > 0) violate(Invariant.StaleLease, leases.join('; '));
-  const checkpoints = [...leftoverCheckpoints(world.home), ...(runner.schedule.workload === Workload.Analyze ? [] : await tableCheckpoints(world.db))];
+  const inTable = runner.schedule.workload === Workload.Analyze ? [] : await tableCheckpoints(world.db);
+  const checkpoints = [...leftoverCheckpoints(world.home), ...inTable];
   if (checkpoints.length > 0) violate(Invariant.Checkpoint, checkpoints.join(', '));
 }
 
 function traceOf(runner: ScheduleRunner): string[] {
   return runner.calls.map((c) => {
     const envelope = c.envelope;
-    const end = envelope ? `exit ${envelope.meta.exit_code}${envelope.error ? ` ${envelope.error.code}` : ''}` : `no envelope (exit ${c.run?.code}, signal ${c.run?.signal})`;
+    const end = envelope
+      ? `exit ${envelope.meta.exit_code}${envelope.error ? ` ${envelope.error.code}` : ''}`
+      : `no envelope (exit ${c.run?.code}, signal ${c.run?.signal})`;
     const sent = c.sent.length > 0 ? ` [sent ${c.sent.join(',')}]` : '';
     return `${c.label}${sent}: ${end}`;
   });

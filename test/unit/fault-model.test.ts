@@ -1,7 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { csvRecords, declaredFrom, diffTables, expectedTable, isConsistentSnapshot, CommandName, writeFaultCsv } from '../helpers/fault-model.js';
+import {
+  csvRecords, declaredFrom, diffTables, expectedTable, isConsistentSnapshot, CommandName, writeFaultCsv,
+} from '../helpers/fault-model.js';
 import { Workload } from '../helpers/fault-schedule.js';
 import { tempWorld } from '../helpers/temp-world.js';
 
