@@ -63,7 +63,9 @@ describe('fault injection: every schedule ends with its input exactly once and p
       for (const seed of soakSeeds(soak)) {
         const verdict = await run(seed);
         verdicts.push(verdict);
-        if (verdict.violations.length > 0) process.stderr.write(`${describeVerdict(verdict)}\n\n`);
+        const found = verdict.violations.length;
+        process.stderr.write(`soak ${verdicts.length}/${soak}: seed ${seed} ${found ? `${found} findings` : 'ok'}\n`);
+        if (found > 0) process.stderr.write(`${describeVerdict(verdict)}\n\n`);
       }
       const summary = figures(verdicts);
       process.stderr.write(`${summary}\n`);
