@@ -1,0 +1,152 @@
+// One schedule from seed to verdict: write its input, run its steps, drive
+// the work to the end, then check what it left (table or analysis,
+// processes, jobs, checkpoints) against the model.
+import { isDeepStrictEqual } from 'node:util';
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { shellJoin } from '../../src/runtime/shell-quote.js';
+import { STINT_BIN } from './paths.js';
+import { runJson } from './run-cli.js';
+import { describeSchedule, generateSchedule, Workload, type Schedule } from './fault-schedule.js';
+import {
+  csvRecords, diffTables, expectedTable, Invariant, writeFaultCsv, type Declared, type Violation,
+} from './fault-model.js';
+import { faultWorld, ScheduleRunner, type FaultWorld } from './fault-runner.js';
+import {
+  leftoverCheckpoints, lingeringProcesses, processesOf, staleJobs, staleLeases, tableCheckpoints,
+} from './fault-state.js';
+
+export interface Verdict {
+  readonly schedule: Schedule;
+  readonly violations: readonly Violation[];
+  readonly calls: number;
+  readonly kills: number;
+  readonly rowsLost: number;
+  readonly rowsDoubled: number;
+  /** Calls (not kill -9'd) without one valid envelope of a declared exit code, or that hung. */
+  readonly improperAnswers: number;
+  /** Every call with its exit, for a failure's report. */
+  readonly trace: readonly string[];
+}
+
+const IMPROPER: readonly Invariant[] = [Invariant.Envelope, Invariant.SignalAnswered, Invariant.ExitCode, Invariant.Hang];
+
+/** The data of an uninterrupted `analyze --budget 0` of the input, in a state folder of its own. */
+async function referenceAnalysis(world: FaultWorld, schedule: Schedule): Promise<unknown> {
+  const env = { ...world.env, STINT_HOME: join(world.dir, 'reference-home') };
+  const args = ['analyze', world.input, '--budget', '0', '--workers', String(schedule.workers)];
+  const { envelope } = await runJson(args, { env, killAfterMs: 180_000 });
+  return envelope.data;
+}
+
+/** The table as `stint export` writes it now. */
+async function finalTable(runner: ScheduleRunner, world: FaultWorld): Promise<string[][] | undefined> {
+  const out = join(world.dir, 'final.csv');
+  const line = shellJoin([process.execPath, STINT_BIN, 'export', world.db, '--output', out]);
+  const call = await runner.call('final export', line);
+  return call.envelope?.meta.exit_code === 0 ? csvRecords(readFileSync(out, 'utf8')) : undefined;
+}
+
+async function checkResult(
+  runner: ScheduleRunner,
+  world: FaultWorld,
+  input: string[][],
+  reference: unknown,
+): Promise<{ lost: number; doubled: number }> {
+  const { schedule } = runner;
+  const violate = (invariant: Invariant, detail: string) => runner.violations.push({ invariant, detail });
+  const final = await runner.drive();
+  const data = final?.envelope?.data as { coverage?: string } | undefined;
+  if (final && (final.envelope!.meta.exit_code !== 0 || data?.coverage !== 'complete')) {
+    violate(Invariant.FinalAnswer, `the last answer is exit ${final.envelope!.meta.exit_code}, coverage ${data?.coverage}`);
+  }
+  if (schedule.workload === Workload.Analyze) {
+    if (final && !isDeepStrictEqual(final.envelope!.data, reference)) {
+      const got = JSON.stringify(final.envelope!.data).slice(0, 300);
+      const want = JSON.stringify(reference).slice(0, 300);
+      violate(Invariant.AnalyzeEqual, `final data ${got} differs from the uninterrupted run's ${want}`);
+    }
+    return { lost: 0, doubled: 0 };
+  }
+  const table = await finalTable(runner, world);
+  if (!table) {
+    violate(Invariant.ExactlyOnce, 'the final export failed');
+    return { lost: 0, doubled: 0 };
+  }
+  const diff = diffTables(table, expectedTable(input, schedule.workload));
+  if (!diff.headerOk || diff.lost + diff.doubled + diff.wrong > 0) {
+    const header = diff.headerOk ? '' : ', header differs';
+    const counts = `${diff.lost} rows lost, ${diff.doubled} doubled, ${diff.wrong} wrong${header}`;
+    violate(Invariant.ExactlyOnce, `${counts}: ${diff.examples.join('; ')}`);
+  }
+  return { lost: diff.lost, doubled: diff.doubled };
+}
+
+/** What the schedule left: processes of its STINT_HOME, unfinished jobs, leases, checkpoints. */
+async function checkLeftovers(runner: ScheduleRunner, world: FaultWorld): Promise<void> {
+  const violate = (invariant: Invariant, detail: string) => runner.violations.push({ invariant, detail });
+  const lingering = await lingeringProcesses(world.home);
+  if (lingering.length > 0) {
+    violate(Invariant.Orphans, lingering.map((p) => `pid ${p.pid}: ${p.cmdline.slice(0, 200)}`).join('; '));
+    // Processes this schedule started (they carry its STINT_HOME): end them, each by its pid.
+    for (const p of lingering) process.kill(p.pid, 'SIGKILL');
+  }
+  const stale = staleJobs(world.home);
+  if (stale.length > 0) violate(Invariant.StaleJobs, stale.join('; '));
+  const leases = staleLeases(world.home);
+  if (leases.length > 0) violate(Invariant.StaleLease, leases.join('; '));
+  const inTable = runner.schedule.workload === Workload.Analyze ? [] : await tableCheckpoints(world.db);
+  const checkpoints = [...leftoverCheckpoints(world.home), ...inTable];
+  if (checkpoints.length > 0) violate(Invariant.Checkpoint, checkpoints.join(', '));
+}
+
+function traceOf(runner: ScheduleRunner): string[] {
+  return runner.calls.map((c) => {
+    const envelope = c.envelope;
+    const end = envelope
+      ? `exit ${envelope.meta.exit_code}${envelope.error ? ` ${envelope.error.code}` : ''}`
+      : `no envelope (exit ${c.run?.code}, signal ${c.run?.signal})`;
+    const sent = c.sent.length > 0 ? ` [sent ${c.sent.join(',')}]` : '';
+    return `${c.label}${sent}: ${end}`;
+  });
+}
+
+/** Runs the schedule of a seed in `dir` (removed afterwards) and gives its verdict. */
+export async function runSchedule(seed: number, declared: Declared, dir: string): Promise<Verdict> {
+  const schedule = generateSchedule(seed);
+  const world = faultWorld(dir);
+  try {
+    writeFaultCsv(world.input, schedule.csv, schedule.workload);
+    const input = csvRecords(readFileSync(world.input, 'utf8'));
+    const reference = schedule.workload === Workload.Analyze ? await referenceAnalysis(world, schedule) : undefined;
+    const runner = new ScheduleRunner(schedule, world, declared, input);
+    for (const [k, step] of schedule.steps.entries()) await runner.step(step, k);
+    const { lost, doubled } = await checkResult(runner, world, input, reference);
+    await checkLeftovers(runner, world);
+    return {
+      schedule,
+      violations: runner.violations,
+      calls: runner.calls.length,
+      kills: runner.kills,
+      rowsLost: lost,
+      rowsDoubled: doubled,
+      improperAnswers: runner.violations.filter((v) => IMPROPER.includes(v.invariant)).length,
+      trace: traceOf(runner),
+    };
+  } finally {
+    // Should a check itself have thrown: no process of this schedule outlives it.
+    for (const p of processesOf(world.home)) process.kill(p.pid, 'SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** A failed verdict for people: the schedule, every finding, every call. */
+export function describeVerdict(verdict: Verdict): string {
+  return [
+    describeSchedule(verdict.schedule),
+    'violations:',
+    ...verdict.violations.map((v) => `  [${v.invariant}] ${v.detail}`),
+    'calls:',
+    ...verdict.trace.map((line) => `  ${line}`),
+  ].join('\n');
+}
