@@ -19,6 +19,7 @@ export { defineCommand } from './runtime/define-command.js';
 export type { CommandSpec, CommandContext, CommandResult, FlagSpec, PositionalSpec, Interruption } from './runtime/command-spec.js';
 export { createProgram, type Program, type ProgramSpec } from './runtime/program.js';
 export { runCli } from './bin/run-cli.js';
+export { installSignalRouter } from './bin/signal-router.js';
 export { processFile, type FileWork, type FileOutcome } from './engine/process-file.js';
 export { runChunked, type Fold, type FoldChunk, type Watermark, type ChunkedOutcome } from './engine/chunked-run.js';
 export { openChunkPool, defaultWorkerCount, type ChunkPool } from './engine/chunk-pool.js';

@@ -2,6 +2,7 @@ import { accessSync, constants, realpathSync } from 'node:fs';
 import { basename, delimiter, isAbsolute, join, resolve } from 'node:path';
 import { isatty } from 'node:tty';
 import type { Host } from '../runtime/host.js';
+import { installSignalRouter, markAnswered, onSignal } from './signal-router.js';
 
 function isSameExecutable(candidate: string, target: string): boolean {
   try {
@@ -45,6 +46,7 @@ export function programInvocation(scriptArg: string, env: NodeJS.ProcessEnv, exe
 /** The real process as a Host. */
 export function processHost(): Host {
   let invocation: string[] | undefined;
+  installSignalRouter();
   return {
     argv: process.argv.slice(2),
     env: process.env,
@@ -57,6 +59,7 @@ export function processHost(): Host {
     programWords: () => (invocation ??= programInvocation(process.argv[1] ?? '', process.env, process.execPath)),
     readStdin: () => process.stdin,
     writeStdout: (text) => new Promise((done) => {
+      markAnswered();
       if (text.length === 0) return done();
       process.stdout.write(text, () => done());
     }),
@@ -65,10 +68,7 @@ export function processHost(): Host {
     },
     now: () => Date.now(),
     pid: process.pid,
-    onSignal(signal, handler) {
-      process.on(signal, handler);
-      return () => void process.off(signal, handler);
-    },
+    onSignal,
     selfCommand: () => ({ file: process.execPath, args: [...process.execArgv, resolve(process.argv[1] ?? '')] }),
   };
 }

@@ -1,5 +1,9 @@
 #!/usr/bin/env node
-import { runCli } from './run-cli.js';
-import { stintProgram } from './stint-program.js';
+// Signals are answered from the first moment: the router is installed before the
+// rest of stint loads (the static imports of this file are only the router's).
+import { installSignalRouter } from './signal-router.js';
 
+installSignalRouter();
+const { runCli } = await import('./run-cli.js');
+const { stintProgram } = await import('./stint-program.js');
 await runCli(stintProgram);

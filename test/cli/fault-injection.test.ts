@@ -49,6 +49,8 @@ function figures(verdicts: readonly Verdict[]): string {
     `calls: ${sum((v) => v.calls)}, kill -9s: ${sum((v) => v.kills)}`,
     `rows lost: ${sum((v) => v.rowsLost)}, rows doubled: ${sum((v) => v.rowsDoubled)}`,
     `calls without a proper answer: ${sum((v) => v.improperAnswers)}`,
+    `drives escalated after three continuations without progress: ${sum((v) => v.stalls)}`,
+    `calls ended by a signal while Node was still starting: ${sum((v) => v.startupDeaths)}`,
     ...[...byInvariant].map(([inv, seeds]) => `  ${inv}: ${seeds.length} schedules, seeds ${seeds.slice(0, 20).join(' ')}`),
   ].join('\n');
 }

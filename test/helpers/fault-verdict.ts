@@ -19,6 +19,10 @@ import {
 export interface Verdict {
   readonly schedule: Schedule;
   readonly violations: readonly Violation[];
+  /** Drives that escalated after three continuations without progress (see ScheduleRunner.stalls). */
+  readonly stalls: number;
+  /** Calls a signal ended before stint's code ran (Node still starting). */
+  readonly startupDeaths: number;
   readonly calls: number;
   readonly kills: number;
   readonly rowsLost: number;
@@ -126,6 +130,8 @@ export async function runSchedule(seed: number, declared: Declared, dir: string)
     return {
       schedule,
       violations: runner.violations,
+      stalls: runner.stalls.length,
+      startupDeaths: runner.startupDeaths,
       calls: runner.calls.length,
       kills: runner.kills,
       rowsLost: lost,

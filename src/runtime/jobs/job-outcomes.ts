@@ -103,6 +103,7 @@ export function markLost(store: JobStore, job: JobRecord, pid: number | undefine
   const status = store.readStatus(job.id);
   store.writeResult(job.id, envelope);
   store.writeStatus(job.id, { ...(status ?? { startedAt: now, progressAt: now }), ...NO_PROCESS, state: JobState.Lost, updatedAt: now, endedAt: now });
+  store.dropStaleLease(job.id);
   store.releaseKey(job.key, job.id);
   return envelope;
 }

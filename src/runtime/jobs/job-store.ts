@@ -168,6 +168,12 @@ export class JobStore {
     }
   }
 
+  /** Removes a lease whose holder is gone (a job judged lost or stalled), so none is left behind. */
+  dropStaleLease(id: string): void {
+    const holder = this.leaseHolder(id);
+    if (typeof holder === 'object' && !isAlive(holder)) rmSync(join(this.dir(id), 'lease'), { force: true });
+  }
+
   releaseLease(id: string, pid: number): void {
     const holder = this.leaseHolder(id);
     if (typeof holder === 'object' && holder.pid === pid) rmSync(join(this.dir(id), 'lease'), { force: true });

@@ -1,0 +1,55 @@
+import { buildEnvelope } from '../contract/envelope.js';
+import { ErrorCode } from '../contract/error-code.js';
+import { SignalExitCode } from '../contract/exit-code.js';
+import { Phase } from '../contract/vocabulary/phase.js';
+import { renderJson } from '../runtime/render.js';
+
+type Signal = 'SIGINT' | 'SIGTERM';
+
+const handlers: Record<Signal, Set<() => void>> = { SIGINT: new Set(), SIGTERM: new Set() };
+const started = Date.now();
+let installed = false;
+let answered = false;
+
+/** The call's answer is on its way: from now on a signal changes nothing. */
+export function markAnswered(): void {
+  answered = true;
+}
+
+function answerAtOnce(signal: Signal): void {
+  const envelope = buildEnvelope({
+    exitCode: SignalExitCode[signal],
+    durationMs: Date.now() - started,
+    data: { partial: true },
+    error: { code: ErrorCode.Cancelled, message: `Command cancelled by ${signal} before its work began`, retryable: false, phase: Phase.Execution, context: { signal } },
+  });
+  answered = true;
+  process.stdout.write(renderJson(envelope), () => process.exit(SignalExitCode[signal]));
+}
+
+/**
+ * Installs the process's only SIGINT/SIGTERM listeners; a bin calls it
+ * before it loads anything else. While the work has handlers, a signal goes
+ * to them (they stop at a safe point). Before there are any, it is answered
+ * at once with CANCELLED (130/143, REQ-F-013/F-069); once the answer is on
+ * its way it is ignored, so the exit code stays the one the answer names.
+ * Without this, a signal in those windows killed the process with no answer,
+ * or with an exit status that contradicted the answer already printed.
+ */
+export function installSignalRouter(): void {
+  if (installed) return;
+  installed = true;
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => {
+      if (handlers[signal].size > 0) for (const handler of [...handlers[signal]]) handler();
+      else if (!answered) answerAtOnce(signal);
+    });
+  }
+}
+
+/** Host.onSignal for the real process. */
+export function onSignal(signal: Signal, handler: () => void): () => void {
+  installSignalRouter();
+  handlers[signal].add(handler);
+  return () => void handlers[signal].delete(handler);
+}
