@@ -23,7 +23,10 @@ export interface IncompleteParts {
 export function continueCommand(job: JobRecord, state: IncompleteState): string {
   if (state === IncompleteState.Running) return shellJoin([...job.programWords, 'job', 'wait', job.id]);
   const key = job.writes && job.idempotencyKey && !job.keyGiven ? [`--${FrameworkFlag.IdempotencyKey}`, job.idempotencyKey] : [];
-  return shellJoin([...job.programWords, ...job.argv, ...key]);
+  // Flags go before `--` (after it every word is a positional, such as a file named -x.csv).
+  const end = job.argv.indexOf('--');
+  const argv = end < 0 ? [...job.argv, ...key] : [...job.argv.slice(0, end), ...key, ...job.argv.slice(end)];
+  return shellJoin([...job.programWords, ...argv]);
 }
 
 export function cancelCommand(job: JobRecord): string {

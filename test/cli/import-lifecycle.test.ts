@@ -3,7 +3,7 @@
 // rerun recognises its input by content, not by size and timestamp.
 import { test, describe, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, copyFileSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { envelopeOf, runJson, runShell, startCli, type CliRun } from '../helpers/run-cli.js';
@@ -99,6 +99,24 @@ describe('interrupted, then the identical command: every row exactly once', () =
       assert.deepEqual(await exported(args[3]!, env), expected);
     });
   }
+});
+
+test('a file whose name starts with a dash, after --: paused, its continue_command puts the key before --', async () => {
+  const env = freshHome();
+  const dir = world.path('dash');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, '-rows.csv'), generateCsv(41, { rows: ROWS, columns: 4 }));
+  const running = startCli(['import', '--into', 'dash.db', '--chunk-size', '64KiB', '--budget', '0', '--heartbeat-ms', '10', '--', '-rows.csv'], { env, cwd: dir });
+  assert.ok(await running.stderrLine(HEARTBEAT));
+  running.kill('SIGTERM');
+  const paused = await running.done;
+  assert.equal(paused.code, 14, paused.stdout);
+  const line = (envelopeOf(paused).data as { continue_command: string }).continue_command;
+  assert.match(line, /--idempotency-key auto-[0-9a-f]+ -- -rows\.csv$/);
+  // The default budget (30 s) is far more than the rest of this import needs.
+  const end = await runShell(`cd ${dir} && ${line}`, env);
+  assert.equal(end.code, 0, end.stdout);
+  assert.deepEqual(await exported(join(dir, 'dash.db'), env), records(join(dir, '-rows.csv')));
 });
 
 describe('a rerun knows its input by content', () => {

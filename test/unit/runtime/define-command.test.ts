@@ -46,5 +46,5 @@ test('the framework adds its flags and exit codes', () => {
     exit_codes: { 0: ok, 14: { description: 'Paused', retryable: false, side_effects: 'partial' } },
   }), false);
   assert.deepEqual(Object.keys(registered.flags).sort(), ['budget', 'heartbeat-ms', 'idempotency-key', 'timeout']);
-  assert.deepEqual(Object.keys(registered.exitCodes).map(Number).sort((a, b) => a - b), [0, 1, 2, 10, 14]);
+  assert.deepEqual(Object.keys(registered.exitCodes).map(Number).sort((a, b) => a - b), [0, 1, 2, 4, 10, 12, 14]);
 });
