@@ -21,7 +21,13 @@ function answerAtOnce(signal: Signal): void {
     exitCode: SignalExitCode[signal],
     durationMs: Date.now() - started,
     data: { partial: true },
-    error: { code: ErrorCode.Cancelled, message: `Command cancelled by ${signal} before its work began`, retryable: false, phase: Phase.Execution, context: { signal } },
+    error: {
+      code: ErrorCode.Cancelled,
+      message: `Command cancelled by ${signal} before its work began`,
+      retryable: false,
+      phase: Phase.Execution,
+      context: { signal },
+    },
   });
   answered = true;
   process.stdout.write(renderJson(envelope), () => process.exit(SignalExitCode[signal]));

@@ -22,10 +22,7 @@ export function ensurePrivateDir(root: string, ...sub: string[]): string {
     if (sub.length) mkdirSync(path, { recursive: true, mode: 0o700 });
     return path;
   } catch (error) {
-    throw new StintError(ErrorCode.StateDirUnusable, `cannot use the state folder ${root}: ${(error as Error).message}`, {
-      context: { path: root },
-      fix_required: `Make ${root} writable by this user, or set ${STATE_DIR_ENV} to a folder that is`,
-    });
+    throw unusable(root, error);
   }
 }
 
@@ -39,9 +36,14 @@ export function inStateDir<T>(root: string, io: () => T): T {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === undefined || !UNUSABLE_ERRNOS.has(code)) throw error;
-    throw new StintError(ErrorCode.StateDirUnusable, `cannot write in the state folder ${root}: ${(error as Error).message}`, {
-      context: { path: root },
-      fix_required: `Make ${root} writable by this user, or set ${STATE_DIR_ENV} to a folder that is`,
-    });
+    throw unusable(root, error);
   }
+}
+
+function unusable(root: string, error: unknown): StintError {
+  const message = `cannot use the state folder ${root}: ${(error as Error).message}`;
+  return new StintError(ErrorCode.StateDirUnusable, message, {
+    context: { path: root },
+    fix_required: `Make ${root} writable by this user, or set ${STATE_DIR_ENV} to a folder that is`,
+  });
 }

@@ -5,7 +5,7 @@ import { Phase } from '../contract/vocabulary/phase.js';
 import type { CommandResult } from './command-spec.js';
 import { codedIoError } from './io-errors.js';
 
-/** A thrown StintError keeps its code, a full disk gets its own; anything else is an INTERNAL_ERROR with a one-line message. */
+/** A thrown StintError keeps its code, a full disk gets its own; anything else is INTERNAL_ERROR, in one line. */
 export function resultOfThrown(thrown: unknown): CommandResult {
   const coded = thrown instanceof StintError ? thrown : codedIoError(thrown);
   if (coded) return { exitCode: coded.exitCode, error: coded.toDetail() };

@@ -31,7 +31,7 @@ export function spanDigest(bytes: Uint8Array): Uint8Array {
 }
 
 /** The digest of a byte range of a file, read a buffer at a time. */
-export function fileRangeDigest(fd: number, start: number, end: number, buffer = Buffer.allocUnsafe(READ_BYTES)): Uint8Array {
+export function fileRangeDigest(fd: number, start: number, end: number, buffer = Buffer.allocUnsafe(READ_BYTES)) {
   const hash = createHash('sha256');
   for (let at = start; at < end; ) {
     const read = readSync(fd, buffer, 0, Math.min(buffer.length, end - at), at);

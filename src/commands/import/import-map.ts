@@ -78,5 +78,6 @@ function read(bytes: Uint8Array, info: ChunkInfo, limit: number, atEof: boolean)
   // its whole reused buffer (at most 1.5x the bytes used), which costs less than copying it first.
   const digest = spanDigest(bytes.subarray(0, framed.consumed));
   const packed = output.bytes.subarray(0, output.used);
-  return { partial: { rows, packed, ends: ends.slice(0, rows), lines: lines.slice(0, rows), keys, bad, digest }, ...framed };
+  const partial = { rows, packed, ends: ends.slice(0, rows), lines: lines.slice(0, rows), keys, bad, digest };
+  return { partial, ...framed };
 }

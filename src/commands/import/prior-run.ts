@@ -40,9 +40,9 @@ export async function findPrior(q: PriorQuery): Promise<PriorRun> {
   if (!prior) return { kind: 'none', stale: false };
   if (prior.argumentsDigest !== q.argumentsDigest) throw reused(q.idem);
   const match = await matchInput(q, prior);
-  if (match.kind === 'extended') throw lastRowChanged(q.path);
+  if (match.kind === 'extended') throw inputChanged(q.path, 'the last row imported from it runs on with new bytes');
   if (match.kind === 'differs') {
-    if (saved) throw inputChanged(q.path);
+    if (saved) throw inputChanged(q.path, 'other bytes than when this import paused; going on would mix two files');
     if (q.keyGiven) throw reused(q.idem);
     return { kind: 'none', stale: true };
   }
@@ -83,7 +83,7 @@ async function* spansOf(q: PriorQuery): AsyncGenerator<LedgerSpan> {
   }
 }
 
-/** Deletes what the table records of an earlier run of other bytes (its rows stay: they were imported). */
+/** Deletes the table's record of an earlier run of other bytes (its rows stay: they were imported). */
 export async function forgetRun(table: Table, idem: string, sync: boolean): Promise<void> {
   const batch = table.batch();
   for await (const entries of table.entries(TableKey.spanPrefix(idem))) for (const [key] of entries) batch.del(key);
@@ -92,22 +92,17 @@ export async function forgetRun(table: Table, idem: string, sync: boolean): Prom
 }
 
 export function reused(key: string): StintError {
-  return new StintError(ErrorCode.IdempotencyKeyReused, `idempotency key ${key} was used for another import (other arguments or another input)`, {
+  const message = `idempotency key ${key} was used for another import (other arguments or another input)`;
+  return new StintError(ErrorCode.IdempotencyKeyReused, message, {
     context: { idempotency_key: key },
-    fix_required: 'Use a new --idempotency-key for a new import, or repeat the original arguments and file exactly',
+    fix_required: 'Use a new --idempotency-key for a new import, or repeat the original arguments and file',
   });
 }
 
-function inputChanged(path: string): StintError {
-  return new StintError(ErrorCode.InputChanged, `${path} changed since this import paused; continuing would mix two files`, {
+/** INPUT_CHANGED: the file no longer holds the bytes the committed rows came from. */
+function inputChanged(path: string, how: string): StintError {
+  return new StintError(ErrorCode.InputChanged, `${path} changed: ${how}`, {
     context: { path },
-    fix_required: 'Restore the file, or import it as a new run with a new --idempotency-key (the rows committed so far stay)',
-  });
-}
-
-function lastRowChanged(path: string): StintError {
-  return new StintError(ErrorCode.InputChanged, `${path} changed: the last row imported from it runs on with new bytes`, {
-    context: { path },
-    fix_required: 'Import the file as a new run with a new --idempotency-key (the rows committed so far stay)',
+    fix_required: 'Restore the file, or import it as a new run with a new --idempotency-key (committed rows stay)',
   });
 }
