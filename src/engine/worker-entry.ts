@@ -70,9 +70,16 @@ function mapWindowed(map: WindowMap<unknown>, task: ChunkTask): ChunkReply<unkno
 
 /** A read that failed: the file cut short mid-run keeps its own code; anything else is unreadable. */
 const readError = (error: unknown) => {
-  const code = (error as { code?: unknown }).code === ErrorCode.InputTruncated ? ErrorCode.InputTruncated : ErrorCode.FileUnreadable;
-  return { code, message: (error as Error).message };
+  const truncated = (error as { code?: unknown }).code === ErrorCode.InputTruncated;
+  return { code: truncated ? ErrorCode.InputTruncated : ErrorCode.FileUnreadable, message: (error as Error).message };
 };
+/** A map module that cannot load: the module's defect, not a dead thread (so not retryable); the thread lives on. */
+const notLoaded = (task: ChunkTask, error: unknown): ChunkReply<unknown> => ({
+  kind: 'failed',
+  start: task.nominalStart,
+  end: task.nominalStart,
+  error: { code: ErrorCode.WorkerFailed, message: `the map module failed to load: ${(error as Error).message ?? String(error)}` },
+});
 
 const codeOf = (error: unknown): string => {
   const code = (error as { code?: unknown } | null)?.code;
@@ -84,8 +91,7 @@ export default async function mapChunk(task: ChunkTask): Promise<ChunkReply<unkn
   try {
     mapper = await mapOf(task.mapModule);
   } catch (error) {
-    // A map module that cannot load is a defect of the module, like a map that throws; the thread lives on.
-    return failure(error, task.nominalStart, task.nominalStart);
+    return notLoaded(task, error);
   }
   if (mapper.kind === 'window' && task.framing === Framing.Csv) {
     try {

@@ -46,3 +46,28 @@ test('a worker dead between tasks fails the next task as WORKER_FAILED, not the 
     await pool.close();
   }
 });
+
+test('a map module that cannot load fails its task as WORKER_FAILED, not as a dead thread', async () => {
+  const input = world.path('two-lines.txt');
+  writeFileSync(input, 'a b\nc d\n');
+  const pool = await openChunkPool(1);
+  try {
+    const reply = await pool.run({
+      mapModule: pathToFileURL(world.path('no-such-map.js')).href,
+      path: input,
+      framing: Framing.Lines,
+      nominalStart: 0,
+      nominalEnd: 8,
+      fileSize: 8,
+      speculative: false,
+      maxRecordBytes: 1024,
+      options: null,
+    });
+    assert.equal(reply.kind, 'failed');
+    assert.equal(reply.kind === 'failed' && reply.error.code, 'WORKER_FAILED');
+    assert.match(reply.kind === 'failed' ? reply.error.message : '', /the map module failed to load/);
+    assert.notEqual(reply.kind === 'failed' && reply.error.threadDied, true);
+  } finally {
+    await pool.close();
+  }
+});
