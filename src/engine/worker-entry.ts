@@ -83,7 +83,8 @@ const notLoaded = (task: ChunkTask, error: unknown): ChunkReply<unknown> => ({
 
 const codeOf = (error: unknown): string => {
   const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && /^[A-Z][A-Z0-9_]+$/.test(code) ? code : ErrorCode.WorkerFailed;
+  // Node's own ERR_* codes are not ours to put on the wire: they mean the map failed.
+  return typeof code === 'string' && /^[A-Z][A-Z0-9_]+$/.test(code) && !code.startsWith('ERR_') ? code : ErrorCode.WorkerFailed;
 };
 
 export default async function mapChunk(task: ChunkTask): Promise<ChunkReply<unknown>> {
