@@ -95,6 +95,10 @@ async function checkLeftovers(runner: ScheduleRunner, world: FaultWorld): Promis
     // Processes this schedule started (they carry its STINT_HOME): end them, each by its pid.
     for (const p of lingering) process.kill(p.pid, 'SIGKILL');
   }
+  // Liveness is judged by whoever looks: a job whose process a kill -9 ended is `running` on disk until
+  // someone does. Look once, as a caller would, then nothing may be left running, paused or leased.
+  const look = await runner.call('job list', shellJoin([process.execPath, STINT_BIN, 'job', 'list']));
+  if (look.envelope?.meta.exit_code !== 0) violate(Invariant.Envelope, `job list answered ${look.run?.stdout.slice(0, 200)}`);
   const stale = staleJobs(world.home);
   if (stale.length > 0) violate(Invariant.StaleJobs, stale.join('; '));
   const leases = staleLeases(world.home);
