@@ -17,12 +17,13 @@ export const chunkSizeFlag = (description: string, size = DEFAULT_CHUNK_SIZE) =>
 
 /**
  * An import commits one batch per chunk, and each batch holds the checkpoint
- * keys (ckpt:, meta:) beside its rows, so every LevelDB level-0 file spans
- * the whole key range and compactions merge them all instead of moving them:
- * bigger batches mean fewer, bigger files and far less compaction (measured
- * on 2 cores, 100 MiB: LevelDB's compaction thread used ~4 s of CPU at 2 MiB,
- * ~2.2 s at 4 MiB, ~1.1-1.5 s at 8 MiB and 16 MiB; the main thread waited
- * ~1.1 s for writes at 4 MiB, 0.13 s at 8 MiB). 8 MiB costs ~60 MiB more peak
- * RSS than 4 MiB; 16 MiB gains nothing more and costs ~120 MiB more again.
+ * keys (ckpt:, meta:, span:) beside its rows, so every LevelDB level-0 file
+ * spans the whole key range and compactions merge them instead of moving
+ * them. Bigger chunks mean fewer, bigger files and fewer synced commits, but
+ * memory grows with them: two native batches, two memtables, three worker
+ * slots, and the level-0 files a compaction reads (mapped, so counted in
+ * RSS). Measured on 2 cores, 300 MB file, peak RSS / time: 8 MiB 320-336 MiB,
+ * 6 MiB 269-284 MiB / 21-27 s, 4 MiB 203-209 MiB / 29 s (before the slots
+ * and reused batches: 8 MiB, 556-559 MiB / 17-39 s on this noisy machine).
  */
-export const IMPORT_CHUNK_SIZE = 8 * 1024 * 1024;
+export const IMPORT_CHUNK_SIZE = 4 * 1024 * 1024;

@@ -23,6 +23,7 @@ import { fileRangeDigest } from './import-ledger.js';
 import { RECORD_FORMAT, type ImportCheckpoint, type ImportState, type RunRecord, type SavedState } from './import-records.js';
 import { findPrior, forgetRun, type PriorRun } from './prior-run.js';
 import { openTable, TableKey, type Table, type TableBatch } from './table-store.js';
+import { releaseSlot } from './row-slots.js';
 
 const MAP_MODULE = new URL('./import-map.js', import.meta.url).href;
 const BAD_SAMPLE_LIMIT = 100;
@@ -116,6 +117,8 @@ function importFold(table: Table | undefined, keyed: boolean, onBadRow: OnBadRow
         }
         r = end;
       }
+      // The batch holds copies of the rows: the worker may pack another chunk into their slot.
+      releaseSlot(partial.slot);
       if (onBadRow === OnBadRow.Fail && partial.bad.length > 0) {
         const bad = partial.bad[0]!;
         noteBad(state, chunk.line + bad.line, bad.reason);

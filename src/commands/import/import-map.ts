@@ -2,10 +2,11 @@
 // MessagePack arrays of strings as they are scanned (what msgpackr's unpack
 // reads back as string[]), and check each, so the main thread only writes.
 import { fieldText, readCsvRecords } from '../../engine/csv-records.js';
-import { PackedOutput } from '../../engine/packed-output.js';
+import { MARGIN, PackedOutput } from '../../engine/packed-output.js';
 import type { ChunkInfo, WindowInfo, WindowResult } from '../../engine/worker-protocol.js';
 import { BadRow } from './bad-row.js';
 import { spanDigest } from './import-ledger.js';
+import { releaseSlot, RowSlots, type Slot, type SlotFlag } from './row-slots.js';
 
 export interface ImportMapOptions {
   readonly width: number;
@@ -17,6 +18,8 @@ export interface ImportMapOptions {
 export interface ImportChunk {
   readonly rows: number;
   readonly packed: Uint8Array;
+  /** Set when `packed`, `ends` and `lines` are in a slot shared with the worker: hand it back (releaseSlot) once done. */
+  readonly slot: SlotFlag | null;
   /** End offset of each row in `packed`. */
   readonly ends: Uint32Array;
   readonly lines: Uint32Array;
@@ -26,8 +29,12 @@ export interface ImportChunk {
   readonly digest: Uint8Array;
 }
 
-/** This thread's output, reused across chunks (each reply's structured clone copies it whole). */
+/** This thread's output: a shared slot per chunk, or (past the slots) its own buffer, which a reply copies whole. */
 const output = new PackedOutput(1 << 20);
+let own = output.bytes;
+const slots = new RowSlots();
+/** The largest packed chunk so far: slots are made at least this big. */
+let slotSize = 0;
 let ends = new Uint32Array(1 << 16);
 let lines = new Uint32Array(1 << 16);
 
@@ -46,9 +53,26 @@ export function map(bytes: Uint8Array, info: ChunkInfo): ImportChunk {
   return read(bytes, info, bytes.length, true)!.partial;
 }
 
+type Scanned = Pick<ImportChunk, 'rows' | 'keys' | 'bad'> & { readonly framed: { consumed: number; newlines: number } | undefined };
+
 function read(bytes: Uint8Array, info: ChunkInfo, limit: number, atEof: boolean): WindowResult<ImportChunk> {
-  const { width, keyIndex } = info.options as ImportMapOptions;
+  // Packed rows take about as many bytes as their CSV; a slot that proves too small is replaced by a bigger one.
+  const slot = slots.take(Math.max(slotSize, bytes.length + (bytes.length >> 3) + 4 * MARGIN));
+  output.bytes = slot?.bytes ?? own;
   output.used = 0;
+  const scanned = scan(bytes, info.options as ImportMapOptions, limit, atEof);
+  const { framed, ...found } = scanned;
+  if (!slot) own = output.bytes;
+  if (!framed) {
+    releaseSlot(slot?.flag ?? null);
+    return undefined;
+  }
+  const digest = spanDigest(bytes.subarray(0, framed.consumed));
+  return { partial: { ...found, ...(slot ? inSlot(slot, found.rows) : ownTables(found.rows)), digest }, ...framed };
+}
+
+/** Packs the records into `output` and notes each row's end and line, and every bad row. */
+function scan(bytes: Uint8Array, { width, keyIndex }: ImportMapOptions, limit: number, atEof: boolean): Scanned {
   let rows = 0;
   const keys: string[] | null = keyIndex === undefined ? null : [];
   const bad: ImportChunk['bad'][number][] = [];
@@ -73,11 +97,26 @@ function read(bytes: Uint8Array, info: ChunkInfo, limit: number, atEof: boolean)
       bad.push({ line, reason, before: rows });
     },
   }, limit, atEof);
-  if (!framed) return undefined;
-  // The row tables are copied to the chunk's size. `packed` stays a view: the reply's clone copies
-  // its whole reused buffer (at most 1.5x the bytes used), which costs less than copying it first.
-  const digest = spanDigest(bytes.subarray(0, framed.consumed));
-  const packed = output.bytes.subarray(0, output.used);
-  const partial = { rows, packed, ends: ends.slice(0, rows), lines: lines.slice(0, rows), keys, bad, digest };
-  return { partial, ...framed };
+  return { framed, rows, keys, bad };
+}
+
+/** Without a slot: the row tables copied to the chunk's size, and `packed` a view the reply's clone copies whole. */
+function ownTables(rows: number): Pick<ImportChunk, 'packed' | 'slot' | 'ends' | 'lines'> {
+  return { packed: output.bytes.subarray(0, output.used), slot: null, ends: ends.slice(0, rows), lines: lines.slice(0, rows) };
+}
+
+/** The row tables go into the slot after the rows (4-byte aligned); a slot too small for it all is replaced. */
+function inSlot(taken: Slot, rows: number): Pick<ImportChunk, 'packed' | 'slot' | 'ends' | 'lines'> {
+  let slot = taken;
+  const tables = (output.used + 3) & ~3;
+  const need = tables + 8 * rows;
+  if (output.bytes !== slot.bytes || need > slot.bytes.length) {
+    slotSize = Math.max(slotSize, need + (need >> 3));
+    slot = slots.regrow(slot, slotSize, output.bytes, output.used);
+  }
+  const at = slot.bytes.byteOffset + tables;
+  const shared = { ends: new Uint32Array(slot.bytes.buffer, at, rows), lines: new Uint32Array(slot.bytes.buffer, at + 4 * rows, rows) };
+  shared.ends.set(ends.subarray(0, rows));
+  shared.lines.set(lines.subarray(0, rows));
+  return { packed: slot.bytes.subarray(0, output.used), slot: slot.flag, ...shared };
 }

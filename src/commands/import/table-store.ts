@@ -3,6 +3,8 @@ import { existsSync } from 'node:fs';
 import { ErrorCode } from '../../contract/error-code.js';
 import { StintError } from '../../contract/stint-error.js';
 import { databaseLocked, isLevelLocked } from '../../runtime/level-errors.js';
+import type { Level } from 'level';
+import { nativeBatches, type NativeBatches } from './native-batch.js';
 
 /** Ids are zero-padded to 16 digits so that key order is id order. */
 const HIGH_WIDTH = 12;
@@ -73,6 +75,51 @@ export interface Table {
 /** The first key after every key that starts with `prefix`. */
 const prefixEnd = (prefix: string) => prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
 
+/** A batch on a reused native one: written, it is cleared and lent out again. */
+function reusedBatch(native: NativeBatches, open: () => boolean, track: (write: Promise<void>) => Promise<void>): TableBatch {
+  const batch = native.take();
+  let length = 0;
+  let written = false;
+  // Once written, the native batch is another's: a late put would land in its commit.
+  const assertOpen = () => {
+    if (written) throw new Error('this batch was written already');
+  };
+  return {
+    put(key, value) {
+      assertOpen();
+      native.put(batch, key, value);
+      length++;
+    },
+    del(key) {
+      assertOpen();
+      native.del(batch, key);
+      length++;
+    },
+    get length() {
+      return length;
+    },
+    write(sync) {
+      assertOpen();
+      written = true;
+      if (!open()) return Promise.reject(new Error('the table is closed'));
+      return track(native.write(batch, sync));
+    },
+  };
+}
+
+/** The public chained batch, when the native one cannot be reached. */
+function chainedBatch(db: Level<string, Uint8Array>): TableBatch {
+  const chained = db.batch();
+  return {
+    put: (key, value) => void chained.put(key, value),
+    del: (key) => void chained.del(key),
+    get length() {
+      return chained.length;
+    },
+    write: (sync) => chained.write({ sync }),
+  };
+}
+
 /** Opens (or creates) a table; a database another process holds is DATABASE_LOCKED, retryable. */
 export async function openTable(dir: string, create: boolean): Promise<Table> {
   if (!create && !existsSync(dir)) {
@@ -99,20 +146,18 @@ export async function openTable(dir: string, create: boolean): Promise<Table> {
       await iterator.close();
     }
   }
+  const native = nativeBatches(db);
+  const writing = new Set<Promise<void>>();
+  /** Tracks a write so that close waits for it: the native path is not one of abstract-level's resources. */
+  const track = (write: Promise<void>) => {
+    writing.add(write);
+    void write.then(() => writing.delete(write), () => writing.delete(write));
+    return write;
+  };
   return {
     get: (key) => db.get(key),
     getMany: (keys) => db.getMany([...keys]),
-    batch() {
-      const chained = db.batch();
-      return {
-        put: (key, value) => void chained.put(key, value),
-        del: (key) => void chained.del(key),
-        get length() {
-          return chained.length;
-        },
-        write: (sync) => chained.write({ sync }),
-      };
-    },
+    batch: () => (native ? reusedBatch(native, () => db.status === 'open', track) : chainedBatch(db)),
     entries: (prefix) => batches({ gte: prefix, lt: prefixEnd(prefix) }),
     rows: (after) => batches(after === undefined ? { gte: TableKey.RowPrefix, lt: ROW_END } : { gt: after, lt: ROW_END }),
     async version() {
@@ -124,6 +169,9 @@ export async function openTable(dir: string, create: boolean): Promise<Table> {
       }
       return hash.digest('hex');
     },
-    close: () => db.close(),
+    async close() {
+      await Promise.allSettled(writing);
+      await db.close();
+    },
   };
 }
