@@ -40,6 +40,7 @@ export const ErrorCode = {
   KeyColumnMissing: 'KEY_COLUMN_MISSING',
   InputChanged: 'INPUT_CHANGED',
   InputTruncated: 'INPUT_TRUNCATED',
+  InputReplaced: 'INPUT_REPLACED',
   InputRequired: 'INPUT_REQUIRED',
   StdinTooLarge: 'STDIN_TOO_LARGE',
   // outputs
@@ -81,6 +82,7 @@ export const EXIT_CODE_OF: Readonly<Record<ErrorCode, ExitCodeValue>> = Object.f
   [ErrorCode.KeyColumnMissing]: ExitCode.PRECONDITION,
   [ErrorCode.InputChanged]: ExitCode.CONFLICT,
   [ErrorCode.InputTruncated]: ExitCode.PRECONDITION,
+  [ErrorCode.InputReplaced]: ExitCode.PRECONDITION,
   [ErrorCode.InputRequired]: ExitCode.PRECONDITION,
   [ErrorCode.StdinTooLarge]: ExitCode.ARG_ERROR,
   [ErrorCode.OutputNotRegularFile]: ExitCode.PRECONDITION,

@@ -1,9 +1,15 @@
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { ErrorCode } from '../contract/error-code.js';
 import { Framing, findRecordStart, scanParity, type ScanState } from './framing.js';
 import type { ChunkTask } from './worker-protocol.js';
 
 const LOOKAHEAD = 64 * 1024;
+
+/** Another file now has the input's name: it was replaced (moved over) while being read. */
+function inputReplaced(path: string): Error {
+  const message = `${path} was replaced by another file during the run`;
+  return Object.assign(new Error(message), { code: ErrorCode.InputReplaced, context: { path } });
+}
 
 /** The file ends before the size the run began with: it was cut short or replaced while being read. */
 function inputTruncated(path: string, at: number, fileSize: number): Error {
@@ -40,13 +46,23 @@ export class ChunkReader {
     this.fdPath = '';
   }
 
+  /**
+   * Opens the task's file once per thread. The open file is the one the run began with
+   * (same inode), or the read fails: bytes of another file under the same name are not this input.
+   */
+  private open(task: ChunkTask): void {
+    if (this.fdPath === task.path && (task.fileIno === undefined || fstatSync(this.fd).ino === task.fileIno)) return;
+    this.close();
+    this.fd = openSync(task.path, 'r');
+    this.fdPath = task.path;
+    if (task.fileIno !== undefined && fstatSync(this.fd).ino !== task.fileIno) {
+      this.close();
+      throw inputReplaced(task.path);
+    }
+  }
+
   /** Makes file bytes [from, to) available in the buffer; returns how far it got (EOF may stop it short). */
   private load(path: string, from: number, to: number, fileSize: number): number {
-    if (this.fdPath !== path) {
-      this.close();
-      this.fd = openSync(path, 'r');
-      this.fdPath = path;
-    }
     to = Math.min(to, fileSize);
     const length = to - from;
     if (this.buffer.length < length) this.buffer = Buffer.allocUnsafe(Math.max(length, this.buffer.length * 2));
@@ -72,6 +88,7 @@ export class ChunkReader {
    * reads further when the map's last record runs past them.
    */
   readWindow(task: ChunkTask): Window {
+    this.open(task);
     const { path, fileSize, nominalEnd, maxRecordBytes } = task;
     const readFrom = task.speculative ? task.nominalStart - 1 : task.nominalStart;
     let limit = this.load(path, readFrom, Math.max(nominalEnd, readFrom + 1) + LOOKAHEAD, fileSize);
@@ -112,6 +129,7 @@ export class ChunkReader {
    * when speculative, ends at the first record start at or after nominalEnd.
    */
   read(task: ChunkTask): FramedChunk {
+    this.open(task);
     const { path, fileSize, nominalEnd, maxRecordBytes } = task;
     const quoted = task.framing === Framing.Csv;
     const readFrom = task.speculative && task.framing !== Framing.Bytes ? task.nominalStart - 1 : task.nominalStart;

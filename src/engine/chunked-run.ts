@@ -37,6 +37,8 @@ export interface ChunkedRun<P, S> {
   readonly pool: ChunkPool;
   readonly path: string;
   readonly fileSize: number;
+  /** The file's inode when the run began (see ChunkTask.fileIno). */
+  readonly fileIno?: number;
   readonly framing: Framing;
   /** URL of the worker-side module exporting `map`. */
   readonly mapModule: string;
@@ -67,6 +69,7 @@ export async function runChunked<P, S>(run: ChunkedRun<P, S>): Promise<ChunkedOu
     options: run.options,
     from: run.from.offset,
     fileSize: run.fileSize,
+    ...(run.fileIno !== undefined ? { fileIno: run.fileIno } : {}),
     chunkSize: run.chunkSize,
     maxRecordBytes: run.maxRecordBytes,
     window: Math.max(2, run.pool.workers * 2),

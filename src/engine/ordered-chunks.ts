@@ -15,6 +15,7 @@ export interface ChunkPlan {
   /** A known record start (the data start, or a checkpoint's watermark). */
   readonly from: number;
   readonly fileSize: number;
+  readonly fileIno?: number;
   readonly chunkSize: number;
   readonly maxRecordBytes: number;
   /** Chunks in flight at most: memory stays flat whatever the file size. */
@@ -37,6 +38,7 @@ export async function* orderedChunks<P>(pool: ChunkPool, plan: ChunkPlan): Async
     nominalStart: start,
     nominalEnd: nominal(index + 1),
     fileSize: plan.fileSize,
+    ...(plan.fileIno !== undefined ? { fileIno: plan.fileIno } : {}),
     speculative,
     maxRecordBytes: plan.maxRecordBytes,
     options: plan.options,

@@ -51,6 +51,7 @@ export async function processFile<P, S>(ctx: CommandContext, work: FileWork<P, S
       pool,
       path: input.absolute,
       fileSize: input.size,
+      fileIno: input.ino,
       framing: work.framing,
       mapModule: work.mapModule,
       options: work.options,

@@ -68,10 +68,11 @@ function mapWindowed(map: WindowMap<unknown>, task: ChunkTask): ChunkReply<unkno
   }
 }
 
-/** A read that failed: the file cut short mid-run keeps its own code; anything else is unreadable. */
+/** A read that failed: a file cut short or replaced mid-run keeps its own code; anything else is unreadable. */
 const readError = (error: unknown) => {
-  const truncated = (error as { code?: unknown }).code === ErrorCode.InputTruncated;
-  return { code: truncated ? ErrorCode.InputTruncated : ErrorCode.FileUnreadable, message: (error as Error).message };
+  const code = (error as { code?: unknown }).code;
+  const changed = code === ErrorCode.InputTruncated || code === ErrorCode.InputReplaced;
+  return { code: changed ? code : ErrorCode.FileUnreadable, message: (error as Error).message };
 };
 /** A map module that cannot load: the module's defect, not a dead thread (so not retryable); the thread lives on. */
 const notLoaded = (task: ChunkTask, error: unknown): ChunkReply<unknown> => ({

@@ -11,6 +11,8 @@ export interface ChunkTask {
   readonly nominalStart: number;
   readonly nominalEnd: number;
   readonly fileSize: number;
+  /** The file's inode when the run began: a file replaced under the same name is not read as the same input. */
+  readonly fileIno?: number;
   /** True when nominalStart is not known to be a record start: the worker starts at the next line start. */
   readonly speculative: boolean;
   /** A record may run past nominalEnd by at most this many bytes. */

@@ -168,6 +168,7 @@ export const analyzeCommand = defineCommand({
             pool,
             path: input.absolute,
             fileSize: input.size,
+        fileIno: input.ino,
             framing: Framing.Csv,
             mapModule: MAP_MODULE,
             options: { width: header.names.length },

@@ -28,7 +28,7 @@ import { releaseSlot } from './row-slots.js';
 const MAP_MODULE = new URL('./import-map.js', import.meta.url).href;
 const BAD_SAMPLE_LIMIT = 100;
 /** Chunk failures that say nothing about the rows: the run fails with them and the same call resumes. */
-const RESUMABLE_FAILURES: ReadonlySet<string> = new Set([ErrorCode.InputTruncated, ErrorCode.FileUnreadable]);
+const RESUMABLE_FAILURES: ReadonlySet<string> = new Set([ErrorCode.InputTruncated, ErrorCode.InputReplaced, ErrorCode.FileUnreadable]);
 const RANGE_LIMIT = 1000;
 
 /** What to do with a malformed row. */
@@ -236,6 +236,7 @@ export const importCommand = defineCommand({
         pool,
         path: input.absolute,
         fileSize: input.size,
+        fileIno: input.ino,
         framing: Framing.Csv,
         mapModule: MAP_MODULE,
         options: { width: header.names.length, ...(keyed ? { keyIndex } : {}) } satisfies ImportMapOptions,
