@@ -5,26 +5,21 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readdirSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parse } from 'csv-parse/sync';
 import { Level } from 'level';
 import { envelopeOf, runJson, startCli } from '../helpers/run-cli.js';
 import { tempWorld } from '../helpers/temp-world.js';
+import { csvFileRecords, tableRecords } from '../helpers/table-rows.js';
 import { generateCsv } from '../helpers/csv-generator.js';
 
 const world = tempWorld('env-faults');
 let homes = 0;
 const freshHome = (root = world.dir) => ({ STINT_HOME: join(root, `home-${++homes}`), STINT_TEST_MODE: '1' });
-const records = (path: string) => parse(readFileSync(path, 'utf8'), { bom: true, skip_empty_lines: true }) as string[][];
+const records = csvFileRecords;
 const HEARTBEAT = /\] stint (?:import|analyze): ([1-9]\d*)/;
 
-async function exported(db: string, env: Record<string, string>): Promise<string[][]> {
-  const out = world.path(`export-${++homes}.csv`);
-  const { run } = await runJson(['export', db, '--output', out], { env });
-  assert.equal(run.code, 0, run.stdout);
-  return records(out);
-}
+const exported = (db: string, env: Record<string, string>) => tableRecords(db, world.path(`export-${++homes}.csv`), env);
 
 /** A small tmpfs of our own (tests run as root, as CI does); undefined where mounting is not allowed. */
 function mountTmpfs(dir: string, size: string): boolean {

@@ -5,24 +5,19 @@ import { test, describe, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { appendFileSync, copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parse } from 'csv-parse/sync';
 import { envelopeOf, runJson, runShell, startCli, type CliRun } from '../helpers/run-cli.js';
 import { tempWorld } from '../helpers/temp-world.js';
+import { csvFileRecords, tableRecords } from '../helpers/table-rows.js';
 import { generateCsv } from '../helpers/csv-generator.js';
 
 const world = tempWorld('import-lifecycle');
 let homes = 0;
 const freshHome = () => ({ STINT_HOME: world.path(`home-${++homes}`), STINT_TEST_MODE: '1' });
-const records = (path: string) => parse(readFileSync(path, 'utf8'), { bom: true, skip_empty_lines: true }) as string[][];
+const records = csvFileRecords;
 const ROWS = 200_000;
 const HEARTBEAT = /\] stint import: ([1-9]\d*) rows/;
 
-async function exported(db: string, env: Record<string, string>): Promise<string[][]> {
-  const out = world.path(`export-${++homes}.csv`);
-  const { run } = await runJson(['export', db, '--output', out], { env });
-  assert.equal(run.code, 0, run.stdout);
-  return records(out);
-}
+const exported = (db: string, env: Record<string, string>) => tableRecords(db, world.path(`export-${++homes}.csv`), env);
 
 /** Runs the identical command with no budget, then follows continue_command while it answers 14. */
 async function finish(args: string[], env: Record<string, string>): Promise<CliRun> {

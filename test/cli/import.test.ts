@@ -2,28 +2,22 @@ import { test, describe, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
-import { parse } from 'csv-parse/sync';
 import { Level } from 'level';
 import type { Envelope } from '../../src/contract/envelope.js';
 import { cleanEnv, envelopeOf, runJson, runShell, startCli, type CliRun } from '../helpers/run-cli.js';
 import { fixturePath } from '../helpers/paths.js';
 import { tempWorld } from '../helpers/temp-world.js';
+import { csvFileRecords, tableRecords } from '../helpers/table-rows.js';
 import { generateCsv, random } from '../helpers/csv-generator.js';
 
 const world = tempWorld('import');
 let homes = 0;
 const freshHome = (extra: Record<string, string> = {}) => ({ STINT_HOME: world.path(`home-${++homes}`), STINT_TEST_MODE: '1', ...extra });
 const csv = (name: string) => fixturePath('csv', `${name}.csv`);
-const records = (path: string) => parse(readFileSync(path, 'utf8'), { bom: true, relax_column_count: true, skip_empty_lines: true }) as string[][];
+const records = csvFileRecords;
 
 
-async function exported(db: string, env: Record<string, string>): Promise<string[][]> {
-  const out = world.path(`export-${++homes}.csv`);
-  // export is interruptible too: whatever budget the import ran under, the check reads the whole table.
-  const { run } = await runJson(['export', db, '--output', out, '--budget', '0'], { env });
-  assert.equal(run.code, 0, run.stdout);
-  return records(out);
-}
+const exported = (db: string, env: Record<string, string>) => tableRecords(db, world.path(`export-${++homes}.csv`), env);
 
 const BIG_ROWS = 200_000;
 const HEARTBEAT = /\] stint import: (\d+) rows/;
