@@ -47,7 +47,7 @@ export function frameworkFlagsFor(command: { interruptible: boolean; acceptsKey:
   if (command.acceptsKey) {
     flags[FrameworkFlag.IdempotencyKey] = {
       type: 'string',
-      description: 'Makes a repeated call the same run: a completed run answers again with effect "noop"',
+      description: 'Names the run: a repeated call with the same key continues it (how a finished run answers is the command\'s)',
     };
   }
   return flags;
