@@ -1,0 +1,98 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { chmodSync, copyFileSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { envelopeOf, runJson, runShell } from '../helpers/run-cli.js';
+import { REPO_ROOT, fixturePath } from '../helpers/paths.js';
+import { tempWorld } from '../helpers/temp-world.js';
+
+// The package as a user meets it: packed, installed from the tarball into a
+// folder of its own (outside the repository), and used by a program there.
+const world = tempWorld('package');
+const run = promisify(execFile);
+const GUARD_MS = 180_000;
+
+/** npm's settings for the repository (its prefix, its package) must not follow into a user's folder. */
+function userNpmEnv(): NodeJS.ProcessEnv {
+  const inherited = /^(npm_package_|npm_lifecycle_|npm_command$|npm_config_(local_|global_)?prefix$|INIT_CWD$)/i;
+  return Object.fromEntries(Object.entries(process.env).filter(([key]) => !inherited.test(key)));
+}
+
+async function npm(args: readonly string[], cwd: string): Promise<string> {
+  const { stdout } = await run('npm', [...args], { cwd, env: userNpmEnv(), timeout: GUARD_MS, maxBuffer: 64 << 20 });
+  return stdout;
+}
+
+/** The tarball of the built tree; `npm test` has just built it, and a build here would race the other tests. */
+async function pack(): Promise<string> {
+  const out = world.path('pack');
+  mkdirSync(out);
+  const [packed] = JSON.parse(await npm(['pack', '--ignore-scripts', '--json', '--pack-destination', out], REPO_ROOT));
+  return join(out, (packed as { filename: string }).filename);
+}
+
+async function install(tarball: string): Promise<string> {
+  const home = world.path('user');
+  mkdirSync(home);
+  await npm(['init', '-y'], home);
+  await npm(['install', tarball, '--prefer-offline', '--no-audit', '--no-fund'], home);
+  for (const file of ['tally.mjs', 'tally-map.mjs']) copyFileSync(fixturePath('packaged', file), join(home, file));
+  chmodSync(join(home, 'tally.mjs'), 0o755);
+  return home;
+}
+
+/** Lines of varied length; the expected count is known without the program. */
+function writeInput(path: string): { lines: number; bytes: number; sum: number } {
+  const text = Array.from({ length: 40_000 }, (_, i) => `row ${i} ${'x'.repeat(i % 90)}\n`).join('');
+  const bytes = Buffer.from(text, 'latin1');
+  writeFileSync(path, bytes);
+  return { lines: 40_000, bytes: bytes.length, sum: bytes.reduce((total, byte) => total + byte, 0) };
+}
+
+let tarball: string;
+let home: string;
+
+test('the tarball holds the library, its bin and WebAssembly, and no tests, fixtures or benchmarks', async () => {
+  tarball = await pack();
+  const { stdout } = await run('tar', ['-tzf', tarball], { timeout: GUARD_MS });
+  const files = stdout.trim().split('\n');
+  const unwanted = files.filter((file) => /(^|\/)(test|tests|fixtures|bench)(\/|$)|\.test\.js$/.test(file));
+  assert.deepEqual(unwanted, []);
+  for (const needed of ['build/src/index.js', 'build/src/index.d.ts', 'build/src/bin/stint.js', 'README.md',
+    'build/src/commands/analyze/wasm/csv-scan.wasm']) {
+    assert.ok(files.includes(`package/${needed}`), `the tarball holds ${needed}`);
+  }
+});
+
+test('installed from the tarball, stint analyzes a file with its packed WebAssembly', async () => {
+  home = await install(tarball);
+  writeFileSync(join(home, 'small.csv'), 'city,people\nOslo,709000\nBergen,291000\n');
+  const bin = join(home, 'node_modules', 'stint', 'build', 'src', 'bin', 'stint.js');
+  const { envelope } = await runJson(['analyze', 'small.csv', '--budget', '0'],
+    { program: bin, cwd: home, env: { STINT_HOME: world.path('h0') }, killAfterMs: GUARD_MS });
+  assert.equal(envelope.meta.exit_code, 0, JSON.stringify(envelope.error));
+});
+
+test('a program of its own name on the installed package pauses at 14 and continues to the whole answer', async (t) => {
+  const program = join(home, 'tally.mjs');
+  const expected = writeInput(join(home, 'input.txt'));
+  const whole = await runJson(['count', 'input.txt', '--budget', '0'],
+    { program, cwd: home, env: { STINT_HOME: world.path('h1') }, killAfterMs: GUARD_MS });
+  assert.deepEqual(whole.envelope.data, expected);
+
+  // Every chunk waits 40 ms on one of two workers: the count outlasts a 300 ms budget on any machine.
+  const env = { STINT_HOME: world.path('h2'), AGENT_CALL_BUDGET_MS: '300', STINT_TEST_MODE: '1' };
+  let { envelope } = await runJson(['count', 'input.txt'], { program, cwd: home, env, killAfterMs: GUARD_MS });
+  assert.equal(envelope.meta.exit_code, 14, JSON.stringify(envelope.error));
+  let calls = 1;
+  while (envelope.meta.exit_code === 14) {
+    const line = (envelope.data as { continue_command: string }).continue_command;
+    assert.equal(line.split(' ')[0]?.replace(/^'|'$/g, ''), realpathSync(program), `continue_command names the program: ${line}`);
+    envelope = envelopeOf(await runShell(`cd '${home}' && ${line}`, env));
+    assert.ok(++calls < 500, 'the count ends');
+  }
+  assert.deepEqual(envelope.data, whole.envelope.data);
+  t.diagnostic(`${calls} calls`);
+});
