@@ -211,7 +211,8 @@ describe('running jobs and continuation', () => {
     const env = freshHome({ AGENT_CALL_BUDGET_MS: '300' });
     const first = await runJson(['count', '200', '--step-ms', '20'], { program: demo, env });
     const data = incompleteOf(first.envelope);
-    const cancel = await runShell(data.cancel_command, env);
+    // The cancel waits for the job to stop at a safe point: a budget that is a guard, not a race with a loaded machine.
+    const cancel = await runShell(data.cancel_command, { ...env, AGENT_CALL_BUDGET_MS: '20000' });
     assert.equal(cancel.code, 0, cancel.stdout);
     assert.equal((envelopeOf(cancel).data as { state: string }).state, 'cancelled');
     const after = await runJson(['job', 'status', data.job_id], { program: demo, env });
