@@ -1,8 +1,11 @@
 import { spawn } from 'node:child_process';
 import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { Envelope } from '../../src/contract/envelope.js';
 import { assertEnvelope } from './schemas.js';
-import { STINT_BIN } from './paths.js';
+import { STATE_DIR_ENV, stateDirEnvOf } from '../../src/runtime/state-dir.js';
+import { programPath, STINT_BIN } from './paths.js';
 
 export interface CliRun {
   readonly code: number | null;
@@ -22,12 +25,28 @@ export interface RunOptions {
   readonly program?: string;
 }
 
-/** The environment a test child gets: no inherited budget or color settings. */
+/**
+ * The state variables of the programs tests run: stint's STINT_HOME and each
+ * fixture program's own (a fixture's file is named as its program).
+ */
+const STATE_VARS = [STATE_DIR_ENV, ...fixturePrograms().map(stateDirEnvOf)];
+
+function fixturePrograms(): string[] {
+  return readdirSync(dirname(programPath('any'))).filter((file) => file.endsWith('.js')).map((file) => file.slice(0, -'.js'.length));
+}
+
+/**
+ * The environment a test child gets: no inherited budget, color or state settings.
+ * A test's STINT_HOME is the state folder of whichever program it runs, unless
+ * the test names that program's own variable (each program has its own folder).
+ */
 export function cleanEnv(extra: Record<string, string | undefined> = {}): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) {
-    if (value !== undefined && !['AGENT_CALL_BUDGET_MS', 'NO_COLOR', 'FORCE_COLOR', 'STINT_HOME', 'CI'].includes(key)) env[key] = value;
+    if (value !== undefined && !['AGENT_CALL_BUDGET_MS', 'NO_COLOR', 'FORCE_COLOR', 'CI', ...STATE_VARS].includes(key)) env[key] = value;
   }
+  const home = extra[STATE_DIR_ENV];
+  if (home !== undefined) for (const name of STATE_VARS) env[name] = home;
   for (const [key, value] of Object.entries(extra)) {
     if (value === undefined) delete env[key];
     else env[key] = value;
