@@ -6,6 +6,7 @@ import type { Envelope } from '../../src/contract/envelope.js';
 import { assertEnvelope } from './schemas.js';
 import { STATE_DIR_ENV, stateDirEnvOf } from '../../src/runtime/state-dir.js';
 import { programPath, STINT_BIN } from './paths.js';
+import { tempWorld } from './temp-world.js';
 
 export interface CliRun {
   readonly code: number | null;
@@ -35,18 +36,22 @@ function fixturePrograms(): string[] {
   return readdirSync(dirname(programPath('any'))).filter((file) => file.endsWith('.js')).map((file) => file.slice(0, -'.js'.length));
 }
 
+let fallbackHome: string | undefined;
+/** For a test that names no state folder: it still never writes into the user's real one. */
+const defaultHome = (): string => (fallbackHome ??= tempWorld('state').dir);
+
 /**
  * The environment a test child gets: no inherited budget, color or state settings.
- * A test's STINT_HOME is the state folder of whichever program it runs, unless
- * the test names that program's own variable (each program has its own folder).
+ * A test's STINT_HOME (else a temporary folder) is the state folder of whichever
+ * program it runs, unless the test names that program's own variable.
  */
 export function cleanEnv(extra: Record<string, string | undefined> = {}): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) {
     if (value !== undefined && !['AGENT_CALL_BUDGET_MS', 'NO_COLOR', 'FORCE_COLOR', 'CI', ...STATE_VARS].includes(key)) env[key] = value;
   }
-  const home = extra[STATE_DIR_ENV];
-  if (home !== undefined) for (const name of STATE_VARS) env[name] = home;
+  const home = extra[STATE_DIR_ENV] ?? defaultHome();
+  for (const name of STATE_VARS) env[name] = home;
   for (const [key, value] of Object.entries(extra)) {
     if (value === undefined) delete env[key];
     else env[key] = value;
