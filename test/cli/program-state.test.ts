@@ -53,3 +53,16 @@ test('two programs of the same command and arguments keep their jobs, checkpoint
     assert.equal(cancel.code, 0, `${name} cancels its own job: ${cancel.stdout}`);
   }
 });
+
+test('given one folder, two programs of the same command and arguments still are not the same invocation', async () => {
+  const shared = world.path('shared-home');
+  const sharedEnv = { ...env, DEMO_JOBS_HOME: shared, OTHER_JOBS_HOME: shared };
+  const args = ['count', '1000', '--step-ms', '20'];
+  const calls = await Promise.all((['demo', 'other'] as const).map((name) => runJson(args, { program: programs[name], env: sharedEnv, cwd: world.dir })));
+  const data = calls.map((call) => call.envelope.data as Handoff);
+  assert.deepEqual(calls.map((call) => call.run.code), [14, 14], calls.map((call) => call.run.stdout).join('\n'));
+  assert.notEqual(data[0]!.job_id, data[1]!.job_id, 'one job each');
+  assert.deepEqual(entries(shared, 'jobs'), data.map((d) => d.job_id).sort());
+  assert.equal(entries(shared, 'checkpoints').length, 2, 'one checkpoint each');
+  for (const { cancel_command } of data) assert.equal((await runShell(cancel_command, sharedEnv)).code, 0);
+});
