@@ -20,16 +20,20 @@ export interface Machine {
   readonly home: string;
 }
 
+const thisMachine = (): Machine => ({ platform: process.platform, home: homedir() });
+
 /**
  * A program's state folder: <NAME>_HOME, else $XDG_STATE_HOME/<name>, else the
  * OS default (~/.local/state/<name>; macOS ~/Library/Application Support/<name>;
  * Windows %LOCALAPPDATA%\<name>). Each program has its own, so its jobs are its own.
  */
-export function stateDirPath(env: Env, programName: string, machine: Machine = { platform: process.platform, home: homedir() }): string {
+export function stateDirPath(env: Env, programName: string, machine: Machine = thisMachine()): string {
   const own = env[stateDirEnvOf(programName)];
   if (own) return own;
   if (env['XDG_STATE_HOME']) return join(env['XDG_STATE_HOME'], programName);
-  if (machine.platform === 'win32') return win32.join(env['LOCALAPPDATA'] ?? win32.join(machine.home, 'AppData', 'Local'), programName);
+  if (machine.platform === 'win32') {
+    return win32.join(env['LOCALAPPDATA'] ?? win32.join(machine.home, 'AppData', 'Local'), programName);
+  }
   if (machine.platform === 'darwin') return posix.join(machine.home, 'Library', 'Application Support', programName);
   return posix.join(machine.home, '.local', 'state', programName);
 }
@@ -65,6 +69,7 @@ function unusable(root: string, error: unknown): StintError {
   const message = `cannot use the state folder ${root}: ${(error as Error).message}`;
   return new StintError(ErrorCode.StateDirUnusable, message, {
     context: { path: root },
-    fix_required: `Make ${root} writable by this user, or set the program's <NAME>_HOME (${STATE_DIR_ENV} for stint) to a folder that is`,
+    fix_required: `Make ${root} writable by this user, or set the program's <NAME>_HOME (${STATE_DIR_ENV} for stint) `
+      + 'to a folder that is',
   });
 }

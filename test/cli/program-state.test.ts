@@ -9,9 +9,15 @@ import { tempWorld } from '../helpers/temp-world.js';
 const world = tempWorld('program-state');
 /** Two programs built on stint with the same command, arguments and version: only the program differs. */
 const programs = { demo: programPath('demo-jobs'), other: programPath('other-jobs') };
-const homes = { demo: world.path('demo-jobs-home'), other: world.path('other-jobs-home'), stint: world.path('stint-home') };
+const homes = { demo: world.path('demo-home'), other: world.path('other-home'), stint: world.path('stint-home') };
 // Each program's own variable; STINT_HOME is stint's, so neither program may write there.
-const env = { DEMO_JOBS_HOME: homes.demo, OTHER_JOBS_HOME: homes.other, STINT_HOME: homes.stint, STINT_TEST_MODE: '1', AGENT_CALL_BUDGET_MS: '300' };
+const env = {
+  DEMO_JOBS_HOME: homes.demo,
+  OTHER_JOBS_HOME: homes.other,
+  STINT_HOME: homes.stint,
+  STINT_TEST_MODE: '1',
+  AGENT_CALL_BUDGET_MS: '300',
+};
 type Name = keyof typeof programs;
 type Handoff = { job_id: string; cancel_command: string };
 
@@ -37,7 +43,8 @@ test('two programs of the same command and arguments keep their jobs, checkpoint
 
   for (const [name, id] of [['demo', ids.demo], ['other', ids.other]] as const) {
     const listed = await run(name, ['job', 'list']);
-    assert.deepEqual((listed.envelope.data as unknown as { job_id: string }[]).map((job) => job.job_id), [id], `${name} lists its own job only`);
+    const listedIds = (listed.envelope.data as unknown as { job_id: string }[]).map((job) => job.job_id);
+    assert.deepEqual(listedIds, [id], `${name} lists its own job only`);
   }
 
   for (const [name, foreign] of [['demo', ids.other], ['other', ids.demo]] as const) {
@@ -58,7 +65,8 @@ test('given one folder, two programs of the same command and arguments still are
   const shared = world.path('shared-home');
   const sharedEnv = { ...env, DEMO_JOBS_HOME: shared, OTHER_JOBS_HOME: shared };
   const args = ['count', '1000', '--step-ms', '20'];
-  const calls = await Promise.all((['demo', 'other'] as const).map((name) => runJson(args, { program: programs[name], env: sharedEnv, cwd: world.dir })));
+  const start = (name: Name) => runJson(args, { program: programs[name], env: sharedEnv, cwd: world.dir });
+  const calls = await Promise.all([start('demo'), start('other')]);
   const data = calls.map((call) => call.envelope.data as Handoff);
   assert.deepEqual(calls.map((call) => call.run.code), [14, 14], calls.map((call) => call.run.stdout).join('\n'));
   assert.notEqual(data[0]!.job_id, data[1]!.job_id, 'one job each');

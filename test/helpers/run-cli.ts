@@ -33,7 +33,8 @@ export interface RunOptions {
 const STATE_VARS = [STATE_DIR_ENV, ...fixturePrograms().map(stateDirEnvOf)];
 
 function fixturePrograms(): string[] {
-  return readdirSync(dirname(programPath('any'))).filter((file) => file.endsWith('.js')).map((file) => file.slice(0, -'.js'.length));
+  const scripts = readdirSync(dirname(programPath('any'))).filter((file) => file.endsWith('.js'));
+  return scripts.map((file) => file.slice(0, -'.js'.length));
 }
 
 let fallbackHome: string | undefined;
@@ -47,8 +48,9 @@ const defaultHome = (): string => (fallbackHome ??= tempWorld('state').dir);
  */
 export function cleanEnv(extra: Record<string, string | undefined> = {}): Record<string, string> {
   const env: Record<string, string> = {};
+  const dropped = ['AGENT_CALL_BUDGET_MS', 'NO_COLOR', 'FORCE_COLOR', 'CI', ...STATE_VARS];
   for (const [key, value] of Object.entries(process.env)) {
-    if (value !== undefined && !['AGENT_CALL_BUDGET_MS', 'NO_COLOR', 'FORCE_COLOR', 'CI', ...STATE_VARS].includes(key)) env[key] = value;
+    if (value !== undefined && !dropped.includes(key)) env[key] = value;
   }
   const home = extra[STATE_DIR_ENV] ?? defaultHome();
   for (const name of STATE_VARS) env[name] = home;
