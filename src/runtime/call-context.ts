@@ -10,7 +10,7 @@ import { readJsonFile, writeFileAtomic } from './atomic-file.js';
 import { CHECKPOINT_FORMAT, openCheckpointStore, type CheckpointStore } from './checkpoint-store.js';
 import type { CommandContext, Restored } from './command-spec.js';
 import type { Host } from './host.js';
-import { ensurePrivateDir, stateDirPath } from './state-dir.js';
+import { ensurePrivateDir } from './state-dir.js';
 
 /** How often a safe point writes its checkpoint when nothing forces it (at least every 10 s of work, per C-035). */
 export const CHECKPOINT_INTERVAL_MS = 1_000;
@@ -22,6 +22,8 @@ export interface CallContextParts {
   readonly host: Host;
   readonly invocationKey: string;
   readonly argumentsDigest: string;
+  /** The program's state folder; checkpoints live under it. */
+  readonly stateRoot: string;
   readonly stdinPath?: string;
   readonly warnings: WarningDetail[];
   /** True once a stop was requested (budget, signal, cancel). */
@@ -74,13 +76,13 @@ export function createCallContext(parts: CallContextParts): CallContext {
     now: () => host.now(),
     scratchFile(path) {
       if (!store) throw new StintError(ErrorCode.InternalError, 'scratchFile() before restore(): restore first');
-      const list = scratchListFor(host.env, invocationKey);
+      const list = scratchListFor(parts.stateRoot, invocationKey);
       const known = readJsonFile<string[]>(list) ?? [];
       if (!known.includes(path)) writeFileAtomic(list, JSON.stringify([...known, path]));
     },
     async restore<S>(inputs: unknown, usable?: (state: S) => boolean): Promise<Restored<S> | undefined> {
       fingerprint = inputs;
-      store ??= await openCheckpointStore(ensurePrivateDir(stateDirPath(host.env), 'checkpoints', invocationKey));
+      store ??= await openCheckpointStore(ensurePrivateDir(parts.stateRoot, 'checkpoints', invocationKey));
       const loaded = await store.load<S>();
       const discard = async (reason: string) => {
         await store!.clear();
@@ -114,21 +116,19 @@ export function createCallContext(parts: CallContextParts): CallContext {
       await store.close();
       store = undefined;
       // The work ended: nothing to continue, so nothing is kept.
-      if (workEnded) discardCheckpoint(host.env, invocationKey);
+      if (workEnded) discardCheckpoint(parts.stateRoot, invocationKey);
     },
   };
 }
 
-type Env = Readonly<Record<string, string | undefined>>;
-
-export const checkpointDirFor = (env: Env, key: string): string => join(stateDirPath(env), 'checkpoints', key);
+export const checkpointDirFor = (stateRoot: string, key: string): string => join(stateRoot, 'checkpoints', key);
 /** Beside the checkpoint, not in it: the checkpoint is a LevelDB folder, and a cancel must not need to open it. */
-const scratchListFor = (env: Env, key: string): string => join(stateDirPath(env), 'checkpoints', `${key}.scratch.json`);
+const scratchListFor = (stateRoot: string, key: string): string => join(stateRoot, 'checkpoints', `${key}.scratch.json`);
 
 /** Removes a checkpoint and the scratch files it named (ctx.scratchFile). */
-export function discardCheckpoint(env: Env, key: string): void {
-  const list = scratchListFor(env, key);
+export function discardCheckpoint(stateRoot: string, key: string): void {
+  const list = scratchListFor(stateRoot, key);
   for (const path of readJsonFile<string[]>(list) ?? []) rmSync(path, { force: true });
   rmSync(list, { force: true });
-  rmSync(checkpointDirFor(env, key), { recursive: true, force: true });
+  rmSync(checkpointDirFor(stateRoot, key), { recursive: true, force: true });
 }

@@ -30,6 +30,7 @@ export async function executeCommand(inv: Invocation, stop: StopController, onPr
     host,
     invocationKey: inv.key,
     argumentsDigest: inv.argumentsDigest,
+    stateRoot: inv.stateRoot,
     ...(inv.stdinPath ? { stdinPath: inv.stdinPath } : {}),
     ...(streamsStdout(inv) ? { stdout: (text: string) => host.writeStdout(text) } : {}),
     warnings,

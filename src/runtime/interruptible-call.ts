@@ -20,7 +20,7 @@ import { identityFields, type JobRecord, type JobStatus } from './jobs/job-recor
 import { JobStore } from './jobs/job-store.js';
 import { waitOnJob } from './jobs/job-wait.js';
 import { identityOf, isAlive } from './jobs/process-identity.js';
-import { inStateDir, stateDirPath } from './state-dir.js';
+import { inStateDir } from './state-dir.js';
 import { StopController } from './stop-controller.js';
 import { spawnSupervisor } from './supervisor.js';
 
@@ -47,8 +47,8 @@ export type RunOutcome =
 
 type Acquired = { readonly kind: 'attach'; readonly id: string } | { readonly kind: 'own'; readonly job: JobRecord };
 
-function openJobStore(inv: Pick<Invocation, 'host'>): JobStore {
-  const store = new JobStore(stateDirPath(inv.host.env));
+function openJobStore(inv: Pick<Invocation, 'host' | 'stateRoot'>): JobStore {
+  const store = new JobStore(inv.stateRoot);
   inStateDir(store.root, () => store.sweepWhenDue(inv.host.now()));
   return store;
 }
@@ -331,7 +331,7 @@ export async function runJob(inv: Invocation, store: JobStore, job: JobRecord, m
     const envelope = endedEarly(winner.reason, undefined);
     if (winner.reason === StopReason.Interrupt) return end(JobState.Paused, envelope, false);
     if (winner.reason === StopReason.Cancel) {
-      discardCheckpoint(host.env, job.key);
+      discardCheckpoint(store.root, job.key);
       return end(JobState.Cancelled, envelope);
     }
     return end(winner.reason === StopReason.Stalled ? JobState.Stalled : JobState.TimedOut, envelope);
@@ -396,8 +396,8 @@ function interruptedEnvelope(job: JobRecord, partial: unknown, durationMs: numbe
 }
 
 /** `job cancel` of a job nobody is running: end it and discard its checkpoint here. */
-export function cancelIdleJob(store: JobStore, job: JobRecord, env: Readonly<Record<string, string | undefined>>, now: number): Envelope {
-  discardCheckpoint(env, job.key);
+export function cancelIdleJob(store: JobStore, job: JobRecord, now: number): Envelope {
+  discardCheckpoint(store.root, job.key);
   const status = store.readStatus(job.id);
   const envelope = buildEnvelope({
     exitCode: ExitCode.GENERAL_ERROR,

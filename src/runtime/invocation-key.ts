@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 
 /** Everything that makes two calls "the identical invocation" (REQ-F-081, C-035). */
 export interface InvocationIdentity {
+  /** The program's name: two programs' identical-looking calls are not the same invocation. */
+  readonly program: string;
   readonly command: string;
   readonly positionals: Readonly<Record<string, unknown>>;
   /** Given flags that shape the result (budget, format, workers... excluded). */

@@ -29,6 +29,8 @@ export interface Invocation {
   readonly started: number;
   readonly heartbeatMs: number | undefined;
   readonly respond: Respond;
+  /** The program's state folder (jobs, checkpoints, spool), resolved once for the call. */
+  readonly stateRoot: string;
 }
 
 export function findCommand(program: ProgramContext, path: readonly string[]): RegisteredCommand | undefined {

@@ -6,6 +6,7 @@ import { BUDGET_ENV } from './budget.js';
 import { DURATION_PATTERN, SIZE_PATTERN } from './duration.js';
 import { GLOBAL_FLAGS } from './framework-flags.js';
 import type { ProgramIdentity } from './help-text.js';
+import { stateDirEnvOf } from './state-dir.js';
 
 export const MANIFEST_SCHEMA_VERSION = '3.0';
 
@@ -17,13 +18,16 @@ const SHARED_EXIT_CODES: Readonly<Record<number, ExitCodeEntry>> = {
   [SignalExitCode.SIGTERM]: STANDARD_EXIT_CODES[SignalExitCode.SIGTERM],
 };
 
-/** Environment variables the framework reads, for the manifest and the README. */
-export const FRAMEWORK_ENV_VARS = [
-  { name: BUDGET_ENV, description: 'Sync call budget in ms for interruptible commands when --budget is not given (default 30000)' },
-  { name: 'STINT_HOME', description: 'Folder for job state; default $XDG_STATE_HOME/stint, else ~/.local/state/stint' },
-  { name: 'XDG_STATE_HOME', description: 'Base of the default job-state folder' },
-  { name: 'NO_COLOR', description: 'When set, no ANSI color on any stream' },
-] as const;
+/** Environment variables the framework reads for a program, for the manifest and the README. */
+export function frameworkEnvVars(programName: string): readonly { name: string; description: string }[] {
+  const state = `Folder for job state; default $XDG_STATE_HOME/${programName}, else ~/.local/state/${programName}`;
+  return [
+    { name: BUDGET_ENV, description: 'Sync call budget in ms for interruptible commands when --budget is not given (default 30000)' },
+    { name: stateDirEnvOf(programName), description: state },
+    { name: 'XDG_STATE_HOME', description: 'Base of the default job-state folder' },
+    { name: 'NO_COLOR', description: 'When set, no ANSI color on any stream' },
+  ];
+}
 
 function flagEntry(flag: FlagSpec): Record<string, unknown> {
   const entry: Record<string, unknown> = {
@@ -83,7 +87,7 @@ export function buildManifest(program: ProgramIdentity, commands: readonly Regis
     commands: Object.fromEntries([...commands].sort((a, b) => a.id.localeCompare(b.id)).map((c) => [c.id, commandEntry(c)])),
     flags: Object.fromEntries(Object.entries(GLOBAL_FLAGS).map(([name, flag]) => [name, flagEntry(flag)])),
     exit_codes: Object.fromEntries(Object.entries(SHARED_EXIT_CODES).map(([code, entry]) => [code, { ...entry }])),
-    env_vars: FRAMEWORK_ENV_VARS.map((v) => ({ ...v })),
+    env_vars: frameworkEnvVars(program.name).map((v) => ({ ...v })),
   };
   const etag = `sha256:${createHash('sha256').update(JSON.stringify(body)).digest('hex')}`;
   const { schema_version, framework_version, ...rest } = body;

@@ -136,6 +136,7 @@ function resolveCall(program: ProgramContext, host: Host, respond: Respond, form
   const identityFlags = Object.fromEntries(Object.entries(parsed.given).filter(([name]) => local[name] !== undefined && local[name]!.identity !== false));
   const identityOf = (idempotencyKey?: string) =>
     invocationKey({
+      program: identity.name,
       command: command.id,
       positionals: parsed.positionals,
       flags: identityFlags,
@@ -169,6 +170,7 @@ function resolveCall(program: ProgramContext, host: Host, respond: Respond, form
       started,
       heartbeatMs: parsed.flags[FrameworkFlag.HeartbeatMs] as number | undefined,
       respond,
+      stateRoot: stateDirPath(host.env, identity.name),
     },
   };
 }
@@ -188,7 +190,7 @@ async function runCall(program: ProgramContext, host: Host): Promise<ProcessExit
   if (resolution.kind === 'run' && stdinSpec) {
     // Only a command that declares stdin ever reads it, and it reads all of it before any work.
     try {
-      spool = await spoolStdin(host, stdinSpec);
+      spool = await spoolStdin(host, stdinSpec, resolution.inv.stateRoot);
     } catch (thrown) {
       return respond(finalEnvelope(resolution.inv, resultOfThrown(thrown), []));
     }
@@ -246,7 +248,7 @@ async function runDirect(inv: Invocation): Promise<Envelope> {
 
 /** The detached supervisor: continue the job's work with no budget; the response goes to the job's folder. */
 async function superviseJob(program: ProgramContext, host: Host, jobId: string): Promise<ProcessExitCode> {
-  const store = new JobStore(stateDirPath(host.env));
+  const store = new JobStore(stateDirPath(host.env, program.identity.name));
   const job = store.readRecord(jobId);
   if (!job) {
     host.writeStderr(`supervisor: no job ${jobId}\n`);

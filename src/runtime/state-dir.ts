@@ -1,16 +1,41 @@
 import { chmodSync, mkdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { join, posix, win32 } from 'node:path';
 import { ErrorCode } from '../contract/error-code.js';
 import { StintError } from '../contract/stint-error.js';
 
-export const STATE_DIR_ENV = 'STINT_HOME';
+type Env = Readonly<Record<string, string | undefined>>;
 
-/** STINT_HOME, else $XDG_STATE_HOME/stint, else ~/.local/state/stint. */
-export function stateDirPath(env: Readonly<Record<string, string | undefined>>): string {
-  if (env[STATE_DIR_ENV]) return env[STATE_DIR_ENV]!;
-  if (env['XDG_STATE_HOME']) return join(env['XDG_STATE_HOME'], 'stint');
-  return join(homedir(), '.local', 'state', 'stint');
+/** The variable that names a program's state folder: `mytool` -> MYTOOL_HOME, `demo-jobs` -> DEMO_JOBS_HOME. */
+export function stateDirEnvOf(programName: string): string {
+  return `${programName.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_HOME`;
+}
+
+/** stint's own: STINT_HOME. */
+export const STATE_DIR_ENV = stateDirEnvOf('stint');
+
+/** Where this user's machine keeps a program's state when nothing is set. */
+export interface Machine {
+  readonly platform: NodeJS.Platform;
+  readonly home: string;
+}
+
+const thisMachine = (): Machine => ({ platform: process.platform, home: homedir() });
+
+/**
+ * A program's state folder: <NAME>_HOME, else $XDG_STATE_HOME/<name>, else the
+ * OS default (~/.local/state/<name>; macOS ~/Library/Application Support/<name>;
+ * Windows %LOCALAPPDATA%\<name>). Each program has its own, so its jobs are its own.
+ */
+export function stateDirPath(env: Env, programName: string, machine: Machine = thisMachine()): string {
+  const own = env[stateDirEnvOf(programName)];
+  if (own) return own;
+  if (env['XDG_STATE_HOME']) return join(env['XDG_STATE_HOME'], programName);
+  if (machine.platform === 'win32') {
+    return win32.join(env['LOCALAPPDATA'] ?? win32.join(machine.home, 'AppData', 'Local'), programName);
+  }
+  if (machine.platform === 'darwin') return posix.join(machine.home, 'Library', 'Application Support', programName);
+  return posix.join(machine.home, '.local', 'state', programName);
 }
 
 /** Creates the folder (and `sub`) private to this user (0700), or says why it cannot. */
@@ -44,6 +69,7 @@ function unusable(root: string, error: unknown): StintError {
   const message = `cannot use the state folder ${root}: ${(error as Error).message}`;
   return new StintError(ErrorCode.StateDirUnusable, message, {
     context: { path: root },
-    fix_required: `Make ${root} writable by this user, or set ${STATE_DIR_ENV} to a folder that is`,
+    fix_required: `Make ${root} writable by this user, or set the program's <NAME>_HOME (${STATE_DIR_ENV} for stint) `
+      + 'to a folder that is',
   });
 }

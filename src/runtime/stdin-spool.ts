@@ -5,7 +5,7 @@ import { ErrorCode } from '../contract/error-code.js';
 import { StintError } from '../contract/stint-error.js';
 import type { StdinSpec } from './command-spec.js';
 import type { Host } from './host.js';
-import { ensurePrivateDir, stateDirPath } from './state-dir.js';
+import { ensurePrivateDir } from './state-dir.js';
 
 /** The buffered mode's cap (REQ-F-054); line and record modes spool any size. */
 export const STDIN_BUFFERED_MAX = 65_536;
@@ -23,14 +23,14 @@ export interface Spooled {
  * makes the identical invocation. A terminal on stdin is no input: asking a
  * person to type would hang an agent.
  */
-export async function spoolStdin(host: Host, spec: StdinSpec): Promise<Spooled> {
+export async function spoolStdin(host: Host, spec: StdinSpec, stateRoot: string): Promise<Spooled> {
   if (host.stdinIsTTY) {
     throw new StintError(ErrorCode.InputRequired, 'this command reads its input from stdin, and stdin is a terminal', {
       fix_required: 'Pipe or redirect the input: ... < file, or producer | command',
       suggestion: 'Run it with stdin redirected from the input file',
     });
   }
-  const dir = ensurePrivateDir(stateDirPath(host.env), 'spool');
+  const dir = ensurePrivateDir(stateRoot, 'spool');
   const path = join(dir, `${randomBytes(8).toString('hex')}.stdin`);
   const limit = spec.mode === 'buffered' ? (spec.max_bytes ?? STDIN_BUFFERED_MAX) : Infinity;
   const hash = createHash('sha256');

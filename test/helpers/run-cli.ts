@@ -1,8 +1,12 @@
 import { spawn } from 'node:child_process';
 import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { Envelope } from '../../src/contract/envelope.js';
 import { assertEnvelope } from './schemas.js';
-import { STINT_BIN } from './paths.js';
+import { STATE_DIR_ENV, stateDirEnvOf } from '../../src/runtime/state-dir.js';
+import { programPath, STINT_BIN } from './paths.js';
+import { tempWorld } from './temp-world.js';
 
 export interface CliRun {
   readonly code: number | null;
@@ -22,12 +26,34 @@ export interface RunOptions {
   readonly program?: string;
 }
 
-/** The environment a test child gets: no inherited budget or color settings. */
+/**
+ * The state variables of the programs tests run: stint's STINT_HOME and each
+ * fixture program's own (a fixture's file is named as its program).
+ */
+const STATE_VARS = [STATE_DIR_ENV, ...fixturePrograms().map(stateDirEnvOf)];
+
+function fixturePrograms(): string[] {
+  const scripts = readdirSync(dirname(programPath('any'))).filter((file) => file.endsWith('.js'));
+  return scripts.map((file) => file.slice(0, -'.js'.length));
+}
+
+let fallbackHome: string | undefined;
+/** For a test that names no state folder: it still never writes into the user's real one. */
+const defaultHome = (): string => (fallbackHome ??= tempWorld('state').dir);
+
+/**
+ * The environment a test child gets: no inherited budget, color or state settings.
+ * A test's STINT_HOME (else a temporary folder) is the state folder of whichever
+ * program it runs, unless the test names that program's own variable.
+ */
 export function cleanEnv(extra: Record<string, string | undefined> = {}): Record<string, string> {
   const env: Record<string, string> = {};
+  const dropped = ['AGENT_CALL_BUDGET_MS', 'NO_COLOR', 'FORCE_COLOR', 'CI', ...STATE_VARS];
   for (const [key, value] of Object.entries(process.env)) {
-    if (value !== undefined && !['AGENT_CALL_BUDGET_MS', 'NO_COLOR', 'FORCE_COLOR', 'STINT_HOME', 'CI'].includes(key)) env[key] = value;
+    if (value !== undefined && !dropped.includes(key)) env[key] = value;
   }
+  const home = extra[STATE_DIR_ENV] ?? defaultHome();
+  for (const name of STATE_VARS) env[name] = home;
   for (const [key, value] of Object.entries(extra)) {
     if (value === undefined) delete env[key];
     else env[key] = value;

@@ -57,7 +57,7 @@ function budgetOf(ctx: CommandContext, flag: unknown, interactive: boolean): num
 
 /** `job wait|status|cancel|list`, generated for every program built on stint (REQ-F-081). */
 export function jobCommands(program: () => ProgramContext): CommandSpec[] {
-  const storeOf = (ctx: CommandContext) => new JobStore(stateDirPath(ctx.env));
+  const storeOf = (ctx: CommandContext) => new JobStore(stateDirPath(ctx.env, program().identity.name));
   const retryableOf = (job: JobRecord) =>
     program().commands.find((c) => c.path.join(' ') === job.command.join(' '))?.exitCodes[ExitCode.INCOMPLETE]?.retryable ?? false;
 
@@ -113,12 +113,12 @@ export function jobCommands(program: () => ProgramContext): CommandSpec[] {
       const status = settleJob(store, job, now);
       if (status && isTerminal(status.state)) {
         const abandoned = endedUnfinished(status.state);
-        if (abandoned) cancelIdleJob(store, job, ctx.env, now);
+        if (abandoned) cancelIdleJob(store, job, now);
         const state = store.readStatus(id)?.state ?? status.state;
         return { exitCode: ExitCode.SUCCESS, data: { job_id: id, state, cancelled: abandoned } };
       }
       if (!status || status.state === JobState.Paused) {
-        cancelIdleJob(store, job, ctx.env, now);
+        cancelIdleJob(store, job, now);
         return { exitCode: ExitCode.SUCCESS, data: { job_id: id, state: JobState.Cancelled, cancelled: true } };
       }
       store.requestCancel(id);
@@ -127,7 +127,7 @@ export function jobCommands(program: () => ProgramContext): CommandSpec[] {
       if (ended.meta.exit_code === ExitCode.INCOMPLETE) return replay(ended);
       // Judged stalled or lost while we waited: nobody runs it now, so its checkpoint is discarded here.
       const after = store.readStatus(id);
-      if (after && endedUnfinished(after.state)) cancelIdleJob(store, job, ctx.env, ctx.now());
+      if (after && endedUnfinished(after.state)) cancelIdleJob(store, job, ctx.now());
       return { exitCode: ExitCode.SUCCESS, data: { job_id: id, state: store.readStatus(id)?.state ?? JobState.Cancelled, cancelled: true } };
     },
   };
