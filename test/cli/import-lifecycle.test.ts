@@ -3,8 +3,9 @@
 // rerun recognises its input by content, not by size and timestamp.
 import { test, describe, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { envelopeOf, runJson, runShell, startCli, type CliRun } from '../helpers/run-cli.js';
 import { tempWorld } from '../helpers/temp-world.js';
 import { csvFileRecords, tableRecords } from '../helpers/table-rows.js';
@@ -26,6 +27,12 @@ async function finish(args: string[], env: Record<string, string>): Promise<CliR
     run = await runShell((envelopeOf(run).data as { continue_command: string }).continue_command, env);
   }
   return run;
+}
+
+/** Waits until a file exists (a fact, not a time); false if it never does within the guard. */
+async function appears(path: string, guardMs = 60_000): Promise<boolean> {
+  for (const started = Date.now(); Date.now() - started < guardMs; await sleep(20)) if (existsSync(path)) return true;
+  return false;
 }
 
 /** The one job in this home (the import's). */
@@ -85,8 +92,14 @@ describe('interrupted, then the identical command: every row exactly once', () =
       const args = ['import', big, '--into', world.path(`cancel-${homes}.db`), '--chunk-size', '64KiB', ...keyArgs];
       const running = startCli([...args, '--budget', '0', '--heartbeat-ms', '10'], { env });
       assert.ok(await running.stderrLine(HEARTBEAT));
-      const cancel = await runJson(['job', 'cancel', onlyJob(env.STINT_HOME)], { env });
-      assert.ok([0, 1].includes(cancel.run.code!), cancel.run.stdout);
+      // Frozen while the cancel is asked for, so the import cannot finish first whatever the machine's speed.
+      process.kill(running.pid, 'SIGSTOP');
+      const id = onlyJob(env.STINT_HOME);
+      const cancelling = startCli(['job', 'cancel', id, '--budget', '0'], { env });
+      assert.ok(await appears(join(env.STINT_HOME, 'jobs', id, 'cancel')), 'job cancel asked the job to stop');
+      process.kill(running.pid, 'SIGCONT');
+      const cancel = await cancelling.done;
+      assert.equal(cancel.code, 0, cancel.stdout);
       const stopped = await running.done;
       assert.equal(envelopeOf(stopped).error?.code, 'CANCELLED', stopped.stdout);
       const end = await finish(args, env);
