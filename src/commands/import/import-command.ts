@@ -20,7 +20,9 @@ import { chunkSizeFlag, IMPORT_CHUNK_SIZE, WORKERS_FLAG } from '../engine-flags.
 import type { ImportChunk, ImportMapOptions } from './import-map.js';
 import { closeSync, openSync } from 'node:fs';
 import { fileRangeDigest } from './import-ledger.js';
-import { RECORD_FORMAT, type ImportCheckpoint, type ImportState, type RunRecord, type SavedState } from './import-records.js';
+import {
+  RECORD_FORMAT, type ImportCheckpoint, type ImportState, type RunRecord, type SavedState,
+} from './import-records.js';
 import { findPrior, forgetRun, type PriorRun } from './prior-run.js';
 import { openTable, TableKey, type Table, type TableBatch } from './table-store.js';
 import { releaseSlot } from './row-slots.js';
@@ -28,7 +30,9 @@ import { releaseSlot } from './row-slots.js';
 const MAP_MODULE = new URL('./import-map.js', import.meta.url).href;
 const BAD_SAMPLE_LIMIT = 100;
 /** Chunk failures that say nothing about the rows: the run fails with them and the same call resumes. */
-const RESUMABLE_FAILURES: ReadonlySet<string> = new Set([ErrorCode.InputTruncated, ErrorCode.InputReplaced, ErrorCode.FileUnreadable]);
+const RESUMABLE_FAILURES: ReadonlySet<string> = new Set([
+  ErrorCode.InputTruncated, ErrorCode.InputReplaced, ErrorCode.FileUnreadable,
+]);
 const RANGE_LIMIT = 1000;
 
 /** What to do with a malformed row. */
@@ -69,7 +73,9 @@ function noteRun(state: ImportState, firstLine: number, lastLine: number, rows: 
  * its key already has) and stage the puts; the safe point commits them with
  * the checkpoint in one batch.
  */
-function importFold(table: Table | undefined, keyed: boolean, onBadRow: OnBadRow, span: SpanWriter): Fold<ImportChunk, ImportState> {
+function importFold(
+  table: Table | undefined, keyed: boolean, onBadRow: OnBadRow, span: SpanWriter,
+): Fold<ImportChunk, ImportState> {
   return async function* (chunks, state) {
     for await (const chunk of chunks) {
       const { partial } = chunk;
@@ -171,7 +177,8 @@ export const importCommand = defineCommand({
     [ExitCode.CONFLICT]: { description: 'The key was used with other arguments or input, or the table has other columns', retryable: false, side_effects: SideEffects.None },
     [ExitCode.PERMISSION_DENIED]: { description: 'The input cannot be read; nothing was written', retryable: false, side_effects: SideEffects.None },
     [ExitCode.UNAVAILABLE]: {
-      description: 'The table is held by another process, or a disk is full (NO_SPACE); committed rows stay; call again',
+      description:
+        'The table is held by another process, or a disk is full (NO_SPACE); committed rows stay; call again',
       retryable: false,
       side_effects: SideEffects.Partial,
     },
@@ -223,12 +230,15 @@ export const importCommand = defineCommand({
         const next = await table.get(TableKey.NextId);
         if (next) nextId = Number(Buffer.from(next).toString());
       }
-      const restored = dryRun ? (await ctx.restore<SavedState & { watermark: Watermark }>(fingerprint))?.state : undefined;
+      const restored = dryRun
+        ? (await ctx.restore<SavedState & { watermark: Watermark }>(fingerprint))?.state
+        : undefined;
       const continued = prior.kind === 'continue' ? prior : undefined;
       const base = continued?.state ?? restored;
       const state: ImportState = { ...(base ?? { nextId, imported: 0, badCount: 0, badSample: [], ranges: [], rangeOpen: false }), pending: undefined };
       const from = continued?.watermark ?? restored?.watermark ?? { offset: header.dataStart, line: header.dataLine };
-      const span: SpanWriter = (batch, start, end, digest) => batch.put(TableKey.span(idem, start), pack({ end, digest }));
+      const span: SpanWriter = (batch, start, end, digest) =>
+        batch.put(TableKey.span(idem, start), pack({ end, digest }));
       let started = continued !== undefined;
       let inflight: Promise<void> = Promise.resolve();
 
@@ -251,7 +261,9 @@ export const importCommand = defineCommand({
           if (!table) return ctx.checkpoint({ ...rest, watermark }, { done: folded.imported + folded.badCount, unit: ProgressUnit.Rows });
           // The rows of this chunk and the checkpoint that records them: one batch, so a kill between them is impossible.
           const batch = pending ?? table.batch();
-          const record: ImportCheckpoint = { version: RECORD_FORMAT, argumentsDigest: ctx.argumentsDigest, fingerprint, watermark, header, state: rest };
+          const record: ImportCheckpoint = {
+            version: RECORD_FORMAT, argumentsDigest: ctx.argumentsDigest, fingerprint, watermark, header, state: rest,
+          };
           batch.put(TableKey.checkpoint(idem), pack(record));
           batch.put(TableKey.NextId, encodeId(folded.nextId));
           if (!started) {
@@ -280,16 +292,21 @@ export const importCommand = defineCommand({
         const data = outcomeData(input.path, folded, keyed, { q: `lines ${outcome.watermark.line}-`, reason: 'not imported yet: the import paused' });
         return { exitCode: ExitCode.INCOMPLETE, data: { ...data, cause: ctx.stopCause() ?? Cause.Budget } };
       }
-      if (outcome.kind === 'failed' && outcome.error.code === ErrorCode.WorkerFailed) throw workerFailedError(outcome.error);
+      if (outcome.kind === 'failed' && outcome.error.code === ErrorCode.WorkerFailed) {
+        throw workerFailedError(outcome.error);
+      }
       if (outcome.kind === 'failed' && RESUMABLE_FAILURES.has(outcome.error.code)) {
         // Not a bad row: fail, keeping the checkpoint so the same call resumes.
-        throw new StintError(outcome.error.code as ErrorCode, outcome.error.message, { context: { ...outcome.error.context } });
+        const { code, message, context } = outcome.error;
+        throw new StintError(code as ErrorCode, message, { context: { ...context } });
       }
       const result = resultOf(input.path, folded, keyed, outcome, { dryRun, into: flags.into });
       if (table) {
         const record: RunRecord = {
-          version: RECORD_FORMAT, argumentsDigest: ctx.argumentsDigest, fingerprint, watermark: outcome.watermark, state: folded,
-          exitCode: result.exitCode, data: result.data as Record<string, unknown>, ...(result.error ? { error: result.error } : {}),
+          version: RECORD_FORMAT, argumentsDigest: ctx.argumentsDigest, fingerprint,
+          watermark: outcome.watermark, state: folded,
+          exitCode: result.exitCode, data: result.data as Record<string, unknown>,
+          ...(result.error ? { error: result.error } : {}),
         };
         // The run's end: its checkpoint goes and its response stays, under its key, in one batch.
         const last = table.batch();
@@ -310,7 +327,8 @@ export const importCommand = defineCommand({
 /** A finished run answered again: the same response, and nothing written. */
 function replayOf(record: RunRecord): CommandResult<Record<string, unknown>> {
   const data = { ...record.data, effect: Effect.Noop };
-  return { exitCode: record.exitCode, data, ...(record.error ? { error: record.error } : {}), meta: { idempotency_hit: true } };
+  const error = record.error ? { error: record.error } : {};
+  return { exitCode: record.exitCode, data, ...error, meta: { idempotency_hit: true } };
 }
 
 /** The response of a run that reached the end of its file (or stopped at a bad row, with --on-bad-row fail). */
@@ -322,15 +340,20 @@ function resultOf(
   how: { dryRun: boolean; into: string },
 ): CommandResult<Record<string, unknown>> {
   const gap = outcome.kind === 'failed'
-    ? { q: `line ${outcome.line}-`, reason: outcome.error.message, code: outcome.error.code, context: { line: outcome.line } }
+    ? {
+        q: `line ${outcome.line}-`, reason: outcome.error.message, code: outcome.error.code,
+        context: { line: outcome.line },
+      }
     : undefined;
   const effect = how.dryRun ? Effect.None : Effect.Written;
-  const data = { ...outcomeData(path, folded, keyed, gap), effect, into: how.into, ...(how.dryRun ? { dry_run: true } : {}) };
+  const dry = how.dryRun ? { dry_run: true } : {};
+  const data = { ...outcomeData(path, folded, keyed, gap), effect, into: how.into, ...dry };
   if (folded.badCount === 0 && gap === undefined) return { exitCode: ExitCode.SUCCESS, data };
   const message = folded.failed
     ? `stopped at the bad row on line ${folded.failed.line}; ${folded.imported} rows before it are imported`
     : `${folded.imported} rows imported; ${data.unresolved_total} could not be`;
-  return { exitCode: ExitCode.PARTIAL_FAILURE, data, error: { code: ErrorCode.PartialFailure, message, retryable: false, phase: Phase.Execution } };
+  const error = { code: ErrorCode.PartialFailure, message, retryable: false, phase: Phase.Execution };
+  return { exitCode: ExitCode.PARTIAL_FAILURE, data, error };
 }
 
 /** The digest of the header's bytes, read once at the start of a run. */
