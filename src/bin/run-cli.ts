@@ -8,10 +8,11 @@ import { processHost } from './process-host.js';
 
 /**
  * Runs a program as this process: argv in, one envelope out, exit code set.
- * Pass a factory so that a refused registration becomes an envelope too.
+ * Pass a factory (it may import the commands) so that a refused registration,
+ * even one thrown while a command's module loads, becomes an envelope too.
  * This is the only module that touches the process.
  */
-export async function runCli(program: Program | (() => Program)): Promise<void> {
+export async function runCli(program: Program | (() => Program | Promise<Program>)): Promise<void> {
   // A reader that went away (`stint ... | head -c1`) ends us quietly (REQ-F-014).
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EPIPE') process.exit(ExitCode.SUCCESS);
@@ -21,7 +22,7 @@ export async function runCli(program: Program | (() => Program)): Promise<void> 
   const host = processHost();
   let exitCode: number;
   try {
-    const resolved = typeof program === 'function' ? program() : program;
+    const resolved = typeof program === 'function' ? await program() : program;
     const jobId = host.env[SUPERVISE_ENV];
     exitCode = jobId ? await resolved.supervise(host, jobId) : await resolved.main(host);
   } catch (thrown) {

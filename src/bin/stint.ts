@@ -5,5 +5,5 @@ import { installSignalRouter } from './signal-router.js';
 
 installSignalRouter();
 const { runCli } = await import('./run-cli.js');
-const { stintProgram } = await import('./stint-program.js');
-await runCli(stintProgram);
+// The commands load inside runCli: a declaration refused as its module loads still answers with an envelope.
+await runCli(async () => (await import('./stint-program.js')).stintProgram());

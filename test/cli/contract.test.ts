@@ -187,6 +187,8 @@ describe('registration refusals', () => {
     ['interruption-without-incomplete', 'exit_codes.14'],
     ['resumable-writer-without-key', 'interruption.resume'],
     ['exit-code-outside-table', 'exit_codes.99'],
+    // Refused while the command's module loads, inside runCli's factory: still one envelope.
+    ['refused-as-its-module-loads', 'interruption'],
   ];
   for (const [name, field] of cases) {
     test(`${name} is refused naming ${field}`, async () => {
