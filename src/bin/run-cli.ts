@@ -29,7 +29,9 @@ export async function runCli(program: Program | (() => Program | Promise<Program
     // Registration refused, or a defect in the runtime itself: still one envelope.
     const result = resultOfThrown(thrown);
     const started = host.now();
-    await host.writeStdout(renderJson(buildEnvelope({ exitCode: result.exitCode, durationMs: host.now() - started, error: result.error ?? null })));
+    const durationMs = host.now() - started;
+    const envelope = buildEnvelope({ exitCode: result.exitCode, durationMs, error: result.error ?? null });
+    await host.writeStdout(renderJson(envelope));
     if (host.env['STINT_DEBUG'] && thrown instanceof Error) host.writeStderr(`${thrown.stack ?? thrown.message}\n`);
     exitCode = result.exitCode;
   }

@@ -5,7 +5,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Envelope } from '../../src/contract/envelope.js';
 import { identityOf, isAlive, type ProcessIdentity } from '../../src/runtime/jobs/process-identity.js';
-import { cleanEnv, envelopeOf, runJson, type CliRun } from '../helpers/run-cli.js';
+import { envelopeOf, runJson, runShell } from '../helpers/run-cli.js';
 import { programPath } from '../helpers/paths.js';
 import { tempWorld } from '../helpers/temp-world.js';
 
@@ -51,24 +51,6 @@ async function until(what: string, fact: () => boolean): Promise<void> {
   }
 }
 
-/** Runs a command line through sh -c, as an agent runs continue_command; killed if it hangs. */
-function runShell(line: string, env: Record<string, string>): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('sh', ['-c', line], { env: cleanEnv(env), stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
-    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-    child.stdin.end();
-    const guard = setTimeout(() => child.kill('SIGKILL'), GUARD.killAfterMs);
-    child.on('error', reject);
-    child.on('close', (code, signal) => {
-      clearTimeout(guard);
-      resolve({ code, signal, stdout, stderr });
-    });
-  });
-}
-
 /** A continuation took the work on from where it was (14 with progress not behind, or the end). */
 function assertResumed(next: Response, from: number): void {
   if (next.meta.exit_code !== 14) return assert.equal(next.meta.exit_code, 0, JSON.stringify(next.error));
@@ -80,7 +62,7 @@ async function continueUntilDone(first: Response, env: Record<string, string>): 
   let envelope = first;
   for (let responses = 1; envelope.meta.exit_code === 14; responses++) {
     assert.ok(responses < 200, 'the loop ends');
-    envelope = envelopeOf(await runShell(incompleteOf(envelope).continue_command, { ...env, AGENT_CALL_BUDGET_MS: '10000' }));
+    envelope = envelopeOf(await runShell(incompleteOf(envelope).continue_command, { ...env, AGENT_CALL_BUDGET_MS: '10000' }, GUARD.killAfterMs));
   }
   return envelope;
 }

@@ -161,8 +161,12 @@ export function startCli(args: readonly string[], options: RunOptions & { detach
   };
 }
 
-/** Runs a command line through sh -c, exactly as an agent runs continue_command. */
-export function runShell(line: string, env: Record<string, string | undefined> = {}): Promise<CliRun> {
+/** Runs a command line through sh -c, exactly as an agent runs continue_command; killed if it hangs. */
+export function runShell(
+  line: string,
+  env: Record<string, string | undefined> = {},
+  killAfterMs = 120_000,
+): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const child = spawn('sh', ['-c', line], { env: cleanEnv(env), stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
@@ -170,7 +174,11 @@ export function runShell(line: string, env: Record<string, string | undefined> =
     child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
     child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
     child.stdin.on('error', () => {});
+    const guard = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
     child.on('error', reject);
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+    child.on('close', (code, signal) => {
+      clearTimeout(guard);
+      resolve({ code, signal, stdout, stderr });
+    });
   });
 }

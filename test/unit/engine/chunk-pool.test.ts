@@ -12,6 +12,13 @@ import { tempWorld } from '../../helpers/temp-world.js';
 
 const world = tempWorld('chunk-pool');
 
+
+/** The one chunk of an 8-byte file of two lines, mapped by `mapModule`. */
+const twoLineTask = (mapModule: string, path: string): ChunkTask => ({
+  mapModule, path, framing: Framing.Lines, nominalStart: 0, nominalEnd: 8, fileSize: 8,
+  speculative: false, maxRecordBytes: 1024, options: null,
+});
+
 test('a worker dead between tasks fails the next task as WORKER_FAILED, not the main thread', async () => {
   const input = world.path('lines.txt');
   writeFileSync(input, 'a b\nc d\n');
@@ -20,17 +27,7 @@ test('a worker dead between tasks fails the next task as WORKER_FAILED, not the 
   // Without Atomics.wait an idle thread runs its timers, so the late error finds no task of ours in flight.
   Object.assign(process.env, { PISCINA_DISABLE_ATOMICS: '1', CRASH_TOOL_WHILE: fault });
   process.env['CRASH_TOOL_MODE'] = CrashMode.Late;
-  const task: ChunkTask = {
-    mapModule: pathToFileURL(programPath('crash-map')).href,
-    path: input,
-    framing: Framing.Lines,
-    nominalStart: 0,
-    nominalEnd: 8,
-    fileSize: 8,
-    speculative: false,
-    maxRecordBytes: 1024,
-    options: null,
-  };
+  const task = twoLineTask(pathToFileURL(programPath('crash-map')).href, input);
   const pool = await openChunkPool(1);
   try {
     assert.equal((await pool.run(task)).kind, 'mapped');
@@ -52,17 +49,7 @@ test('a map module that cannot load fails its task as WORKER_FAILED, not as a de
   writeFileSync(input, 'a b\nc d\n');
   const pool = await openChunkPool(1);
   try {
-    const reply = await pool.run({
-      mapModule: pathToFileURL(world.path('no-such-map.js')).href,
-      path: input,
-      framing: Framing.Lines,
-      nominalStart: 0,
-      nominalEnd: 8,
-      fileSize: 8,
-      speculative: false,
-      maxRecordBytes: 1024,
-      options: null,
-    });
+    const reply = await pool.run(twoLineTask(pathToFileURL(world.path('no-such-map.js')).href, input));
     assert.equal(reply.kind, 'failed');
     assert.equal(reply.kind === 'failed' && reply.error.code, 'WORKER_FAILED');
     assert.match(reply.kind === 'failed' ? reply.error.message : '', /the map module failed to load/);
