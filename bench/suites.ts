@@ -12,9 +12,9 @@ import { csvParseStats } from './csv-parse-baseline.js';
 import { IMPORT_CHUNK_SIZE } from '../src/commands/engine-flags.js';
 import { duckDbStats, loadDuckDb } from './duckdb-baseline.js';
 import { mbps, median, timeCommand, type Figure } from './measure.js';
-import { openCheckpointStore, CHECKPOINT_FORMAT } from '../src/runtime/checkpoint-store.js';
+import { openCheckpointStore, CHECKPOINT_FORMAT } from '../src/runtime/storage/checkpoint-store.js';
 import { ProgressUnit } from '../src/contract/vocabulary/progress-unit.js';
-import { CHECKPOINT_INTERVAL_MS } from '../src/runtime/call-context.js';
+import { CHECKPOINT_INTERVAL_MS } from '../src/runtime/program/call-context.js';
 import { readCsvHeader } from '../src/engine/csv-header.js';
 import { map as analyzeMap } from '../src/commands/analyze/csv-stats-map.js';
 

@@ -1,9 +1,9 @@
 import { buildEnvelope } from '../contract/envelope.js';
 import { ExitCode } from '../contract/exit-code.js';
-import type { Program } from '../runtime/program.js';
-import { resultOfThrown } from '../runtime/thrown.js';
-import { SUPERVISE_ENV } from '../runtime/supervisor.js';
-import { renderJson } from '../runtime/render.js';
+import type { Program } from '../runtime/program/program.js';
+import { resultOfThrown } from '../runtime/program/thrown.js';
+import { SUPERVISE_ENV } from '../runtime/jobs/supervisor.js';
+import { renderJson } from '../runtime/cli/render.js';
 import { processHost } from './process-host.js';
 
 /**

@@ -2,7 +2,7 @@ import { buildEnvelope } from '../contract/envelope.js';
 import { ErrorCode } from '../contract/error-code.js';
 import { SignalExitCode } from '../contract/exit-code.js';
 import { Phase } from '../contract/vocabulary/phase.js';
-import { renderJson } from '../runtime/render.js';
+import { renderJson } from '../runtime/cli/render.js';
 
 type Signal = 'SIGINT' | 'SIGTERM';
 

@@ -1,7 +1,7 @@
 import { analyzeCommand } from '../commands/analyze/analyze-command.js';
 import { exportCommand } from '../commands/export/export-command.js';
 import { importCommand } from '../commands/import/import-command.js';
-import { createProgram, type Program } from '../runtime/program.js';
+import { createProgram, type Program } from '../runtime/program/program.js';
 import { TOOL_VERSION } from './version.js';
 
 /** The composition root of stint's own binary: its commands, built like any author's program. */

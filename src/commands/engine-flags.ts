@@ -1,4 +1,4 @@
-import type { FlagSpec } from '../runtime/command-spec.js';
+import type { FlagSpec } from '../runtime/program/command-spec.js';
 
 /** The engine's knobs, shared by the commands built on it. Neither changes a result, so neither is part of a job's identity. */
 export const WORKERS_FLAG = { type: 'integer', min: 1, identity: false, description: 'Worker threads (default: one per core)' } as const satisfies FlagSpec;

@@ -1,6 +1,6 @@
 import { ErrorCode } from '../contract/error-code.js';
 import { ProgressUnit } from '../contract/vocabulary/progress-unit.js';
-import type { CommandContext } from '../runtime/command-spec.js';
+import type { CommandContext } from '../runtime/program/command-spec.js';
 import { defaultWorkerCount, openChunkPool } from './chunk-pool.js';
 import { DEFAULT_MAX_RECORD_BYTES, runChunked, type Fold, type Watermark } from './chunked-run.js';
 import type { Framing } from './framing.js';

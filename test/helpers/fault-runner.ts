@@ -6,7 +6,7 @@ import { lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFile
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Envelope } from '../../src/contract/envelope.js';
-import { shellJoin } from '../../src/runtime/shell-quote.js';
+import { shellJoin } from '../../src/runtime/cli/shell-quote.js';
 import { envelopeOf, type CliRun } from './run-cli.js';
 import { STINT_BIN } from './paths.js';
 import { startLine, type LineProcess } from './fault-process.js';

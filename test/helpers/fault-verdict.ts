@@ -4,7 +4,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { shellJoin } from '../../src/runtime/shell-quote.js';
+import { shellJoin } from '../../src/runtime/cli/shell-quote.js';
 import { STINT_BIN } from './paths.js';
 import { runJson } from './run-cli.js';
 import { describeSchedule, generateSchedule, Workload, type Schedule } from './fault-schedule.js';

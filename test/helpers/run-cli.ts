@@ -4,7 +4,7 @@ import { readdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Envelope } from '../../src/contract/envelope.js';
 import { assertEnvelope } from './schemas.js';
-import { STATE_DIR_ENV, stateDirEnvOf } from '../../src/runtime/state-dir.js';
+import { STATE_DIR_ENV, stateDirEnvOf } from '../../src/runtime/storage/state-dir.js';
 import { programPath, STINT_BIN } from './paths.js';
 import { tempWorld } from './temp-world.js';
 

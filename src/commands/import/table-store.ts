@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { ErrorCode } from '../../contract/error-code.js';
 import { StintError } from '../../contract/stint-error.js';
-import { databaseLocked, isLevelLocked } from '../../runtime/level-errors.js';
+import { databaseLocked, isLevelLocked } from '../../runtime/storage/level-errors.js';
 import type { Level } from 'level';
 import { nativeBatches, type NativeBatches } from './native-batch.js';
 

@@ -1,8 +1,8 @@
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { isTerminal } from '../../contract/vocabulary/job-state.js';
-import { readJsonFile, writeFileAtomic } from '../atomic-file.js';
-import { ensurePrivateDir } from '../state-dir.js';
+import { readJsonFile, writeFileAtomic } from '../storage/atomic-file.js';
+import { ensurePrivateDir } from '../storage/state-dir.js';
 import { isJobRecord, isJobStatus, type JobRecord, type JobResult, type JobStatus } from './job-record.js';
 import { formatIdentity, identityOf, isAlive, parseIdentity, type ProcessIdentity } from './process-identity.js';
 

@@ -3,7 +3,7 @@ import { buildEnvelope, type Envelope } from '../../contract/envelope.js';
 import { ErrorCode } from '../../contract/error-code.js';
 import { ExitCode } from '../../contract/exit-code.js';
 import { IncompleteState, isTerminal } from '../../contract/vocabulary/job-state.js';
-import { incompleteEnvelope } from '../incomplete-response.js';
+import { incompleteEnvelope } from './incomplete-response.js';
 import { judgeJob, Verdict } from './job-liveness.js';
 import { markLost, markStalled, unreadableEnvelope } from './job-outcomes.js';
 import type { JobRecord, JobStatus } from './job-record.js';

@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
-import { ExitCode, SignalExitCode, STANDARD_EXIT_CODES, type ExitCodeEntry } from '../contract/exit-code.js';
-import type { FlagSpec, PositionalSpec } from './command-spec.js';
-import type { RegisteredCommand } from './define-command.js';
-import { BUDGET_ENV } from './budget.js';
+import { ExitCode, SignalExitCode, STANDARD_EXIT_CODES, type ExitCodeEntry } from '../../contract/exit-code.js';
+import type { FlagSpec, PositionalSpec } from '../program/command-spec.js';
+import type { RegisteredCommand } from '../program/define-command.js';
+import { BUDGET_ENV } from '../jobs/budget.js';
 import { DURATION_PATTERN, SIZE_PATTERN } from './duration.js';
 import { GLOBAL_FLAGS } from './framework-flags.js';
 import type { ProgramIdentity } from './help-text.js';
-import { stateDirEnvOf } from './state-dir.js';
+import { stateDirEnvOf } from '../storage/state-dir.js';
 
 export const MANIFEST_SCHEMA_VERSION = '3.0';
 

@@ -1,6 +1,6 @@
-import type { FieldError } from '../contract/envelope.js';
-import { ArgProblem } from '../contract/vocabulary/arg-problem.js';
-import type { Interruption } from './command-spec.js';
+import type { FieldError } from '../../contract/envelope.js';
+import { ArgProblem } from '../../contract/vocabulary/arg-problem.js';
+import type { Interruption } from '../program/command-spec.js';
 
 /** Read under exactly this name (REQ-F-080): no tool prefix. */
 export const BUDGET_ENV = 'AGENT_CALL_BUDGET_MS';

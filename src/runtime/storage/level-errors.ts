@@ -1,5 +1,5 @@
-import { ErrorCode } from '../contract/error-code.js';
-import { StintError } from '../contract/stint-error.js';
+import { ErrorCode } from '../../contract/error-code.js';
+import { StintError } from '../../contract/stint-error.js';
 
 /** classic-level reports a database held by another process as LEVEL_LOCKED (directly or as the cause). */
 export function isLevelLocked(error: unknown): boolean {

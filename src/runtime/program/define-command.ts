@@ -1,11 +1,11 @@
-import { ErrorCode } from '../contract/error-code.js';
-import { ExitCode, STANDARD_EXIT_CODES, isCommandExitCode, type ExitCodeEntry } from '../contract/exit-code.js';
-import { StintError } from '../contract/stint-error.js';
-import { DangerLevel, writes } from '../contract/vocabulary/danger-level.js';
-import { isMemberOf } from '../contract/vocabulary/closed-set.js';
-import { SideEffects } from '../contract/vocabulary/side-effects.js';
+import { ErrorCode } from '../../contract/error-code.js';
+import { ExitCode, STANDARD_EXIT_CODES, isCommandExitCode, type ExitCodeEntry } from '../../contract/exit-code.js';
+import { StintError } from '../../contract/stint-error.js';
+import { DangerLevel, writes } from '../../contract/vocabulary/danger-level.js';
+import { isMemberOf } from '../../contract/vocabulary/closed-set.js';
+import { SideEffects } from '../../contract/vocabulary/side-effects.js';
 import type { CommandSpec, FlagSpec, PositionalSpec } from './command-spec.js';
-import { FrameworkFlag, GLOBAL_FLAGS, frameworkFlagsFor } from './framework-flags.js';
+import { FrameworkFlag, GLOBAL_FLAGS, frameworkFlagsFor } from '../cli/framework-flags.js';
 
 const NAME = /^[a-z][a-z0-9-]*$/;
 const CODE = /^[A-Z][A-Z0-9_]+$/;

@@ -1,10 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { ErrorCode } from '../contract/error-code.js';
-import { StintError } from '../contract/stint-error.js';
-import type { StdinSpec } from './command-spec.js';
-import type { Host } from './host.js';
+import { ErrorCode } from '../../contract/error-code.js';
+import { StintError } from '../../contract/stint-error.js';
+import type { StdinSpec } from '../program/command-spec.js';
+import type { Host } from '../host.js';
 import { ensurePrivateDir } from './state-dir.js';
 
 /** The buffered mode's cap (REQ-F-054); line and record modes spool any size. */

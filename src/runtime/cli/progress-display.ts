@@ -1,4 +1,4 @@
-import type { Progress } from '../contract/incomplete.js';
+import type { Progress } from '../../contract/incomplete.js';
 import { formatDuration } from './duration.js';
 
 /** Where progress shows for people: stderr only, never stdout. */

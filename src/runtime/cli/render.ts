@@ -1,4 +1,4 @@
-import type { Envelope } from '../contract/envelope.js';
+import type { Envelope } from '../../contract/envelope.js';
 
 /** ANSI styling for people at a terminal; a no-op when color is off. */
 export interface Paint {

@@ -1,12 +1,12 @@
-import type { Envelope } from '../contract/envelope.js';
-import { buildEnvelope } from '../contract/envelope.js';
-import { ErrorCode } from '../contract/error-code.js';
-import { ExitCode } from '../contract/exit-code.js';
-import type { IncompleteData, Progress } from '../contract/incomplete.js';
-import { IncompleteState } from '../contract/vocabulary/job-state.js';
-import { FrameworkFlag } from './framework-flags.js';
-import type { JobRecord } from './jobs/job-record.js';
-import { shellJoin } from './shell-quote.js';
+import type { Envelope } from '../../contract/envelope.js';
+import { buildEnvelope } from '../../contract/envelope.js';
+import { ErrorCode } from '../../contract/error-code.js';
+import { ExitCode } from '../../contract/exit-code.js';
+import type { IncompleteData, Progress } from '../../contract/incomplete.js';
+import { IncompleteState } from '../../contract/vocabulary/job-state.js';
+import { FrameworkFlag } from '../cli/framework-flags.js';
+import type { JobRecord } from './job-record.js';
+import { shellJoin } from '../cli/shell-quote.js';
 
 export interface IncompleteParts {
   readonly job: JobRecord;

@@ -1,9 +1,9 @@
 import { parseArgs } from 'node:util';
-import type { FieldError } from '../contract/envelope.js';
-import { ArgProblem } from '../contract/vocabulary/arg-problem.js';
-import { OutputFormat } from '../contract/vocabulary/output-format.js';
-import { isMemberOf } from '../contract/vocabulary/closed-set.js';
-import type { FlagSpec, PositionalSpec } from './command-spec.js';
+import type { FieldError } from '../../contract/envelope.js';
+import { ArgProblem } from '../../contract/vocabulary/arg-problem.js';
+import { OutputFormat } from '../../contract/vocabulary/output-format.js';
+import { isMemberOf } from '../../contract/vocabulary/closed-set.js';
+import type { FlagSpec, PositionalSpec } from '../program/command-spec.js';
 import type { CommandNode } from './command-tree.js';
 import { formatSize, parseDuration, parseSize } from './duration.js';
 import { GLOBAL_FLAGS, GlobalFlag } from './framework-flags.js';

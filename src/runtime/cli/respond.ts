@@ -1,8 +1,8 @@
-import type { Envelope } from '../contract/envelope.js';
-import { ExitCode, type ProcessExitCode } from '../contract/exit-code.js';
-import { OutputFormat } from '../contract/vocabulary/output-format.js';
+import type { Envelope } from '../../contract/envelope.js';
+import { ExitCode, type ProcessExitCode } from '../../contract/exit-code.js';
+import { OutputFormat } from '../../contract/vocabulary/output-format.js';
 import type { ProgramIdentity } from './help-text.js';
-import type { Host } from './host.js';
+import type { Host } from '../host.js';
 import { outline, paintFor, renderErrorText, renderJson, renderWarningsText } from './render.js';
 
 /** Where a call's one response goes: stdout (JSON or text) for a caller, a file for a background job. */

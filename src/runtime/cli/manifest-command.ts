@@ -1,7 +1,7 @@
 import { ExitCode } from '../../contract/exit-code.js';
 import { DangerLevel } from '../../contract/vocabulary/danger-level.js';
 import { SideEffects } from '../../contract/vocabulary/side-effects.js';
-import type { CommandSpec } from '../command-spec.js';
+import type { CommandSpec } from '../program/command-spec.js';
 
 /** `<program> manifest`: the whole command tree in one response (REQ-O-041). */
 export function manifestCommand(manifest: () => Record<string, unknown>): CommandSpec {

@@ -1,9 +1,9 @@
-import type { Envelope, ErrorDetail, WarningDetail } from '../contract/envelope.js';
-import type { ExitCode, ExitCodeEntry } from '../contract/exit-code.js';
-import type { DangerLevel } from '../contract/vocabulary/danger-level.js';
-import type { ProgressUnit } from '../contract/vocabulary/progress-unit.js';
-import type { Progress } from '../contract/incomplete.js';
-import type { Cause } from '../contract/vocabulary/cause.js';
+import type { Envelope, ErrorDetail, WarningDetail } from '../../contract/envelope.js';
+import type { ExitCode, ExitCodeEntry } from '../../contract/exit-code.js';
+import type { DangerLevel } from '../../contract/vocabulary/danger-level.js';
+import type { ProgressUnit } from '../../contract/vocabulary/progress-unit.js';
+import type { Progress } from '../../contract/incomplete.js';
+import type { Cause } from '../../contract/vocabulary/cause.js';
 
 /**
  * Flag types an author may declare. `duration` takes `250`, `250ms`, `5s`,

@@ -1,16 +1,16 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { WarningDetail } from '../contract/envelope.js';
-import type { Cause } from '../contract/vocabulary/cause.js';
-import { ErrorCode } from '../contract/error-code.js';
-import type { Progress } from '../contract/incomplete.js';
-import { StintError } from '../contract/stint-error.js';
-import { WarningCode } from '../contract/warning-code.js';
-import { readJsonFile, writeFileAtomic } from './atomic-file.js';
-import { CHECKPOINT_FORMAT, openCheckpointStore, type CheckpointStore } from './checkpoint-store.js';
+import type { WarningDetail } from '../../contract/envelope.js';
+import type { Cause } from '../../contract/vocabulary/cause.js';
+import { ErrorCode } from '../../contract/error-code.js';
+import type { Progress } from '../../contract/incomplete.js';
+import { StintError } from '../../contract/stint-error.js';
+import { WarningCode } from '../../contract/warning-code.js';
+import { readJsonFile, writeFileAtomic } from '../storage/atomic-file.js';
+import { CHECKPOINT_FORMAT, openCheckpointStore, type CheckpointStore } from '../storage/checkpoint-store.js';
 import type { CommandContext, Restored } from './command-spec.js';
-import type { Host } from './host.js';
-import { ensurePrivateDir } from './state-dir.js';
+import type { Host } from '../host.js';
+import { ensurePrivateDir } from '../storage/state-dir.js';
 
 /** How often a safe point writes its checkpoint when nothing forces it (at least every 10 s of work, per C-035). */
 export const CHECKPOINT_INTERVAL_MS = 1_000;

@@ -1,7 +1,7 @@
 import { formatSize } from './duration.js';
-import type { FlagSpec } from './command-spec.js';
+import type { FlagSpec } from '../program/command-spec.js';
 import { commandsUnder, type CommandNode } from './command-tree.js';
-import type { RegisteredCommand } from './define-command.js';
+import type { RegisteredCommand } from '../program/define-command.js';
 import { GLOBAL_FLAGS } from './framework-flags.js';
 
 export interface ProgramIdentity {

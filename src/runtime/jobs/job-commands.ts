@@ -6,16 +6,16 @@ import { ArgProblem } from '../../contract/vocabulary/arg-problem.js';
 import { JobState, isTerminal } from '../../contract/vocabulary/job-state.js';
 import { Phase } from '../../contract/vocabulary/phase.js';
 import { SideEffects } from '../../contract/vocabulary/side-effects.js';
-import { resolveBudget } from '../budget.js';
-import type { CommandContext, CommandResult, CommandSpec, FlagSpec } from '../command-spec.js';
-import { cancelIdleJob } from '../interruptible-call.js';
-import type { ProgramContext } from '../invocation.js';
-import { isJobId } from '../jobs/job-id.js';
-import { settleJob } from '../jobs/job-outcomes.js';
-import type { JobRecord } from '../jobs/job-record.js';
-import { JobStore } from '../jobs/job-store.js';
-import { waitOnJob } from '../jobs/job-wait.js';
-import { stateDirPath } from '../state-dir.js';
+import { resolveBudget } from './budget.js';
+import type { CommandContext, CommandResult, CommandSpec, FlagSpec } from '../program/command-spec.js';
+import { cancelIdleJob } from './interruptible-call.js';
+import type { ProgramContext } from '../program/invocation.js';
+import { isJobId } from './job-id.js';
+import { settleJob } from './job-outcomes.js';
+import type { JobRecord } from './job-record.js';
+import { JobStore } from './job-store.js';
+import { waitOnJob } from './job-wait.js';
+import { stateDirPath } from '../storage/state-dir.js';
 
 const idArgument = [{ name: 'id', type: 'string', description: 'The job id (data.job_id of an INCOMPLETE response)' }] as const;
 const budgetFlag: Record<string, FlagSpec> = {

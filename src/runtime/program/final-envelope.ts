@@ -1,7 +1,7 @@
-import { buildEnvelope, type Envelope, type WarningDetail } from '../contract/envelope.js';
-import { ErrorCode } from '../contract/error-code.js';
-import { ExitCode, type ProcessExitCode } from '../contract/exit-code.js';
-import { Phase } from '../contract/vocabulary/phase.js';
+import { buildEnvelope, type Envelope, type WarningDetail } from '../../contract/envelope.js';
+import { ErrorCode } from '../../contract/error-code.js';
+import { ExitCode, type ProcessExitCode } from '../../contract/exit-code.js';
+import { Phase } from '../../contract/vocabulary/phase.js';
 import type { CommandResult } from './command-spec.js';
 import type { RegisteredCommand } from './define-command.js';
 import type { Invocation } from './invocation.js';

@@ -1,9 +1,9 @@
-import { ErrorCode } from '../contract/error-code.js';
-import { ExitCode } from '../contract/exit-code.js';
-import { StintError, isStintErrorLike } from '../contract/stint-error.js';
-import { Phase } from '../contract/vocabulary/phase.js';
+import { ErrorCode } from '../../contract/error-code.js';
+import { ExitCode } from '../../contract/exit-code.js';
+import { StintError, isStintErrorLike } from '../../contract/stint-error.js';
+import { Phase } from '../../contract/vocabulary/phase.js';
 import type { CommandResult } from './command-spec.js';
-import { codedIoError } from './io-errors.js';
+import { codedIoError } from '../storage/io-errors.js';
 
 /** A thrown StintError keeps its code, a full disk gets its own; anything else is INTERNAL_ERROR, in one line. */
 export function resultOfThrown(thrown: unknown): CommandResult {

@@ -1,5 +1,5 @@
-import { ErrorCode } from '../contract/error-code.js';
-import { StintError } from '../contract/stint-error.js';
+import { ErrorCode } from '../../contract/error-code.js';
+import { StintError } from '../../contract/stint-error.js';
 
 /** errno codes of a full disk or an exhausted quota. */
 const NO_SPACE_ERRNOS = new Set(['ENOSPC', 'EDQUOT']);

@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
-import type { Host } from './host.js';
-import type { JobRecord } from './jobs/job-record.js';
-import type { JobStore } from './jobs/job-store.js';
-import { identityOf, type ProcessIdentity } from './jobs/process-identity.js';
+import type { Host } from '../host.js';
+import type { JobRecord } from './job-record.js';
+import type { JobStore } from './job-store.js';
+import { identityOf, type ProcessIdentity } from './process-identity.js';
 
 /** Set in a background supervisor's environment to the id of the job it runs. */
 export const SUPERVISE_ENV = 'STINT_SUPERVISE';

@@ -1,6 +1,6 @@
-import { OutputFormat } from '../contract/vocabulary/output-format.js';
-import { membersOf } from '../contract/vocabulary/closed-set.js';
-import type { FlagSpec } from './command-spec.js';
+import { OutputFormat } from '../../contract/vocabulary/output-format.js';
+import { membersOf } from '../../contract/vocabulary/closed-set.js';
+import type { FlagSpec } from '../program/command-spec.js';
 
 /** Flags every command accepts, before or after the command path. */
 export const GlobalFlag = {

@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Progress } from '../contract/incomplete.js';
+import type { Progress } from '../../contract/incomplete.js';
 import { databaseLocked, isLevelLocked } from './level-errors.js';
 
 /** What a checkpoint holds: enough to continue, checked against the input before use. */

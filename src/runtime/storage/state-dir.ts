@@ -1,8 +1,8 @@
 import { chmodSync, mkdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, posix, win32 } from 'node:path';
-import { ErrorCode } from '../contract/error-code.js';
-import { StintError } from '../contract/stint-error.js';
+import { ErrorCode } from '../../contract/error-code.js';
+import { StintError } from '../../contract/stint-error.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 

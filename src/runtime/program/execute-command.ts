@@ -1,12 +1,12 @@
-import type { WarningDetail } from '../contract/envelope.js';
-import type { Progress } from '../contract/incomplete.js';
-import { CAUSE_OF_STOP } from '../contract/vocabulary/stop-reason.js';
+import type { WarningDetail } from '../../contract/envelope.js';
+import type { Progress } from '../../contract/incomplete.js';
+import { CAUSE_OF_STOP } from '../../contract/vocabulary/stop-reason.js';
 import { createCallContext } from './call-context.js';
 import type { CommandInput, CommandResult } from './command-spec.js';
 import { streamsStdout, type Invocation } from './invocation.js';
-import { heartbeat, terminalBar } from './progress-display.js';
+import { heartbeat, terminalBar } from '../cli/progress-display.js';
 import { resultOfThrown } from './thrown.js';
-import type { StopController } from './stop-controller.js';
+import type { StopController } from '../jobs/stop-controller.js';
 
 /** A handler's run: what it returned, what it warned, how far it got; `finish` releases its checkpoint. */
 export interface Execution {

@@ -1,9 +1,9 @@
 import type { RegisteredCommand } from './define-command.js';
 import type { FrameworkOptions } from './command-spec.js';
-import type { CommandNode } from './command-tree.js';
-import type { ProgramIdentity } from './help-text.js';
-import type { Host } from './host.js';
-import type { Respond } from './respond.js';
+import type { CommandNode } from '../cli/command-tree.js';
+import type { ProgramIdentity } from '../cli/help-text.js';
+import type { Host } from '../host.js';
+import type { Respond } from '../cli/respond.js';
 
 /** The program as its calls see it: who it is and what commands it has. */
 export interface ProgramContext {

@@ -1,4 +1,4 @@
-import type { StopReason } from '../contract/vocabulary/stop-reason.js';
+import type { StopReason } from '../../contract/vocabulary/stop-reason.js';
 
 /**
  * One pending stop request per call. The first reason wins: a budget stop
