@@ -36,12 +36,12 @@ export interface ExitCodeEntry {
   readonly name?: string;
   readonly description: string;
   readonly retryable: boolean;
-  readonly side_effects: SideEffects;
-  readonly error_codes?: readonly string[];
+  readonly sideEffects: SideEffects;
+  readonly errorCodes?: readonly string[];
 }
 
-const entry = (name: string, description: string, retryable: boolean, side_effects: SideEffects): ExitCodeEntry =>
-  Object.freeze({ name, description, retryable, side_effects });
+const entry = (name: string, description: string, retryable: boolean, sideEffects: SideEffects): ExitCodeEntry =>
+  Object.freeze({ name, description, retryable, sideEffects });
 
 /** Defaults for every code; a command's own entry overrides one. */
 export const STANDARD_EXIT_CODES: Readonly<Record<ProcessExitCode, ExitCodeEntry>> = Object.freeze({

@@ -184,9 +184,9 @@ describe('failures inside handlers', () => {
 describe('registration refusals', () => {
   const cases: [string, string][] = [
     ['neither-detach-nor-resume', 'interruption'],
-    ['interruption-without-incomplete', 'exit_codes.14'],
+    ['interruption-without-incomplete', 'exitCodes.14'],
     ['resumable-writer-without-key', 'interruption.resume'],
-    ['exit-code-outside-table', 'exit_codes.99'],
+    ['exit-code-outside-table', 'exitCodes.99'],
     // Refused while the command's module loads, inside runCli's factory: still one envelope.
     ['refused-as-its-module-loads', 'interruption'],
   ];

@@ -115,7 +115,7 @@ function stopped(finished: readonly FileResult[], remaining: readonly InputFile[
 export const analyzeCommand = defineCommand({
   name: 'analyze',
   description: 'Column statistics of CSV files: rows, and per column its type, counts, nulls, min, max, sum, mean and lengths',
-  danger_level: DangerLevel.Safe,
+  dangerLevel: DangerLevel.Safe,
   positionals: [{ name: 'file', type: 'string', variadic: true, description: 'CSV files (RFC 4180: a header row, comma-separated, double quotes)' }],
   flags: {
     workers: WORKERS_FLAG,
@@ -123,14 +123,14 @@ export const analyzeCommand = defineCommand({
     'max-record-size': { type: 'bytes', min: 1024, max: MAX_RECORD_SIZE, default: DEFAULT_MAX_RECORD_BYTES, description: 'A record longer than this fails its file (an unterminated quote)' },
   },
   interruption: { detach: true, resume: true },
-  exit_codes: {
-    [ExitCode.SUCCESS]: { description: 'Every file was analyzed', retryable: false, side_effects: SideEffects.Complete },
-    [ExitCode.PARTIAL_FAILURE]: { description: 'Some files were analyzed; data.unresolved names the others', retryable: false, side_effects: SideEffects.Partial },
-    [ExitCode.PRECONDITION]: { description: 'The file is not a regular file, is empty, or is not valid CSV', retryable: false, side_effects: SideEffects.None },
-    [ExitCode.NOT_FOUND]: { description: 'The file does not exist', retryable: false, side_effects: SideEffects.None },
-    [ExitCode.PERMISSION_DENIED]: { description: 'The file cannot be read', retryable: false, side_effects: SideEffects.None },
-    [ExitCode.UNAVAILABLE]: { description: 'The same analysis is held by another process', retryable: true, side_effects: SideEffects.None },
-    [ExitCode.INCOMPLETE]: { description: 'The analysis goes on in the background; run data.continue_command', retryable: true, side_effects: SideEffects.None },
+  exitCodes: {
+    [ExitCode.SUCCESS]: { description: 'Every file was analyzed', retryable: false, sideEffects: SideEffects.Complete },
+    [ExitCode.PARTIAL_FAILURE]: { description: 'Some files were analyzed; data.unresolved names the others', retryable: false, sideEffects: SideEffects.Partial },
+    [ExitCode.PRECONDITION]: { description: 'The file is not a regular file, is empty, or is not valid CSV', retryable: false, sideEffects: SideEffects.None },
+    [ExitCode.NOT_FOUND]: { description: 'The file does not exist', retryable: false, sideEffects: SideEffects.None },
+    [ExitCode.PERMISSION_DENIED]: { description: 'The file cannot be read', retryable: false, sideEffects: SideEffects.None },
+    [ExitCode.UNAVAILABLE]: { description: 'The same analysis is held by another process', retryable: true, sideEffects: SideEffects.None },
+    [ExitCode.INCOMPLETE]: { description: 'The analysis goes on in the background; run data.continue_command', retryable: true, sideEffects: SideEffects.None },
   },
   examples: [{ description: 'Analyze the bundled sample', command: 'stint analyze fixtures/csv/cities.csv' }],
   async run({ positionals, flags }, ctx) {

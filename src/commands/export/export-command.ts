@@ -21,7 +21,7 @@ import {
 export { ExportFormat } from './export-format.js';
 
 const nothingWritten = (description: string) =>
-  ({ description, retryable: false, side_effects: SideEffects.None }) as const;
+  ({ description, retryable: false, sideEffects: SideEffects.None }) as const;
 
 /** `--output -`: the rows go to stdout. */
 const STDOUT = '-';
@@ -134,7 +134,7 @@ export const exportCommand = defineCommand({
   name: 'export',
   description: 'Write a table out in id order to a file that appears only complete (temp file, then rename), '
     + 'or to stdout',
-  danger_level: DangerLevel.Mutating,
+  dangerLevel: DangerLevel.Mutating,
   positionals: [{ name: 'table', type: 'string', description: 'The table folder (the --into of stint import)' }],
   flags: {
     output: {
@@ -146,22 +146,22 @@ export const exportCommand = defineCommand({
     },
     'output-format': {
       type: 'enum',
-      enum_values: Object.values(ExportFormat),
+      enumValues: Object.values(ExportFormat),
       description: 'csv or ndjson; default: from the --output extension, else csv',
     },
   },
   interruption: { detach: false, resume: true },
-  exit_codes: {
-    [ExitCode.SUCCESS]: { description: 'The table was written to --output', retryable: false, side_effects: SideEffects.Complete },
+  exitCodes: {
+    [ExitCode.SUCCESS]: { description: 'The table was written to --output', retryable: false, sideEffects: SideEffects.Complete },
     [ExitCode.PRECONDITION]: nothingWritten('The folder is not a stint table, or --output is not a regular file; '
       + 'nothing was written'),
     [ExitCode.NOT_FOUND]: nothingWritten("No table at that folder, or --output's folder does not exist"),
     [ExitCode.PERMISSION_DENIED]: nothingWritten('--output or its folder is not writable; it is left as it is'),
-    [ExitCode.UNAVAILABLE]: { description: 'Another process holds the table', retryable: true, side_effects: SideEffects.None },
+    [ExitCode.UNAVAILABLE]: { description: 'Another process holds the table', retryable: true, sideEffects: SideEffects.None },
     [ExitCode.INCOMPLETE]: {
       description: 'Paused: --output is untouched, a partial file waits beside it; run data.continue_command',
       retryable: false,
-      side_effects: SideEffects.Partial,
+      sideEffects: SideEffects.Partial,
     },
   },
   examples: [

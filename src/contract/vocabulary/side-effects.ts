@@ -1,4 +1,4 @@
-/** What an exit leaves behind (ExitCodeEntry.side_effects). */
+/** What an exit leaves behind (ExitCodeEntry.sideEffects). */
 export const SideEffects = {
   None: 'none',
   Partial: 'partial',

@@ -10,9 +10,9 @@ export const StopReason = {
   Interrupt: 'interrupt',
   /** `job cancel`: stop and discard the checkpoint. */
   Cancel: 'cancel',
-  /** --timeout or max_lifetime_ms: the whole work is over its wall clock. */
+  /** --timeout or maxLifetimeMs: the whole work is over its wall clock. */
   Timeout: 'timeout',
-  /** progress.done did not grow for idle_timeout_ms. */
+  /** progress.done did not grow for idleTimeoutMs. */
   Stalled: 'stalled',
 } as const;
 export type StopReason = (typeof StopReason)[keyof typeof StopReason];

@@ -12,7 +12,7 @@ export const GlobalFlag = {
 export const GLOBAL_FLAGS: Readonly<Record<string, FlagSpec>> = Object.freeze({
   [GlobalFlag.Format]: {
     type: 'enum',
-    enum_values: membersOf(OutputFormat),
+    enumValues: membersOf(OutputFormat),
     description: 'Output format: json (one envelope on stdout; the default when stdout is not a terminal) or text',
   },
   [GlobalFlag.Help]: { type: 'boolean', short: 'h', description: 'Show help for the program or a command' },

@@ -17,7 +17,7 @@ function table(rows: readonly (readonly [string, string])[]): string {
 
 function flagUsage(name: string, flag: FlagSpec): string {
   const short = flag.short ? `-${flag.short}, ` : '';
-  const value = flag.type === 'boolean' ? '' : flag.type === 'enum' ? ` ${flag.enum_values?.join('|')}` : ` <${flag.type}>`;
+  const value = flag.type === 'boolean' ? '' : flag.type === 'enum' ? ` ${flag.enumValues?.join('|')}` : ` <${flag.type}>`;
   return `${short}--${name}${value}`;
 }
 

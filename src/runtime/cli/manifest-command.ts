@@ -8,12 +8,12 @@ export function manifestCommand(manifest: () => Record<string, unknown>): Comman
   return {
     name: 'manifest',
     description: 'Describe every command, its flags, arguments and exit codes, in one JSON response',
-    danger_level: DangerLevel.Safe,
+    dangerLevel: DangerLevel.Safe,
     flags: {
       etag: { type: 'string', description: 'The etag of a manifest you hold; an unchanged manifest answers data: null, meta.not_modified: true' },
     },
-    exit_codes: {
-      [ExitCode.SUCCESS]: { description: 'The manifest was written (or is unchanged)', retryable: false, side_effects: SideEffects.Complete },
+    exitCodes: {
+      [ExitCode.SUCCESS]: { description: 'The manifest was written (or is unchanged)', retryable: false, sideEffects: SideEffects.Complete },
     },
     async run(input) {
       const data = manifest();

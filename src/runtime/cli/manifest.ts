@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { ExitCode, SignalExitCode, STANDARD_EXIT_CODES, type ExitCodeEntry } from '../../contract/exit-code.js';
-import type { FlagSpec, PositionalSpec } from '../program/command-spec.js';
+import type { FlagSpec, Interruption, PositionalSpec, StdinSpec } from '../program/command-spec.js';
 import type { RegisteredCommand } from '../program/define-command.js';
 import { BUDGET_ENV } from '../jobs/budget.js';
 import { DURATION_PATTERN, SIZE_PATTERN } from './duration.js';
@@ -36,7 +36,7 @@ function flagEntry(flag: FlagSpec): Record<string, unknown> {
     description: flag.description,
   };
   if (flag.default !== undefined) entry['default'] = flag.default;
-  if (flag.type === 'enum') entry['enum_values'] = [...(flag.enum_values ?? [])];
+  if (flag.type === 'enum') entry['enum_values'] = [...(flag.enumValues ?? [])];
   if (flag.type === 'duration') entry['pattern'] = DURATION_PATTERN;
   if (flag.type === 'bytes') entry['pattern'] = SIZE_PATTERN;
   if (flag.short) entry['short'] = flag.short;
@@ -49,31 +49,56 @@ function positionalEntry(positional: PositionalSpec): Record<string, unknown> {
     type: positional.type,
     required: positional.required !== false,
     description: positional.description,
-    ...(positional.type === 'enum' ? { enum_values: [...(positional.enum_values ?? [])] } : {}),
+    ...(positional.type === 'enum' ? { enum_values: [...(positional.enumValues ?? [])] } : {}),
     ...(positional.variadic ? { variadic: true } : {}),
   };
 }
 
-function ownExitCodes(command: RegisteredCommand): Record<string, ExitCodeEntry> {
-  const own: Record<string, ExitCodeEntry> = {};
+/** An exit-code row as the manifest spells it (exit-code-entry.json): the declaration's camelCase, in snake_case. */
+function wireExitCode(entry: ExitCodeEntry): Record<string, unknown> {
+  return {
+    ...(entry.name !== undefined ? { name: entry.name } : {}),
+    description: entry.description,
+    retryable: entry.retryable,
+    side_effects: entry.sideEffects,
+    ...(entry.errorCodes ? { error_codes: [...entry.errorCodes] } : {}),
+  };
+}
+
+function ownExitCodes(command: RegisteredCommand): Record<string, Record<string, unknown>> {
+  const own: Record<string, Record<string, unknown>> = {};
   for (const [code, entry] of Object.entries(command.exitCodes)) {
     const shared = SHARED_EXIT_CODES[Number(code)];
-    if (!shared || JSON.stringify(shared) !== JSON.stringify(entry)) own[code] = entry;
+    if (!shared || JSON.stringify(shared) !== JSON.stringify(entry)) own[code] = wireExitCode(entry);
   }
   return own;
+}
+
+function wireInterruption(interruption: Interruption): Record<string, unknown> {
+  const { detach, resume, idleTimeoutMs, maxLifetimeMs } = interruption;
+  return {
+    detach,
+    resume,
+    ...(idleTimeoutMs !== undefined ? { idle_timeout_ms: idleTimeoutMs } : {}),
+    ...(maxLifetimeMs !== undefined ? { max_lifetime_ms: maxLifetimeMs } : {}),
+  };
+}
+
+function wireStdin(stdin: StdinSpec): Record<string, unknown> {
+  return { mode: stdin.mode, ...(stdin.maxBytes !== undefined ? { max_bytes: stdin.maxBytes } : {}) };
 }
 
 function commandEntry(command: RegisteredCommand): Record<string, unknown> {
   const spec = command.spec;
   return {
     description: spec.description,
-    danger_level: spec.danger_level,
+    danger_level: spec.dangerLevel,
     required_scopes: [],
     flags: Object.fromEntries(Object.entries(command.flags).map(([name, flag]) => [name, flagEntry(flag)])),
     positionals: (spec.positionals ?? []).map(positionalEntry),
     exit_codes: ownExitCodes(command),
-    ...(spec.interruption ? { interruption: { ...spec.interruption } } : {}),
-    ...(spec.stdin ? { stdin: { ...spec.stdin } } : {}),
+    ...(spec.interruption ? { interruption: wireInterruption(spec.interruption) } : {}),
+    ...(spec.stdin ? { stdin: wireStdin(spec.stdin) } : {}),
     ...(spec.examples?.length ? { examples: spec.examples.map((e) => ({ ...e })) } : {}),
     ...(command.builtin ? { builtin: true } : {}),
   };
@@ -86,7 +111,7 @@ export function buildManifest(program: ProgramIdentity, commands: readonly Regis
     framework_version: program.version,
     commands: Object.fromEntries([...commands].sort((a, b) => a.id.localeCompare(b.id)).map((c) => [c.id, commandEntry(c)])),
     flags: Object.fromEntries(Object.entries(GLOBAL_FLAGS).map(([name, flag]) => [name, flagEntry(flag)])),
-    exit_codes: Object.fromEntries(Object.entries(SHARED_EXIT_CODES).map(([code, entry]) => [code, { ...entry }])),
+    exit_codes: Object.fromEntries(Object.entries(SHARED_EXIT_CODES).map(([code, entry]) => [code, wireExitCode(entry)])),
     env_vars: frameworkEnvVars(program.name).map((v) => ({ ...v })),
   };
   const etag = `sha256:${createHash('sha256').update(JSON.stringify(body)).digest('hex')}`;

@@ -79,7 +79,7 @@ function convert(name: string, flag: FlagSpec | PositionalSpec, raw: string, err
       return bounded(value, 'a size', formatSize);
     }
     case 'enum': {
-      const values = flag.enum_values ?? [];
+      const values = flag.enumValues ?? [];
       if (values.includes(raw)) return raw;
       const guess = nearest(raw, values);
       errors.push({

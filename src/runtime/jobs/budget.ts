@@ -37,5 +37,5 @@ export function resolveBudget(inputs: BudgetInputs): BudgetResolution {
 
 /** The wall clock over the whole work: --timeout, else the command's max lifetime. 0 = none. */
 export function resolveTimeout(flagMs: number | undefined, interruption: Interruption): number {
-  return flagMs ?? interruption.max_lifetime_ms ?? DEFAULT_MAX_LIFETIME_MS;
+  return flagMs ?? interruption.maxLifetimeMs ?? DEFAULT_MAX_LIFETIME_MS;
 }

@@ -68,7 +68,7 @@ function newRecord(inv: Invocation, store: JobStore, id: string): JobRecord {
     writes: inv.command.writes,
     ...(inv.options.idempotencyKey !== undefined ? { idempotencyKey: inv.options.idempotencyKey, keyGiven: inv.options.idempotencyKeyGiven } : {}),
     ...(inv.stdinPath ? { stdinPath: join(store.dir(id), 'stdin') } : {}),
-    idleTimeoutMs: interruption.idle_timeout_ms ?? DEFAULT_IDLE_TIMEOUT_MS,
+    idleTimeoutMs: interruption.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
     timeoutMs: inv.options.timeoutMs ?? 0,
     createdAt: inv.host.now(),
   };

@@ -64,10 +64,10 @@ export function jobCommands(program: () => ProgramContext): CommandSpec[] {
   const wait: CommandSpec = {
     name: 'job wait',
     description: "Hold up to the budget for a job: its own response and exit code once it ends, else 14 with fresh progress",
-    danger_level: DangerLevel.Safe,
+    dangerLevel: DangerLevel.Safe,
     positionals: idArgument,
     flags: budgetFlag,
-    exit_codes: RELAYED,
+    exitCodes: RELAYED,
     async run({ positionals, flags }, ctx) {
       const id = positionals['id'] as string;
       if (!isJobId(id)) return badId(id);
@@ -80,9 +80,9 @@ export function jobCommands(program: () => ProgramContext): CommandSpec[] {
   const status: CommandSpec = {
     name: 'job status',
     description: 'Answer at once: 14 with progress while a job runs or waits, its final response once it ended',
-    danger_level: DangerLevel.Safe,
+    dangerLevel: DangerLevel.Safe,
     positionals: idArgument,
-    exit_codes: RELAYED,
+    exitCodes: RELAYED,
     async run({ positionals }, ctx) {
       const id = positionals['id'] as string;
       if (!isJobId(id)) return badId(id);
@@ -94,14 +94,14 @@ export function jobCommands(program: () => ProgramContext): CommandSpec[] {
   const cancel: CommandSpec = {
     name: 'job cancel',
     description: 'Stop a job at its next safe point and discard its checkpoint; the identical invocation then starts over',
-    danger_level: DangerLevel.Destructive,
-    idempotency_key: false,
+    dangerLevel: DangerLevel.Destructive,
+    idempotencyKey: false,
     positionals: idArgument,
     flags: budgetFlag,
-    exit_codes: {
-      [ExitCode.SUCCESS]: { description: 'The job is stopped (or had already ended); its checkpoint is gone', retryable: false, side_effects: SideEffects.Complete },
-      [ExitCode.NOT_FOUND]: { description: 'No job has that id', retryable: false, side_effects: SideEffects.None },
-      [ExitCode.INCOMPLETE]: { description: 'The job has not reached a safe point within the budget; it stops there', retryable: true, side_effects: SideEffects.None },
+    exitCodes: {
+      [ExitCode.SUCCESS]: { description: 'The job is stopped (or had already ended); its checkpoint is gone', retryable: false, sideEffects: SideEffects.Complete },
+      [ExitCode.NOT_FOUND]: { description: 'No job has that id', retryable: false, sideEffects: SideEffects.None },
+      [ExitCode.INCOMPLETE]: { description: 'The job has not reached a safe point within the budget; it stops there', retryable: true, sideEffects: SideEffects.None },
     },
     async run({ positionals, flags }, ctx) {
       const id = positionals['id'] as string;
@@ -135,8 +135,8 @@ export function jobCommands(program: () => ProgramContext): CommandSpec[] {
   const list: CommandSpec = {
     name: 'job list',
     description: 'List jobs with their state and progress (finished jobs are kept 24 hours)',
-    danger_level: DangerLevel.Safe,
-    exit_codes: { [ExitCode.SUCCESS]: { description: 'The jobs were listed', retryable: false, side_effects: SideEffects.Complete } },
+    dangerLevel: DangerLevel.Safe,
+    exitCodes: { [ExitCode.SUCCESS]: { description: 'The jobs were listed', retryable: false, sideEffects: SideEffects.Complete } },
     async run(_input, ctx) {
       const store = storeOf(ctx);
       store.sweep(ctx.now());

@@ -16,7 +16,7 @@ export interface FlagSpec {
   readonly description: string;
   readonly required?: boolean;
   readonly default?: string | number | boolean;
-  readonly enum_values?: readonly string[];
+  readonly enumValues?: readonly string[];
   /** One letter, used as `-x`. */
   readonly short?: string;
   /** Lower bound for integer, number, duration and bytes flags. */
@@ -41,7 +41,7 @@ export interface PositionalSpec {
   readonly required?: boolean;
   /** Only the last positional may be variadic: it takes every remaining word. */
   readonly variadic?: boolean;
-  readonly enum_values?: readonly string[];
+  readonly enumValues?: readonly string[];
 }
 
 /** How a command survives the end of its caller's budget (REQ-C-033). */
@@ -51,21 +51,21 @@ export interface Interruption {
   /** The command checkpoints, so the identical invocation continues it. */
   readonly resume: boolean;
   /** A job whose progress.done does not grow for this long ends STALLED. Default 300000. */
-  readonly idle_timeout_ms?: number;
+  readonly idleTimeoutMs?: number;
   /** Bound on the whole work when the caller gives no --timeout. Default 3600000. */
-  readonly max_lifetime_ms?: number;
+  readonly maxLifetimeMs?: number;
 }
 
 export interface StdinSpec {
   readonly mode: 'buffered' | 'lines' | 'records';
-  readonly max_bytes?: number;
+  readonly maxBytes?: number;
 }
 
 type FlagValue<S extends FlagSpec> = S['type'] extends 'boolean'
   ? boolean
   : S['type'] extends 'integer' | 'number' | 'duration' | 'bytes'
     ? number
-    : S['enum_values'] extends readonly (infer E)[]
+    : S['enumValues'] extends readonly (infer E)[]
       ? E
       : string;
 
@@ -179,14 +179,14 @@ export interface CommandSpec<
   /** Space-separated path: `analyze`, `job wait`. */
   readonly name: string;
   readonly description: string;
-  readonly danger_level: DangerLevel;
+  readonly dangerLevel: DangerLevel;
   readonly positionals?: P;
   readonly flags?: F;
   readonly interruption?: Interruption;
   /** The command's own exit codes; 0 and, when interruptible, 14 are required. */
-  readonly exit_codes: Readonly<Partial<Record<ExitCode, ExitCodeEntry>>>;
+  readonly exitCodes: Readonly<Partial<Record<ExitCode, ExitCodeEntry>>>;
   /** Writers get --idempotency-key unless they set this to false (and then cannot resume). */
-  readonly idempotency_key?: boolean;
+  readonly idempotencyKey?: boolean;
   readonly stdin?: StdinSpec;
   readonly examples?: readonly { readonly description: string; readonly command: string }[];
   run(input: CommandInput<F, P>, ctx: CommandContext): Promise<CommandResult<D>>;

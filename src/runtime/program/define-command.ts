@@ -12,11 +12,11 @@ const CODE = /^[A-Z][A-Z0-9_]+$/;
 const INTERRUPTION_MIN_MS = 1_000;
 
 /** What the framework declares for 12 on an interruptible command: a full disk keeps the work done. */
-const NO_SPACE_ENTRY = (isWriter: boolean): Pick<ExitCodeEntry, 'description' | 'retryable' | 'side_effects'> => ({
+const NO_SPACE_ENTRY = (isWriter: boolean): Pick<ExitCodeEntry, 'description' | 'retryable' | 'sideEffects'> => ({
   description: 'A disk the work writes to is full (NO_SPACE) or a resource is busy; the work done is kept; call again',
   // A writer may have committed part of its work: retrying is safe only as the same call (its idempotency key).
   retryable: !isWriter,
-  side_effects: isWriter ? SideEffects.Partial : SideEffects.None,
+  sideEffects: isWriter ? SideEffects.Partial : SideEffects.None,
 });
 
 /** A command after registration: validated, with the framework's flags and exit codes added. */
@@ -42,42 +42,42 @@ function refuse(command: string, field: string, message: string): never {
 }
 
 function checkExitCodes(spec: CommandSpec, isWriter: boolean, builtin: boolean): void {
-  const codes = Object.keys(spec.exit_codes);
-  if (!Object.hasOwn(spec.exit_codes, ExitCode.SUCCESS)) refuse(spec.name, 'exit_codes.0', 'every command declares SUCCESS (0)');
+  const codes = Object.keys(spec.exitCodes);
+  if (!Object.hasOwn(spec.exitCodes, ExitCode.SUCCESS)) refuse(spec.name, 'exitCodes.0', 'every command declares SUCCESS (0)');
   for (const key of codes) {
-    const field = `exit_codes.${key}`;
+    const field = `exitCodes.${key}`;
     const code = Number(key);
     if (!isCommandExitCode(code)) refuse(spec.name, field, `${key} is outside the exit-code table (0-14)`);
-    const entry = spec.exit_codes[code] as ExitCodeEntry;
+    const entry = spec.exitCodes[code] as ExitCodeEntry;
     if (typeof entry.description !== 'string' || entry.description.length < 1 || entry.description.length > 120) {
       refuse(spec.name, `${field}.description`, 'a description of 1 to 120 characters is required');
     }
     if (typeof entry.retryable !== 'boolean') refuse(spec.name, `${field}.retryable`, 'must be a boolean');
-    if (!isMemberOf(SideEffects, entry.side_effects)) refuse(spec.name, `${field}.side_effects`, 'must be none, partial or complete');
-    if (entry.retryable && entry.side_effects !== SideEffects.None) {
-      refuse(spec.name, field, 'a retryable exit must have side_effects "none"');
+    if (!isMemberOf(SideEffects, entry.sideEffects)) refuse(spec.name, `${field}.sideEffects`, 'must be none, partial or complete');
+    if (entry.retryable && entry.sideEffects !== SideEffects.None) {
+      refuse(spec.name, field, 'a retryable exit must have sideEffects "none"');
     }
-    if (code === ExitCode.ARG_ERROR && entry.side_effects !== SideEffects.None) refuse(spec.name, field, 'ARG_ERROR always has side_effects "none"');
+    if (code === ExitCode.ARG_ERROR && entry.sideEffects !== SideEffects.None) refuse(spec.name, field, 'ARG_ERROR always has sideEffects "none"');
     if (code === ExitCode.PARTIAL_FAILURE && entry.retryable) refuse(spec.name, field, 'PARTIAL_FAILURE is never retryable');
-    if ((code === ExitCode.SUCCESS) !== (entry.side_effects === SideEffects.Complete)) {
-      refuse(spec.name, field, 'only SUCCESS (0) has side_effects "complete", and it always does');
+    if ((code === ExitCode.SUCCESS) !== (entry.sideEffects === SideEffects.Complete)) {
+      refuse(spec.name, field, 'only SUCCESS (0) has sideEffects "complete", and it always does');
     }
-    for (const errorCode of entry.error_codes ?? []) {
-      if (!CODE.test(errorCode)) refuse(spec.name, `${field}.error_codes`, `"${errorCode}" does not match ${CODE}`);
+    for (const errorCode of entry.errorCodes ?? []) {
+      if (!CODE.test(errorCode)) refuse(spec.name, `${field}.errorCodes`, `"${errorCode}" does not match ${CODE}`);
     }
   }
   if (spec.interruption) {
-    const incomplete = spec.exit_codes[ExitCode.INCOMPLETE];
-    if (!incomplete) refuse(spec.name, 'exit_codes.14', 'a command that declares interruption must declare INCOMPLETE (14)');
-    if (isWriter && (incomplete.retryable || incomplete.side_effects !== SideEffects.Partial)) {
-      refuse(spec.name, 'exit_codes.14', 'a writing command declares INCOMPLETE with retryable: false, side_effects: "partial"');
+    const incomplete = spec.exitCodes[ExitCode.INCOMPLETE];
+    if (!incomplete) refuse(spec.name, 'exitCodes.14', 'a command that declares interruption must declare INCOMPLETE (14)');
+    if (isWriter && (incomplete.retryable || incomplete.sideEffects !== SideEffects.Partial)) {
+      refuse(spec.name, 'exitCodes.14', 'a writing command declares INCOMPLETE with retryable: false, sideEffects: "partial"');
     }
-    if (!isWriter && (!incomplete.retryable || incomplete.side_effects !== SideEffects.None)) {
-      refuse(spec.name, 'exit_codes.14', 'a read-only command declares INCOMPLETE with retryable: true, side_effects: "none"');
+    if (!isWriter && (!incomplete.retryable || incomplete.sideEffects !== SideEffects.None)) {
+      refuse(spec.name, 'exitCodes.14', 'a read-only command declares INCOMPLETE with retryable: true, sideEffects: "none"');
     }
-  } else if (!builtin && Object.hasOwn(spec.exit_codes, ExitCode.INCOMPLETE)) {
+  } else if (!builtin && Object.hasOwn(spec.exitCodes, ExitCode.INCOMPLETE)) {
     // (The job commands are the exception: they relay a job's INCOMPLETE.)
-    refuse(spec.name, 'exit_codes.14', 'only a command that declares interruption can exit INCOMPLETE');
+    refuse(spec.name, 'exitCodes.14', 'only a command that declares interruption can exit INCOMPLETE');
   }
 }
 
@@ -90,7 +90,7 @@ function checkInterruption(spec: CommandSpec, isWriter: boolean, acceptsKey: boo
   if (!interruption.detach && !interruption.resume) {
     refuse(spec.name, 'interruption', 'at least one of detach and resume must be true');
   }
-  for (const field of ['idle_timeout_ms', 'max_lifetime_ms'] as const) {
+  for (const field of ['idleTimeoutMs', 'maxLifetimeMs'] as const) {
     const value = interruption[field];
     if (value !== undefined && (!Number.isInteger(value) || value < INTERRUPTION_MIN_MS)) {
       refuse(spec.name, `interruption.${field}`, `must be an integer of at least ${INTERRUPTION_MIN_MS}`);
@@ -109,7 +109,7 @@ function checkFlags(spec: CommandSpec, reserved: ReadonlySet<string>): void {
     if (reserved.has(name)) refuse(spec.name, field, `--${name} is a framework flag`);
     if (!['string', 'integer', 'number', 'boolean', 'duration', 'bytes', 'enum'].includes(flag.type)) refuse(spec.name, `${field}.type`, `unknown type "${String(flag.type)}"`);
     if (!flag.description) refuse(spec.name, `${field}.description`, 'a description is required');
-    if (flag.type === 'enum' && !(flag.enum_values && flag.enum_values.length > 0)) refuse(spec.name, `${field}.enum_values`, 'an enum flag lists its values');
+    if (flag.type === 'enum' && !(flag.enumValues && flag.enumValues.length > 0)) refuse(spec.name, `${field}.enumValues`, 'an enum flag lists its values');
     if (flag.short !== undefined) {
       if (!/^[a-zA-Z]$/.test(flag.short) || shorts.has(flag.short)) refuse(spec.name, `${field}.short`, 'one letter, unique, not -h');
       shorts.add(flag.short);
@@ -125,7 +125,7 @@ function checkPositionals(spec: CommandSpec): void {
     const field = `positionals.${index}`;
     if (!/^[a-z][a-z0-9_-]*$/.test(positional.name)) refuse(spec.name, `${field}.name`, 'positional names match ^[a-z][a-z0-9_-]*$');
     if (positional.variadic && index !== positionals.length - 1) refuse(spec.name, field, 'only the last positional may be variadic');
-    if (positional.type === 'enum' && !positional.enum_values?.length) refuse(spec.name, `${field}.enum_values`, 'an enum positional lists its values');
+    if (positional.type === 'enum' && !positional.enumValues?.length) refuse(spec.name, `${field}.enumValues`, 'an enum positional lists its values');
     const required = positional.required !== false;
     if (required && optionalSeen) refuse(spec.name, field, 'a required positional cannot follow an optional one');
     optionalSeen ||= !required;
@@ -151,12 +151,12 @@ export function registerCommand(spec: CommandSpec, builtin: boolean): Registered
   const path = name.split(' ').filter(Boolean);
   if (path.length === 0 || !path.every((segment) => NAME.test(segment))) refuse(name || '?', 'name', `each word matches ${NAME}`);
   if (!spec.description) refuse(name, 'description', 'a description is required');
-  if (!isMemberOf(DangerLevel, spec.danger_level)) refuse(name, 'danger_level', 'must be safe, mutating or destructive');
+  if (!isMemberOf(DangerLevel, spec.dangerLevel)) refuse(name, 'dangerLevel', 'must be safe, mutating or destructive');
   if (typeof spec.run !== 'function') refuse(name, 'run', 'a handler function is required');
-  if (typeof spec.exit_codes !== 'object' || spec.exit_codes === null) refuse(name, 'exit_codes', 'an exit-code table is required');
+  if (typeof spec.exitCodes !== 'object' || spec.exitCodes === null) refuse(name, 'exitCodes', 'an exit-code table is required');
 
-  const isWriter = writes(spec.danger_level);
-  const acceptsKey = isWriter && spec.idempotency_key !== false;
+  const isWriter = writes(spec.dangerLevel);
+  const acceptsKey = isWriter && spec.idempotencyKey !== false;
   checkInterruption(spec, isWriter, acceptsKey);
   checkExitCodes(spec, isWriter, builtin);
   const frameworkFlags = frameworkFlagsFor({ interruptible: spec.interruption !== undefined, acceptsKey });
@@ -175,7 +175,7 @@ export function registerCommand(spec: CommandSpec, builtin: boolean): Registered
   }
   // Reading stdin can fail before any work (INPUT_REQUIRED), and so can a job-state folder that refuses writes.
   if (spec.stdin || spec.interruption) exitCodes[ExitCode.PRECONDITION] = STANDARD_EXIT_CODES[ExitCode.PRECONDITION];
-  for (const [key, entry] of Object.entries(spec.exit_codes)) {
+  for (const [key, entry] of Object.entries(spec.exitCodes)) {
     exitCodes[Number(key)] = { ...STANDARD_EXIT_CODES[Number(key) as ExitCode], ...entry };
   }
   return Object.freeze({

@@ -32,7 +32,7 @@ export async function spoolStdin(host: Host, spec: StdinSpec, stateRoot: string)
   }
   const dir = ensurePrivateDir(stateRoot, 'spool');
   const path = join(dir, `${randomBytes(8).toString('hex')}.stdin`);
-  const limit = spec.mode === 'buffered' ? (spec.max_bytes ?? STDIN_BUFFERED_MAX) : Infinity;
+  const limit = spec.mode === 'buffered' ? (spec.maxBytes ?? STDIN_BUFFERED_MAX) : Infinity;
   const hash = createHash('sha256');
   const fd = openSync(path, 'w', 0o600);
   let bytes = 0;

@@ -17,11 +17,11 @@ test('the table is 0-14 plus the two signal codes, with the spec names', () => {
 
 test('hard invariants of the table hold', () => {
   for (const [code, entry] of Object.entries(STANDARD_EXIT_CODES)) {
-    if (entry.retryable) assert.equal(entry.side_effects, 'none', `code ${code}`);
-    assert.equal(entry.side_effects === 'complete', Number(code) === 0, `only 0 is complete (code ${code})`);
+    if (entry.retryable) assert.equal(entry.sideEffects, 'none', `code ${code}`);
+    assert.equal(entry.sideEffects === 'complete', Number(code) === 0, `only 0 is complete (code ${code})`);
     assert.ok(entry.description.length >= 1 && entry.description.length <= 120);
   }
-  assert.equal(STANDARD_EXIT_CODES[ExitCode.ARG_ERROR].side_effects, 'none');
+  assert.equal(STANDARD_EXIT_CODES[ExitCode.ARG_ERROR].sideEffects, 'none');
   assert.equal(STANDARD_EXIT_CODES[ExitCode.PARTIAL_FAILURE].retryable, false);
 });
 

@@ -4,9 +4,9 @@ import { defineCommand, registerCommand } from '../../../src/runtime/program/def
 import { ExitCode } from '../../../src/contract/exit-code.js';
 import type { CommandSpec } from '../../../src/runtime/program/command-spec.js';
 
-const ok = { description: 'Done', retryable: false, side_effects: 'complete' } as const;
+const ok = { description: 'Done', retryable: false, sideEffects: 'complete' } as const;
 const base = (over: Partial<CommandSpec>): CommandSpec => ({
-  name: 'work', description: 'x', danger_level: 'safe', exit_codes: { [ExitCode.SUCCESS]: ok }, run: async () => ({ exitCode: ExitCode.SUCCESS }), ...over,
+  name: 'work', description: 'x', dangerLevel: 'safe', exitCodes: { [ExitCode.SUCCESS]: ok }, run: async () => ({ exitCode: ExitCode.SUCCESS }), ...over,
 });
 
 function refusedField(spec: CommandSpec): unknown {
@@ -21,29 +21,29 @@ function refusedField(spec: CommandSpec): unknown {
 }
 
 test('each contradiction is refused naming its field', () => {
-  const incompleteReader = { description: 'Not done', retryable: true, side_effects: 'none' } as const;
-  const incompleteWriter = { description: 'Paused', retryable: false, side_effects: 'partial' } as const;
-  assert.equal(refusedField(base({ interruption: { detach: false, resume: false }, exit_codes: { 0: ok, 14: incompleteReader } })), 'interruption');
-  assert.equal(refusedField(base({ interruption: { detach: true, resume: false } })), 'exit_codes.14');
-  assert.equal(refusedField(base({ danger_level: 'mutating', idempotency_key: false, interruption: { detach: false, resume: true }, exit_codes: { 0: ok, 14: incompleteWriter } })), 'interruption.resume');
-  assert.equal(refusedField(base({ exit_codes: { 0: ok, 15: ok } as CommandSpec['exit_codes'] })), 'exit_codes.15');
-  assert.equal(refusedField(base({ exit_codes: {} })), 'exit_codes.0');
-  assert.equal(refusedField(base({ danger_level: 'mutating', interruption: { detach: false, resume: true }, exit_codes: { 0: ok, 14: incompleteReader } })), 'exit_codes.14');
-  assert.equal(refusedField(base({ exit_codes: { 0: ok, 14: incompleteReader } })), 'exit_codes.14');
-  assert.equal(refusedField(base({ exit_codes: { 0: ok, 11: { description: 'x', retryable: true, side_effects: 'partial' } } })), 'exit_codes.11');
-  assert.equal(refusedField(base({ exit_codes: { 0: ok, 3: { description: 'x', retryable: true, side_effects: 'none' } } })), 'exit_codes.3');
+  const incompleteReader = { description: 'Not done', retryable: true, sideEffects: 'none' } as const;
+  const incompleteWriter = { description: 'Paused', retryable: false, sideEffects: 'partial' } as const;
+  assert.equal(refusedField(base({ interruption: { detach: false, resume: false }, exitCodes: { 0: ok, 14: incompleteReader } })), 'interruption');
+  assert.equal(refusedField(base({ interruption: { detach: true, resume: false } })), 'exitCodes.14');
+  assert.equal(refusedField(base({ dangerLevel: 'mutating', idempotencyKey: false, interruption: { detach: false, resume: true }, exitCodes: { 0: ok, 14: incompleteWriter } })), 'interruption.resume');
+  assert.equal(refusedField(base({ exitCodes: { 0: ok, 15: ok } as CommandSpec['exitCodes'] })), 'exitCodes.15');
+  assert.equal(refusedField(base({ exitCodes: {} })), 'exitCodes.0');
+  assert.equal(refusedField(base({ dangerLevel: 'mutating', interruption: { detach: false, resume: true }, exitCodes: { 0: ok, 14: incompleteReader } })), 'exitCodes.14');
+  assert.equal(refusedField(base({ exitCodes: { 0: ok, 14: incompleteReader } })), 'exitCodes.14');
+  assert.equal(refusedField(base({ exitCodes: { 0: ok, 11: { description: 'x', retryable: true, sideEffects: 'partial' } } })), 'exitCodes.11');
+  assert.equal(refusedField(base({ exitCodes: { 0: ok, 3: { description: 'x', retryable: true, sideEffects: 'none' } } })), 'exitCodes.3');
   assert.equal(refusedField(base({ flags: { budget: { type: 'string', description: 'x' } } })), 'flags.budget');
   assert.equal(refusedField(base({ flags: { Bad_Name: { type: 'string', description: 'x' } } })), 'flags.Bad_Name');
   assert.equal(refusedField(base({ positionals: [{ name: 'a', type: 'string', description: 'a', variadic: true }, { name: 'b', type: 'string', description: 'b' }] })), 'positionals.0');
-  assert.equal(refusedField(base({ interruption: { detach: true, resume: true, idle_timeout_ms: 10 }, exit_codes: { 0: ok, 14: incompleteReader } })), 'interruption.idle_timeout_ms');
+  assert.equal(refusedField(base({ interruption: { detach: true, resume: true, idleTimeoutMs: 10 }, exitCodes: { 0: ok, 14: incompleteReader } })), 'interruption.idleTimeoutMs');
   assert.equal(refusedField(base({ name: 'Bad Name' })), 'name');
 });
 
 test('the framework adds its flags and exit codes', () => {
   const registered = registerCommand(base({
-    danger_level: 'mutating',
+    dangerLevel: 'mutating',
     interruption: { detach: false, resume: true },
-    exit_codes: { 0: ok, 14: { description: 'Paused', retryable: false, side_effects: 'partial' } },
+    exitCodes: { 0: ok, 14: { description: 'Paused', retryable: false, sideEffects: 'partial' } },
   }), false);
   assert.deepEqual(Object.keys(registered.flags).sort(), ['budget', 'heartbeat-ms', 'idempotency-key', 'timeout']);
   assert.deepEqual(Object.keys(registered.exitCodes).map(Number).sort((a, b) => a - b), [0, 1, 2, 4, 10, 12, 14]);
