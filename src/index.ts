@@ -1,28 +1,44 @@
-// The public API of stint, for authors of programs built on it.
-export { ExitCode, SignalExitCode, STANDARD_EXIT_CODES, type ExitCodeEntry } from './contract/exit-code.js';
+/**
+ * `stint`: the authoring API. Declare commands, build a program, run it as the process, process big
+ * inputs on every core, and the vocabularies a declaration or a handler uses. The worker side of a map
+ * is `stint/worker`; a caller's continuation loop is `stint/client`; the wire contract is `stint/contract`.
+ * @packageDocumentation
+ */
+
+// Declaring commands and programs.
+export { defineCommand } from './runtime/program/define-command.js';
+export { createProgram, type Program, type ProgramSpec } from './runtime/program/program.js';
+export type { ProgramIdentity } from './runtime/cli/help-text.js';
+export type {
+  CommandSpec, CommandInput, CommandResult, FlagSpec, FlagType, FlagValues, PositionalSpec, PositionalType,
+  PositionalValues, Interruption, StdinSpec, FrameworkOptions,
+} from './runtime/program/command-spec.js';
+export type { ExitCodeEntry } from './contract/exit-code.js';
+
+// Running a program as this process.
+export { runCli } from './bin/run-cli.js';
+export { installSignalRouter } from './bin/signal-router.js';
+export type { Host } from './runtime/host.js';
+
+// What a handler sees and returns.
+export type { CommandContext, Restored } from './runtime/program/command-spec.js';
+export type { Envelope, ErrorDetail, FieldError, WarningDetail } from './contract/envelope.js';
+export type { Progress } from './contract/incomplete.js';
+export { outcomeOf, type Outcome, type Established, type Unresolved } from './contract/outcome.js';
+export { StintError } from './contract/stint-error.js';
+
+// Big inputs on every core: a worker-side map (see `stint/worker`) and a main-side fold.
+export { processFile, type FileWork, type FileOutcome } from './engine/process-file.js';
+export type { Fold, FoldChunk, Watermark } from './engine/chunked-run.js';
+export type { WireError } from './engine/worker-protocol.js';
+export { Framing } from './engine/framing.js';
+
+// The vocabularies a declaration or a handler uses, by name.
+export { ExitCode } from './contract/exit-code.js';
 export { ErrorCode } from './contract/error-code.js';
 export { WarningCode } from './contract/warning-code.js';
-export { StintError } from './contract/stint-error.js';
-export { buildEnvelope, type Envelope, type ErrorDetail, type WarningDetail } from './contract/envelope.js';
-export { outcomeOf, type Outcome, type Established, type Unresolved } from './contract/outcome.js';
-export type { IncompleteData, Progress } from './contract/incomplete.js';
-export { JobState, IncompleteState } from './contract/vocabulary/job-state.js';
-export { RunStatus } from './contract/vocabulary/run-status.js';
-export { TaskStatus } from './contract/vocabulary/task-status.js';
-export { StopLimit } from './contract/vocabulary/stop-limit.js';
-export { Coverage } from './contract/vocabulary/coverage.js';
-export { Cause } from './contract/vocabulary/cause.js';
 export { DangerLevel } from './contract/vocabulary/danger-level.js';
 export { SideEffects } from './contract/vocabulary/side-effects.js';
 export { ProgressUnit } from './contract/vocabulary/progress-unit.js';
-export { defineCommand } from './runtime/program/define-command.js';
-export type { CommandSpec, CommandContext, CommandResult, FlagSpec, PositionalSpec, Interruption } from './runtime/program/command-spec.js';
-export { createProgram, type Program, type ProgramSpec } from './runtime/program/program.js';
-export { runCli } from './bin/run-cli.js';
-export { installSignalRouter } from './bin/signal-router.js';
-export { processFile, type FileWork, type FileOutcome } from './engine/process-file.js';
-export { runChunked, type Fold, type FoldChunk, type Watermark, type ChunkedOutcome } from './engine/chunked-run.js';
-export { openChunkPool, defaultWorkerCount, type ChunkPool } from './engine/chunk-pool.js';
-export { Framing } from './engine/framing.js';
-export type { ChunkInfo, ChunkMap, WindowInfo, WindowMap, WindowResult } from './engine/worker-protocol.js';
-export { continueUntilDone, type LoopOptions, type LoopResult, type RunCommand } from './client/continuation-loop.js';
+export { Cause } from './contract/vocabulary/cause.js';
+export { Phase } from './contract/vocabulary/phase.js';

@@ -10,6 +10,7 @@ import { StopLimit } from '../contract/vocabulary/stop-limit.js';
 /** Runs one command line (verbatim, through a shell) and returns its envelope. */
 export type RunCommand = (commandLine: string) => Promise<Envelope>;
 
+/** How `continueUntilDone` runs continuations and when it stops waiting. */
 export interface LoopOptions {
   readonly run: RunCommand;
   /** Continuations whose progress.done did not grow before the loop cancels (seed 000: three). */
@@ -37,6 +38,11 @@ export interface LoopResult {
 
 const DEFAULT_STALL_LIMIT = 3;
 
+/**
+ * Runs `data.continue_command` through `options.run` until the exit is not INCOMPLETE (14); after
+ * `stallLimit` continuations without progress it runs `cancel_command`. A failed call ends the loop
+ * as `done`, with that response.
+ */
 export async function continueUntilDone(first: Envelope, options: LoopOptions): Promise<LoopResult> {
   const stallLimit = options.stallLimit ?? DEFAULT_STALL_LIMIT;
   const now = options.now ?? Date.now;

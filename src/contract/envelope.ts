@@ -53,6 +53,7 @@ export interface Envelope<D = unknown> {
   readonly meta: ResponseMeta;
 }
 
+/** What `buildEnvelope` takes; `ok`, `meta.exit_code` and `meta.duration_ms` follow from it. */
 export interface EnvelopeParts<D> {
   readonly exitCode: ProcessExitCode;
   readonly durationMs: number;

@@ -19,6 +19,7 @@ export const ExitCode = {
   INCOMPLETE: 14,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
+/** The name of an exit code, as the manifest's `name` spells it (`INCOMPLETE`). */
 export type ExitCodeName = keyof typeof ExitCode;
 
 /** Exits that only the framework's signal handlers produce (128 + signal number). */

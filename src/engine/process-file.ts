@@ -8,6 +8,7 @@ import { fingerprintOf, inspectInput } from './input-file.js';
 import { workerFailedError } from './worker-failed.js';
 import type { WireError } from './worker-protocol.js';
 
+/** What `processFile` runs: a file, how it splits into records, the worker-side map and the main-side fold. */
 export interface FileWork<P, S> {
   /** The input, relative to the caller's working directory. */
   readonly path: string;
@@ -25,6 +26,7 @@ export interface FileWork<P, S> {
   readonly maxRecordBytes?: number;
 }
 
+/** How `processFile` ended: the whole file folded, stopped at a safe point (checkpointed), or failed at a line. */
 export type FileOutcome<S> =
   | { readonly kind: 'done'; readonly state: S }
   | { readonly kind: 'stopped'; readonly state: S }

@@ -13,7 +13,7 @@ const SRC = join(REPO_ROOT, 'src');
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
-    return entry.isDirectory() ? sources(path) : entry.name.endsWith('.ts') ? [path] : [];
+    return entry.isDirectory() ? sources(path) : /\.c?ts$/.test(entry.name) ? [path] : [];
   });
 }
 
@@ -26,7 +26,7 @@ test('imports flow one way between layers', () => {
   const violations: string[] = [];
   for (const file of sources(SRC)) {
     const from = layerOf(file);
-    if (!(from in RANK)) continue; // index.ts: the public surface may re-export any layer
+    if (!(from in RANK)) continue; // index.ts, worker.ts: entry points re-export layers (entry-points.test.ts)
     for (const target of importsOf(file)) {
       const to = layerOf(target);
       const allowed = from === 'client' ? to === 'contract' || to === 'client' : RANK[to]! <= RANK[from]! && !(from === 'commands' && to === 'client');
@@ -52,4 +52,43 @@ test('no import cycles', () => {
   };
   for (const file of graph.keys()) visit(file, []);
   assert.deepEqual(cycles, []);
+});
+
+// Worker-side modules run on the pool's threads: the thread entry and every handler's map module (a
+// module exporting `map` or `mapWindow`), and all they import. They import only these, and no package:
+const WORKER_ALLOWED: Readonly<Record<string, string>> = {
+  'contract/': 'pure codes, errors and vocabularies',
+  'engine/worker-start.cts': "the thread's entry",
+  'engine/worker-entry.ts': 'the task handler the entry loads',
+  'engine/worker-protocol.ts': 'the messages between the threads (types)',
+  'engine/chunk-reader.ts': "reads and frames one chunk of the file",
+  'engine/framing.ts': 'where records start, over bytes',
+  'engine/csv-records.ts': 'the CSV record parser window maps share',
+  'engine/packed-output.ts': 'the packed buffer a map fills',
+};
+/** A map module's own folder holds its pure helpers; they are worker-side too, so the same rule holds for them. */
+const sameCommand = (from: string, to: string): boolean => from.startsWith('commands/') && dirname(from) === dirname(to);
+const isMapModule = (file: string): boolean => /^export (?:async )?function (?:map|mapWindow)\b/m.test(readFileSync(file, 'utf8'));
+
+test('worker-side modules import only the contract and the worker helpers', () => {
+  const roots = [join(SRC, 'engine', 'worker-start.cts'), ...sources(SRC).filter(isMapModule)];
+  assert.ok(roots.some((file) => file.endsWith('csv-stats-map.ts')) && roots.some((file) => file.endsWith('import-map.ts')));
+  const allowed = (from: string, to: string): boolean =>
+    Object.keys(WORKER_ALLOWED).some((prefix) => to === prefix || (prefix.endsWith('/') && to.startsWith(prefix))) || sameCommand(from, to);
+  const seen = new Set<string>();
+  const violations: string[] = [];
+  const visit = (file: string): void => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    const from = relative(SRC, file);
+    for (const target of importsOf(file)) {
+      if (allowed(from, relative(SRC, target))) visit(target);
+      else violations.push(`${from} -> ${relative(SRC, target)}`);
+    }
+    for (const [, name] of readFileSync(file, 'utf8').matchAll(/(?:^|\n)\s*(?:import|export)(?:[^'"]*?from)?\s*['"]([^.'"][^'"]*)['"]/g)) {
+      if (!name!.startsWith('node:')) violations.push(`${from} -> package ${name}`);
+    }
+  };
+  roots.forEach(visit);
+  assert.deepEqual(violations, []);
 });

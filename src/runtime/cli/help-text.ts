@@ -4,6 +4,7 @@ import { commandsUnder, type CommandNode } from './command-tree.js';
 import type { RegisteredCommand } from '../program/define-command.js';
 import { GLOBAL_FLAGS } from './framework-flags.js';
 
+/** A program's name (its state folder and environment prefix follow from it), version and one-line description. */
 export interface ProgramIdentity {
   readonly name: string;
   readonly version: string;

@@ -11,6 +11,7 @@ import type { Cause } from '../../contract/vocabulary/cause.js';
  */
 export type FlagType = 'string' | 'integer' | 'number' | 'boolean' | 'duration' | 'bytes' | 'enum';
 
+/** One flag a command declares, by name in `CommandSpec.flags` (`--name`). */
 export interface FlagSpec {
   readonly type: FlagType;
   readonly description: string;
@@ -31,8 +32,10 @@ export interface FlagSpec {
   readonly identity?: boolean;
 }
 
+/** Positional types an author may declare. */
 export type PositionalType = 'string' | 'integer' | 'number' | 'enum';
 
+/** One positional argument a command declares, in order. */
 export interface PositionalSpec {
   readonly name: string;
   readonly type: PositionalType;
@@ -56,6 +59,7 @@ export interface Interruption {
   readonly maxLifetimeMs?: number;
 }
 
+/** How a command reads stdin: `buffered` whole (up to `maxBytes`), `lines` or `records`. */
 export interface StdinSpec {
   readonly mode: 'buffered' | 'lines' | 'records';
   readonly maxBytes?: number;
@@ -99,6 +103,7 @@ export interface FrameworkOptions {
   readonly idempotencyKeyGiven?: boolean;
 }
 
+/** What a handler is called with: its flags and positionals, typed by the declaration, and the framework's options. */
 export interface CommandInput<F extends Readonly<Record<string, FlagSpec>>, P extends readonly PositionalSpec[]> {
   readonly flags: FlagValues<F>;
   readonly positionals: PositionalValues<P>;
@@ -154,6 +159,7 @@ export interface CommandContext {
   checkpoint<S>(state: S, progress: Progress, force?: boolean): Promise<boolean>;
 }
 
+/** A checkpoint `ctx.restore` found: the saved state and the progress it had reached. */
 export interface Restored<S> {
   readonly state: S;
   readonly progress: Progress;
@@ -171,6 +177,7 @@ export interface CommandResult<D = unknown> {
   readonly verbatim?: Envelope;
 }
 
+/** A command's declaration: what `defineCommand` takes. The manifest and `--help` are built from it. */
 export interface CommandSpec<
   F extends Readonly<Record<string, FlagSpec>> = Readonly<Record<string, FlagSpec>>,
   P extends readonly PositionalSpec[] = readonly PositionalSpec[],

@@ -29,12 +29,14 @@ import { spoolStdin, type Spooled } from '../storage/stdin-spool.js';
 import { StopController } from '../jobs/stop-controller.js';
 import { resultOfThrown } from './thrown.js';
 
+/** What `createProgram` takes: the program's identity and its commands (each declared with `defineCommand`). */
 export interface ProgramSpec extends ProgramIdentity {
   // Commands of any flag and positional shape; each was checked by defineCommand.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   readonly commands: readonly CommandSpec<any, any, any>[];
 }
 
+/** A program built by `createProgram`; `runCli` runs it as the process. */
 export interface Program {
   readonly identity: ProgramIdentity;
   readonly commands: readonly RegisteredCommand[];

@@ -1,0 +1,74 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import ts from 'typescript';
+import { REPO_ROOT } from '../helpers/paths.js';
+
+// Each entry point has one job (package.json "exports"); they are imported here by name, as a user
+// imports them, so the package's own exports map is what resolves them.
+const ENTRY_POINTS = {
+  stint: 'src/index.ts',
+  'stint/worker': 'src/worker.ts',
+  'stint/client': 'src/client/index.ts',
+  'stint/contract': 'src/contract/index.ts',
+} as const;
+
+test('each entry point resolves by name and holds what its job needs, and no engine internals', async () => {
+  const stint = await import('stint');
+  for (const name of ['defineCommand', 'createProgram', 'runCli', 'processFile', 'Framing', 'StintError', 'ExitCode', 'DangerLevel']) {
+    assert.ok(name in stint, `stint exports ${name}`);
+  }
+  for (const internal of ['runChunked', 'openChunkPool', 'defaultWorkerCount', 'buildEnvelope', 'TaskStatus']) {
+    assert.ok(!(internal in stint), `stint does not export ${internal}`);
+  }
+  const worker = await import('stint/worker');
+  assert.deepEqual(Object.keys(worker).sort(), ['ErrorCode', 'StintError']);
+  const client = await import('stint/client');
+  for (const name of ['continueUntilDone', 'ExitCode', 'IncompleteState', 'RunStatus', 'StopLimit']) assert.ok(name in client, name);
+  const contract = await import('stint/contract');
+  for (const name of ['ExitCode', 'STANDARD_EXIT_CODES', 'buildEnvelope', 'ErrorCode', 'WarningCode', 'JobState', 'Coverage']) {
+    assert.ok(name in contract, name);
+  }
+});
+
+const BUILD_SRC = join(REPO_ROOT, 'build', 'src');
+const runtimeImportsOf = (file: string): string[] =>
+  [...readFileSync(file, 'utf8').matchAll(/(?:^|\n)\s*(?:import|export)[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)]
+    .map((m) => (m[1] ?? m[2])!);
+
+test("stint/worker's module graph reaches only the contract and the worker protocol", () => {
+  const seen = new Set<string>();
+  const visit = (file: string): void => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const specifier of runtimeImportsOf(file)) {
+      if (specifier.startsWith('.')) visit(resolve(dirname(file), specifier));
+      else assert.match(specifier, /^node:/, `${relative(BUILD_SRC, file)} imports the package ${specifier}`);
+    }
+  };
+  visit(join(BUILD_SRC, 'worker.js'));
+  const outside = [...seen].map((file) => relative(BUILD_SRC, file))
+    .filter((file) => file !== 'worker.js' && !file.startsWith('contract/') && file !== 'engine/worker-protocol.js');
+  assert.deepEqual(outside, []);
+  assert.ok(seen.size > 1, 'the graph was followed');
+});
+
+test('every export of every entry point is documented', () => {
+  const files = Object.values(ENTRY_POINTS).map((file) => join(REPO_ROOT, file));
+  const options: ts.CompilerOptions = { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, strict: true, noEmit: true, skipLibCheck: true, types: [] };
+  const program = ts.createProgram(files, options);
+  const checker = program.getTypeChecker();
+  const undocumented: string[] = [];
+  for (const [entry, file] of Object.entries(ENTRY_POINTS)) {
+    const module = checker.getSymbolAtLocation(program.getSourceFile(join(REPO_ROOT, file))!)!;
+    const exported = checker.getExportsOfModule(module);
+    assert.ok(exported.length > 0, `${entry} has exports`);
+    for (const symbol of exported) {
+      const target = symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
+      const documented = (target.declarations ?? []).some((declaration) => ts.getJSDocCommentsAndTags(declaration).length > 0);
+      if (!documented) undocumented.push(`${entry}: ${symbol.name}`);
+    }
+  }
+  assert.deepEqual(undocumented, []);
+});
