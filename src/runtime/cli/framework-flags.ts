@@ -16,7 +16,7 @@ export const GLOBAL_FLAGS: Readonly<Record<string, FlagSpec>> = Object.freeze({
     description: 'Output format: json (one envelope on stdout; the default when stdout is not a terminal) or text',
   },
   [GlobalFlag.Help]: { type: 'boolean', short: 'h', description: 'Show help for the program or a command' },
-  [GlobalFlag.Version]: { type: 'boolean', description: 'Show the program version' },
+  [GlobalFlag.Version]: { type: 'boolean', short: 'V', description: 'Show the program version' },
 });
 
 /** Flags the framework adds to the commands that need them. */

@@ -53,7 +53,8 @@ export function groupHelp(program: ProgramIdentity, node: CommandNode): string {
     'Global flags (before or after the command):',
     table(flagRows(GLOBAL_FLAGS)),
     '',
-    `Run "${program.name} <command> --help" for a command's arguments, flags and exit codes.`,
+    `Run "${program.name} help <command>" (or "${program.name} <command> --help") for a command's arguments,`,
+    'flags and exit codes.',
     '',
   ].join('\n');
 }

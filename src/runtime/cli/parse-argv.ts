@@ -7,6 +7,7 @@ import type { FlagSpec, PositionalSpec } from '../program/command-spec.js';
 import type { CommandNode } from './command-tree.js';
 import { formatSize, parseDuration, parseSize } from './duration.js';
 import { GLOBAL_FLAGS, GlobalFlag } from './framework-flags.js';
+import { helpWordAsFlag } from './help-word.js';
 import { nearest } from './suggest.js';
 
 export interface ParsedGlobals {
@@ -30,6 +31,12 @@ export interface ParsedCall {
 const isNegativeNumber = (text: string): boolean => /^-\d+(\.\d+)?$/.test(text);
 const looksLikeFlag = (text: string): boolean => text.startsWith('-') && text !== '-' && !isNegativeNumber(text);
 
+/** The global flags that take no value, as a caller may spell them. */
+const GLOBAL_SWITCHES: ReadonlySet<string> = new Set([GlobalFlag.Help, GlobalFlag.Version].flatMap((name) => {
+  const short = GLOBAL_FLAGS[name]!.short;
+  return short ? [`--${name}`, `-${short}`] : [`--${name}`];
+}));
+
 /** Walks the leading words down the command tree, stepping over global flags. */
 function findNode(root: CommandNode, args: readonly string[]): { node: CommandNode; pathIndexes: Set<number>; stray?: { word: string; index: number } } {
   let node = root;
@@ -38,7 +45,7 @@ function findNode(root: CommandNode, args: readonly string[]): { node: CommandNo
     const arg = args[i]!;
     if (arg === '--') break;
     if (arg === `--${GlobalFlag.Format}`) { i++; continue; }
-    if (arg.startsWith(`--${GlobalFlag.Format}=`) || arg === '-h' || arg === `--${GlobalFlag.Help}` || arg === `--${GlobalFlag.Version}`) continue;
+    if (arg.startsWith(`--${GlobalFlag.Format}=`) || GLOBAL_SWITCHES.has(arg)) continue;
     if (looksLikeFlag(arg)) break;
     const child = node.children.get(arg);
     if (!child) return node.command ? { node, pathIndexes } : { node, pathIndexes, stray: { word: arg, index: i } };
@@ -99,8 +106,9 @@ function convert(name: string, flag: FlagSpec | PositionalSpec, raw: string, err
  * Reads argv against the command tree. Never throws for bad input: every
  * problem is collected so that one ARG_ERROR names them all.
  */
-export function parseArgv(root: CommandNode, argv: readonly string[]): ParsedCall {
+export function parseArgv(root: CommandNode, typed: readonly string[]): ParsedCall {
   const errors: FieldError[] = [];
+  const argv = helpWordAsFlag(root, typed);
   const { node, pathIndexes, stray } = findNode(root, argv);
   const command = node.command;
   const local = command?.flags ?? {};

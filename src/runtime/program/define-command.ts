@@ -102,7 +102,7 @@ function checkInterruption(spec: CommandSpec, isWriter: boolean, acceptsKey: boo
 }
 
 function checkFlags(spec: CommandSpec, reserved: ReadonlySet<string>): void {
-  const shorts = new Set<string>(['h']);
+  const shorts = new Set<string>(Object.values(GLOBAL_FLAGS).flatMap((flag) => (flag.short ? [flag.short] : [])));
   for (const [name, flag] of Object.entries(spec.flags ?? {})) {
     const field = `flags.${name}`;
     if (!NAME.test(name)) refuse(spec.name, field, `flag names match ${NAME}`);
@@ -111,7 +111,7 @@ function checkFlags(spec: CommandSpec, reserved: ReadonlySet<string>): void {
     if (!flag.description) refuse(spec.name, `${field}.description`, 'a description is required');
     if (flag.type === 'enum' && !(flag.enumValues && flag.enumValues.length > 0)) refuse(spec.name, `${field}.enumValues`, 'an enum flag lists its values');
     if (flag.short !== undefined) {
-      if (!/^[a-zA-Z]$/.test(flag.short) || shorts.has(flag.short)) refuse(spec.name, `${field}.short`, 'one letter, unique, not -h');
+      if (!/^[a-zA-Z]$/.test(flag.short) || shorts.has(flag.short)) refuse(spec.name, `${field}.short`, 'one letter, unique, not -h or -V');
       shorts.add(flag.short);
     }
     if (flag.required && flag.default !== undefined) refuse(spec.name, field, 'a required flag has no default');

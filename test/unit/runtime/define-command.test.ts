@@ -37,6 +37,9 @@ test('each contradiction is refused naming its field', () => {
   assert.equal(refusedField(base({ positionals: [{ name: 'a', type: 'string', description: 'a', variadic: true }, { name: 'b', type: 'string', description: 'b' }] })), 'positionals.0');
   assert.equal(refusedField(base({ interruption: { detach: true, resume: true, idleTimeoutMs: 10 }, exitCodes: { 0: ok, 14: incompleteReader } })), 'interruption.idleTimeoutMs');
   assert.equal(refusedField(base({ name: 'Bad Name' })), 'name');
+  for (const short of ['h', 'V']) {
+    assert.equal(refusedField(base({ flags: { x: { type: 'boolean', short, description: 'x' } } })), 'flags.x.short', `-${short} is the framework's`);
+  }
 });
 
 test('the framework adds its flags and exit codes', () => {
