@@ -32,7 +32,10 @@ export type SignalExitCode = (typeof SignalExitCode)[keyof typeof SignalExitCode
 /** Any code a stint process may end with. */
 export type ProcessExitCode = ExitCode | SignalExitCode;
 
-/** One row of an exit-code table as a command declares it; the manifest spells it in snake_case (exit-code-entry.json). */
+/**
+ * One row of an exit-code table as a command declares it; the manifest spells it in snake_case
+ * (exit-code-entry.json).
+ */
 export interface ExitCodeEntry {
   readonly name?: string;
   readonly description: string;

@@ -5,7 +5,10 @@ import { programPath } from '../helpers/paths.js';
 
 // `help <command>` and `-V` are the framework's, so every program built on stint has them: stint's own
 // commands and a fixture program's are both asked.
-const programs = [{ name: 'stint', options: {} }, { name: 'demo-tool', options: { program: programPath('demo-tool') } }];
+const programs = [
+  { name: 'stint', options: {} },
+  { name: 'demo-tool', options: { program: programPath('demo-tool') } },
+];
 const helpCases = [
   { word: ['help'], flag: ['--help'] },
   { word: ['help', 'manifest'], flag: ['manifest', '--help'] },
@@ -17,7 +20,8 @@ for (const { name, options } of programs) {
   describe(`${name}: help as a word`, () => {
     for (const { word, flag } of helpCases) {
       test(`"${word.join(' ')}" prints what "${flag.join(' ')}" prints`, async () => {
-        const [byWord, byFlag] = await Promise.all([runCli([...word, '--format', 'text'], options), runCli([...flag, '--format', 'text'], options)]);
+        const asText = (args: string[]) => runCli([...args, '--format', 'text'], options);
+        const [byWord, byFlag] = await Promise.all([asText(word), asText(flag)]);
         assert.equal(byWord.code, 0);
         assert.match(byWord.stdout, new RegExp(`Usage: ${name}`));
         assert.equal(byWord.stdout, byFlag.stdout);

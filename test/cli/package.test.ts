@@ -36,7 +36,8 @@ async function pack(): Promise<string> {
 async function install(tarball: string): Promise<string> {
   const home = world.path('user');
   mkdirSync(home);
-  writeFileSync(join(home, 'package.json'), JSON.stringify({ name: 'tally', version: '2.0.0', private: true, type: 'module' }));
+  const manifest = { name: 'tally', version: '2.0.0', private: true, type: 'module' };
+  writeFileSync(join(home, 'package.json'), JSON.stringify(manifest));
   await npm(['install', tarball, '--prefer-offline', '--no-audit', '--no-fund'], home);
   return home;
 }
@@ -52,7 +53,8 @@ async function buildProgram(home: string): Promise<string> {
     typeRoots: [join(REPO_ROOT, 'node_modules', '@types')], types: ['node'],
   };
   writeFileSync(join(home, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['tally.ts', 'tally-map.ts'] }));
-  await run(process.execPath, [join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', home], { cwd: home, timeout: GUARD_MS });
+  const tsc = join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+  await run(process.execPath, [tsc, '-p', home], { cwd: home, timeout: GUARD_MS });
   const program = join(home, 'dist', 'tally.js');
   chmodSync(program, 0o755);
   return program;
@@ -75,8 +77,10 @@ test('the tarball holds the library, its bin and WebAssembly, and no tests, fixt
   const files = stdout.trim().split('\n');
   const unwanted = files.filter((file) => /(^|\/)(test|tests|fixtures|bench)(\/|$)|\.test\.js$/.test(file));
   assert.deepEqual(unwanted, []);
-  for (const needed of ['build/src/index.js', 'build/src/index.d.ts', 'build/src/worker.js', 'build/src/client/index.js',
-    'build/src/contract/index.js', 'build/src/bin/stint.js', 'README.md', 'build/src/commands/analyze/wasm/csv-scan.wasm']) {
+  const needs = ['build/src/index.js', 'build/src/index.d.ts', 'build/src/worker.js', 'build/src/client/index.js',
+    'build/src/contract/index.js', 'build/src/bin/stint.js', 'README.md',
+    'build/src/commands/analyze/wasm/csv-scan.wasm'];
+  for (const needed of needs) {
     assert.ok(files.includes(`package/${needed}`), `the tarball holds ${needed}`);
   }
 });
@@ -93,11 +97,12 @@ test('installed from the tarball, stint analyzes a file with its packed WebAssem
 test('each entry point of the installed package loads by name', async () => {
   const probe = `for (const name of ['stint', 'stint/worker', 'stint/client', 'stint/contract'])
     console.log(name, Object.keys(await import(name)).length);`;
-  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', probe], { cwd: home, timeout: GUARD_MS });
+  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', probe],
+    { cwd: home, timeout: GUARD_MS });
   assert.match(stdout, /^stint [1-9]\d*\nstint\/worker [1-9]\d*\nstint\/client [1-9]\d*\nstint\/contract [1-9]\d*\n$/);
 });
 
-test('a TypeScript program built on the installed package pauses at 14 and continues to the whole answer', async (t) => {
+test('a TypeScript program on the installed package pauses at 14 and continues to the whole answer', async (t) => {
   const program = await buildProgram(home);
   const expected = writeInput(join(home, 'input.txt'));
   const whole = await runJson(['count', 'input.txt', '--budget', '0'],

@@ -67,14 +67,18 @@ const WORKER_ALLOWED: Readonly<Record<string, string>> = {
   'engine/packed-output.ts': 'the packed buffer a map fills',
 };
 /** A map module's own folder holds its pure helpers; they are worker-side too, so the same rule holds for them. */
-const sameCommand = (from: string, to: string): boolean => from.startsWith('commands/') && dirname(from) === dirname(to);
-const isMapModule = (file: string): boolean => /^export (?:async )?function (?:map|mapWindow)\b/m.test(readFileSync(file, 'utf8'));
+const sameCommand = (from: string, to: string): boolean =>
+  from.startsWith('commands/') && dirname(from) === dirname(to);
+const isMapModule = (file: string): boolean =>
+  /^export (?:async )?function (?:map|mapWindow)\b/m.test(readFileSync(file, 'utf8'));
+const PACKAGE_IMPORT = /(?:^|\n)\s*(?:import|export)(?:[^'"]*?from)?\s*['"]([^.'"][^'"]*)['"]/g;
+const allowedOnWorker = (from: string, to: string): boolean =>
+  Object.keys(WORKER_ALLOWED).some((prefix) => to === prefix || (prefix.endsWith('/') && to.startsWith(prefix)))
+  || sameCommand(from, to);
 
 test('worker-side modules import only the contract and the worker helpers', () => {
   const roots = [join(SRC, 'engine', 'worker-start.cts'), ...sources(SRC).filter(isMapModule)];
-  assert.ok(roots.some((file) => file.endsWith('csv-stats-map.ts')) && roots.some((file) => file.endsWith('import-map.ts')));
-  const allowed = (from: string, to: string): boolean =>
-    Object.keys(WORKER_ALLOWED).some((prefix) => to === prefix || (prefix.endsWith('/') && to.startsWith(prefix))) || sameCommand(from, to);
+  for (const map of ['csv-stats-map.ts', 'import-map.ts']) assert.ok(roots.some((file) => file.endsWith(map)), map);
   const seen = new Set<string>();
   const violations: string[] = [];
   const visit = (file: string): void => {
@@ -82,10 +86,10 @@ test('worker-side modules import only the contract and the worker helpers', () =
     seen.add(file);
     const from = relative(SRC, file);
     for (const target of importsOf(file)) {
-      if (allowed(from, relative(SRC, target))) visit(target);
+      if (allowedOnWorker(from, relative(SRC, target))) visit(target);
       else violations.push(`${from} -> ${relative(SRC, target)}`);
     }
-    for (const [, name] of readFileSync(file, 'utf8').matchAll(/(?:^|\n)\s*(?:import|export)(?:[^'"]*?from)?\s*['"]([^.'"][^'"]*)['"]/g)) {
+    for (const [, name] of readFileSync(file, 'utf8').matchAll(PACKAGE_IMPORT)) {
       if (!name!.startsWith('node:')) violations.push(`${from} -> package ${name}`);
     }
   };

@@ -21,7 +21,8 @@ test('a leading help word becomes --help, after any global flags', () => {
   const root = treeOf('job wait', 'analyze');
   assert.deepEqual(helpWordAsFlag(root, ['help']), ['--help']);
   assert.deepEqual(helpWordAsFlag(root, ['help', 'job', 'wait']), ['--help', 'job', 'wait']);
-  assert.deepEqual(helpWordAsFlag(root, ['--format', 'json', 'help', 'analyze']), ['--format', 'json', '--help', 'analyze']);
+  const afterFormat = helpWordAsFlag(root, ['--format', 'json', 'help', 'analyze']);
+  assert.deepEqual(afterFormat, ['--format', 'json', '--help', 'analyze']);
 });
 
 test('help anywhere else is an ordinary word, and a program that has a help command keeps it', () => {
