@@ -3,6 +3,10 @@ export { ExitCode, SignalExitCode, STANDARD_EXIT_CODES, type ExitCodeEntry } fro
 export { ErrorCode } from './contract/error-code.js';
 export { WarningCode } from './contract/warning-code.js';
 export { StintError } from './contract/stint-error.js';
+export {
+  defineErrorCodes, defineWarningCodes,
+  type ErrorCodeDeclaration, type WarningCodeDeclaration, type DeclaredCodes, type DeclaredCodeSet,
+} from './contract/declared-codes.js';
 export { buildEnvelope, type Envelope, type ErrorDetail, type WarningDetail } from './contract/envelope.js';
 export { outcomeOf, type Outcome, type Established, type Unresolved } from './contract/outcome.js';
 export type { IncompleteData, Progress } from './contract/incomplete.js';
