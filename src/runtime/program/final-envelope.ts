@@ -24,8 +24,7 @@ export function callMeta(inv: Pick<Invocation, 'program' | 'command' | 'options'
  * reported as such. A program's own code also takes the retryability its declaration gives.
  */
 export function checkDeclared(command: RegisteredCommand, result: CommandResult, codes: CodeTable): CommandResult {
-  const coded = checkCodes(command, result, codes);
-  if (Object.hasOwn(command.exitCodes, coded.exitCode)) return coded;
+  if (Object.hasOwn(command.exitCodes, result.exitCode)) return checkCodes(command, result, codes);
   return {
     exitCode: ExitCode.GENERAL_ERROR,
     error: {
