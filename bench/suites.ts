@@ -15,7 +15,7 @@ import { mbps, median, timeCommand, type Figure } from './measure.js';
 import { openCheckpointStore, CHECKPOINT_FORMAT } from '../src/runtime/storage/checkpoint-store.js';
 import { ProgressUnit } from '../src/contract/vocabulary/progress-unit.js';
 import { CHECKPOINT_INTERVAL_MS } from '../src/runtime/program/call-context.js';
-import { readCsvHeader } from '../src/engine/csv-header.js';
+import { readCsvHeader } from '../src/commands/csv-header.js';
 import { map as analyzeMap } from '../src/commands/analyze/csv-stats-map.js';
 
 const WORK = join(tmpdir(), 'stint-bench');

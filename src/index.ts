@@ -26,6 +26,10 @@ export type { Envelope, ErrorDetail, FieldError, WarningDetail } from './contrac
 export type { Progress } from './contract/incomplete.js';
 export { outcomeOf, type Outcome, type Established, type Unresolved } from './contract/outcome.js';
 export { StintError } from './contract/stint-error.js';
+export {
+  defineErrorCodes, defineWarningCodes,
+  type ErrorCodeDeclaration, type WarningCodeDeclaration, type DeclaredCodes, type DeclaredCodeSet,
+} from './contract/declared-codes.js';
 
 // Big inputs on every core: a worker-side map (see `stint/worker`) and a main-side fold.
 export { processFile, type FileWork, type FileOutcome } from './engine/process-file.js';

@@ -8,3 +8,4 @@
 export type { ChunkInfo, ChunkMap, WindowInfo, WindowMap, WindowResult } from './engine/worker-protocol.js';
 export { StintError } from './contract/stint-error.js';
 export { ErrorCode } from './contract/error-code.js';
+export { defineErrorCodes, defineWarningCodes, type DeclaredCodes } from './contract/declared-codes.js';

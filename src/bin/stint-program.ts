@@ -1,6 +1,7 @@
 import { analyzeCommand } from '../commands/analyze/analyze-command.js';
 import { exportCommand } from '../commands/export/export-command.js';
 import { importCommand } from '../commands/import/import-command.js';
+import { STINT_CODE_SETS } from '../commands/stint-codes.js';
 import { createProgram, type Program } from '../runtime/program/program.js';
 import { TOOL_VERSION } from './version.js';
 
@@ -11,5 +12,6 @@ export function stintProgram(): Program {
     version: TOOL_VERSION,
     description: 'long work under a time budget that never loses what was done',
     commands: [analyzeCommand, importCommand, exportCommand],
+    codes: STINT_CODE_SETS,
   });
 }

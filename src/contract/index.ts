@@ -22,6 +22,10 @@ export { outcomeOf, type Outcome, type Established, type Unresolved } from './ou
 export { ErrorCode, EXIT_CODE_OF } from './error-code.js';
 export { WarningCode } from './warning-code.js';
 export { StintError } from './stint-error.js';
+export {
+  defineErrorCodes, defineWarningCodes,
+  type ErrorCodeDeclaration, type WarningCodeDeclaration, type DeclaredCodes, type DeclaredCodeSet,
+} from './declared-codes.js';
 
 // Vocabularies on the wire.
 export { ArgProblem } from './vocabulary/arg-problem.js';

@@ -1,8 +1,8 @@
-/** Stable warning codes (WarningDetail.code). */
+/**
+ * The framework's own warning codes (WarningDetail.code). A program declares
+ * its own with defineWarningCodes; stint's commands do so in src/commands/stint-codes.ts.
+ */
 export const WarningCode = {
   CheckpointDiscarded: 'CHECKPOINT_DISCARDED',
-  InvalidUtf8Replaced: 'INVALID_UTF8_REPLACED',
-  RaggedRows: 'RAGGED_ROWS',
-  DuplicateColumnNames: 'DUPLICATE_COLUMN_NAMES',
 } as const;
 export type WarningCode = (typeof WarningCode)[keyof typeof WarningCode];

@@ -1,4 +1,5 @@
-import { ErrorCode, EXIT_CODE_OF } from '../../contract/error-code.js';
+import { ErrorCode } from '../../contract/error-code.js';
+import { STINT_CODES, StintWarning } from '../stint-codes.js';
 import type { ErrorDetail } from '../../contract/envelope.js';
 import { ExitCode } from '../../contract/exit-code.js';
 import { outcomeOf, type Established, type Outcome, type Unresolved } from '../../contract/outcome.js';
@@ -7,7 +8,6 @@ import { Cause } from '../../contract/vocabulary/cause.js';
 import { DangerLevel } from '../../contract/vocabulary/danger-level.js';
 import { ProgressUnit } from '../../contract/vocabulary/progress-unit.js';
 import { SideEffects } from '../../contract/vocabulary/side-effects.js';
-import { WarningCode } from '../../contract/warning-code.js';
 import { defineCommand } from '../../runtime/program/define-command.js';
 import type { CommandContext, CommandResult } from '../../runtime/program/command-spec.js';
 import { openChunkPool, defaultWorkerCount, type ChunkPool } from '../../engine/chunk-pool.js';
@@ -15,7 +15,7 @@ import { DEFAULT_MAX_RECORD_BYTES, runChunked, type Fold, type Watermark } from 
 import { Framing } from '../../engine/framing.js';
 import { workerFailedError } from '../../engine/worker-failed.js';
 import { mergeTableStats, newTableStats, summarizeColumn, type TableStats } from './column-stats.js';
-import { readCsvHeader, type CsvHeader } from '../../engine/csv-header.js';
+import { readCsvHeader, type CsvHeader } from '../csv-header.js';
 import { fingerprintOf, inspectInput, type InputFile } from '../../engine/input-file.js';
 import { renderAnalysisText } from './analysis-text.js';
 import { chunkSizeFlag, MAX_RECORD_SIZE, WORKERS_FLAG } from '../engine-flags.js';
@@ -41,26 +41,27 @@ const foldStats: Fold<TableStats, TableStats> = async function* (chunks, stats) 
   return stats;
 };
 
-function unresolvedOf(input: { path: string }, error: StintError | { code: string; message: string; exitCode: ExitCode }, line?: number): FileResult {
+/** A file that failed with a code (stint's or the framework's), under the exit code declared for it. */
+function unresolvedOf(input: { path: string }, error: { code: string; message: string }, line?: number): FileResult {
   const code = error.code;
   return {
     kind: 'unresolved',
     entry: { q: input.path, reason: line ? `${error.message} (line ${line})` : error.message, code, ...(line ? { context: { line } } : {}) },
-    exitCode: error.exitCode,
+    exitCode: STINT_CODES.exitCodeOf(code) ?? ExitCode.PRECONDITION,
   };
 }
 
 function warningsFor(ctx: CommandContext, input: InputFile & { kind: 'file' }, header: CsvHeader, stats: TableStats): void {
   if (stats.ragged.count > 0) {
     ctx.warn({
-      code: WarningCode.RaggedRows,
+      code: StintWarning.RaggedRows,
       message: `${input.path}: ${stats.ragged.count} rows do not have the header's ${header.names.length} fields and were left out`,
       context: { path: input.path, count: stats.ragged.count, lines: stats.ragged.lines },
     });
   }
   if (stats.invalidUtf8.count > 0) {
     ctx.warn({
-      code: WarningCode.InvalidUtf8Replaced,
+      code: StintWarning.InvalidUtf8Replaced,
       message: `${input.path}: ${stats.invalidUtf8.count} lines are not valid UTF-8; their bad bytes were read as U+FFFD`,
       context: { path: input.path, count: stats.invalidUtf8.count, lines: stats.invalidUtf8.lines },
     });
@@ -68,7 +69,7 @@ function warningsFor(ctx: CommandContext, input: InputFile & { kind: 'file' }, h
   const seen = new Set<string>();
   const duplicates = header.names.filter((name) => (seen.has(name) ? true : (seen.add(name), false)));
   if (duplicates.length > 0) {
-    ctx.warn({ code: WarningCode.DuplicateColumnNames, message: `${input.path}: the header repeats ${[...new Set(duplicates)].join(', ')}`, context: { path: input.path, names: [...new Set(duplicates)] } });
+    ctx.warn({ code: StintWarning.DuplicateColumnNames, message: `${input.path}: the header repeats ${[...new Set(duplicates)].join(', ')}`, context: { path: input.path, names: [...new Set(duplicates)] } });
   }
 }
 
@@ -182,8 +183,7 @@ export const analyzeCommand = defineCommand({
           if (outcome.kind === 'stopped') return stopped(state.finished, inputs.slice(index), ctx);
           if (outcome.kind === 'failed') {
             if (outcome.error.code === ErrorCode.WorkerFailed) throw workerFailedError(outcome.error);
-            const exitCode = EXIT_CODE_OF[outcome.error.code as ErrorCode] ?? ExitCode.PRECONDITION;
-            result = unresolvedOf(input, { code: outcome.error.code, message: outcome.error.message, exitCode }, outcome.line);
+            result = unresolvedOf(input, outcome.error, outcome.line);
           } else {
             warningsFor(ctx, input, header, outcome.state);
             result = establishedOf(input, header, outcome.state, outcome.watermark);

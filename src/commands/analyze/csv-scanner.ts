@@ -3,6 +3,7 @@
 // TableStats. One instance per thread, compiled on first use.
 import { readFileSync } from 'node:fs';
 import { ErrorCode } from '../../contract/error-code.js';
+import { StintCode } from '../stint-codes.js';
 import { Kind, LINE_SAMPLE_LIMIT, mergeTableStats, newTableStats, type TableStats } from './column-stats.js';
 import { addExact } from './exact-sum.js';
 import { processField } from './field-stats.js';
@@ -49,7 +50,7 @@ interface Scanner {
 
 /** A CSV syntax error at a line of this chunk, thrown as data with a code. */
 export class MalformedCsv extends Error {
-  readonly code = ErrorCode.MalformedCsv;
+  readonly code = StintCode.MalformedCsv;
   readonly context: { line_offset: number };
   constructor(message: string, lineOffset: number) {
     super(message);

@@ -1,6 +1,7 @@
 import { closeSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ErrorCode } from '../../contract/error-code.js';
+import { StintCode } from '../stint-codes.js';
 import { ExitCode } from '../../contract/exit-code.js';
 import type { Progress } from '../../contract/incomplete.js';
 import { StintError } from '../../contract/stint-error.js';
@@ -46,7 +47,7 @@ async function shapeOf(table: Table, name: string): Promise<TableShape> {
   const columns = await table.get(TableKey.Columns);
   if (!columns) {
     const message = `${name} is not a stint table (no columns recorded)`;
-    throw new StintError(ErrorCode.TableUnreadable, message, { context: { path: name } });
+    throw new StintError(StintCode.TableUnreadable, message, { context: { path: name } });
   }
   const next = await table.get(TableKey.NextId);
   return { columns: unpack(columns) as string[], total: next ? Number(Buffer.from(next).toString()) - 1 : 0 };

@@ -1,6 +1,6 @@
 import { accessSync, constants, lstatSync, readlinkSync, statSync, type Stats } from 'node:fs';
 import { dirname, resolve, sep } from 'node:path';
-import { ErrorCode } from '../../contract/error-code.js';
+import { StintCode } from '../stint-codes.js';
 import { StintError } from '../../contract/stint-error.js';
 
 /** Where an export may write: a regular file (new or to replace) in an existing, writable folder. */
@@ -16,13 +16,13 @@ const WRITE_BITS = 0o222;
 const USE_STDOUT = 'Write to stdout with --output - (and redirect it), or name a regular file';
 
 const notRegular = (output: string, what: string) =>
-  new StintError(ErrorCode.OutputNotRegularFile, `--output ${output} ${what}; export writes only regular files`, {
+  new StintError(StintCode.OutputNotRegularFile, `--output ${output} ${what}; export writes only regular files`, {
     context: { path: output },
     fix_required: USE_STDOUT,
   });
 
 const notWritable = (output: string, what: string) =>
-  new StintError(ErrorCode.OutputNotWritable, `--output ${output}: ${what}; it is left as it is`, {
+  new StintError(StintCode.OutputNotWritable, `--output ${output}: ${what}; it is left as it is`, {
     context: { path: output },
     fix_required: 'Make it writable, or name another file',
   });
@@ -58,7 +58,7 @@ function statOf(path: string, lstat = false): Stats | undefined {
 
 function checkFolder(output: string, folder: string): void {
   if (!statOf(folder)?.isDirectory()) {
-    throw new StintError(ErrorCode.OutputFolderNotFound, `--output ${output}: the folder ${folder} does not exist`, {
+    throw new StintError(StintCode.OutputFolderNotFound, `--output ${output}: the folder ${folder} does not exist`, {
       context: { path: output, folder },
       fix_required: `Create ${folder} first`,
     });

@@ -1,4 +1,5 @@
 import { ErrorCode } from '../../contract/error-code.js';
+import { StintCode } from '../stint-codes.js';
 import { ExitCode } from '../../contract/exit-code.js';
 import { outcomeOf, type Established, type Unresolved } from '../../contract/outcome.js';
 import { StintError } from '../../contract/stint-error.js';
@@ -11,7 +12,7 @@ import { defineCommand } from '../../runtime/program/define-command.js';
 import type { CommandResult } from '../../runtime/program/command-spec.js';
 import { openChunkPool, writerWorkerCount } from '../../engine/chunk-pool.js';
 import { DEFAULT_MAX_RECORD_BYTES, runChunked, type Fold, type Watermark } from '../../engine/chunked-run.js';
-import { readCsvHeader, type CsvHeader } from '../../engine/csv-header.js';
+import { readCsvHeader, type CsvHeader } from '../csv-header.js';
 import { Framing } from '../../engine/framing.js';
 import { workerFailedError } from '../../engine/worker-failed.js';
 import { fingerprintOf, inspectInput } from '../../engine/input-file.js';
@@ -191,7 +192,7 @@ export const importCommand = defineCommand({
     const header = readCsvHeader(input.absolute, input.size, DEFAULT_MAX_RECORD_BYTES, input.path);
     const keyIndex = flags.key === undefined ? undefined : header.names.indexOf(flags.key);
     if (keyIndex === -1) {
-      throw new StintError(ErrorCode.KeyColumnMissing, `--key ${flags.key}: the header has no such column`, { context: { columns: header.names }, fix_required: 'Name a column of the header with --key' });
+      throw new StintError(StintCode.KeyColumnMissing, `--key ${flags.key}: the header has no such column`, { context: { columns: header.names }, fix_required: 'Name a column of the header with --key' });
     }
     const fingerprint = fingerprintOf([input]);
     const dryRun = flags['dry-run'];
@@ -221,7 +222,7 @@ export const importCommand = defineCommand({
         if (prior.kind === 'replay') return replayOf(prior.record);
         const columns = await table.get(TableKey.Columns);
         if (columns && JSON.stringify(unpack(columns)) !== JSON.stringify(header.names)) {
-          throw new StintError(ErrorCode.ColumnsMismatch, `the table at ${flags.into} has other columns than ${input.path}`, {
+          throw new StintError(StintCode.ColumnsMismatch, `the table at ${flags.into} has other columns than ${input.path}`, {
             context: { table: unpack(columns) as unknown, file: header.names },
             fix_required: 'Import into another --into folder, or make the header match the table',
           });

@@ -1,6 +1,6 @@
 import type { ErrorDetail } from '../../contract/envelope.js';
 import type { ExitCode } from '../../contract/exit-code.js';
-import type { CsvHeader } from '../../engine/csv-header.js';
+import type { CsvHeader } from '../csv-header.js';
 import type { Watermark } from '../../engine/chunked-run.js';
 import type { BadRow } from './bad-row.js';
 import type { TableBatch } from './table-store.js';

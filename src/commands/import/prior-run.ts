@@ -1,4 +1,5 @@
 import { ErrorCode } from '../../contract/error-code.js';
+import { StintCode } from '../stint-codes.js';
 import { StintError } from '../../contract/stint-error.js';
 import type { Watermark } from '../../engine/chunked-run.js';
 import { matchLedger, type LedgerSpan } from './import-ledger.js';
@@ -61,7 +62,7 @@ async function read<T>(q: PriorQuery, key: string): Promise<T | undefined> {
   } catch {
     // reported below
   }
-  throw new StintError(ErrorCode.TableUnreadable, `the table's record ${key} is unreadable`, {
+  throw new StintError(StintCode.TableUnreadable, `the table's record ${key} is unreadable`, {
     context: { key },
     fix_required: 'Restore the table from a copy, or import into a new --into folder',
   });

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { ErrorCode } from '../../contract/error-code.js';
+import { StintCode } from '../stint-codes.js';
 import { StintError } from '../../contract/stint-error.js';
 import { databaseLocked, isLevelLocked } from '../../runtime/storage/level-errors.js';
 import type { Level } from 'level';
@@ -123,7 +123,7 @@ function chainedBatch(db: Level<string, Uint8Array>): TableBatch {
 /** Opens (or creates) a table; a database another process holds is DATABASE_LOCKED, retryable. */
 export async function openTable(dir: string, create: boolean): Promise<Table> {
   if (!create && !existsSync(dir)) {
-    throw new StintError(ErrorCode.TableNotFound, `no table at ${dir}`, { context: { path: dir }, fix_required: 'Import into it first: stint import <file.csv> --into <dir>' });
+    throw new StintError(StintCode.TableNotFound, `no table at ${dir}`, { context: { path: dir }, fix_required: 'Import into it first: stint import <file.csv> --into <dir>' });
   }
   const { Level } = await import('level');
   const db = new Level<string, Uint8Array>(dir, { valueEncoding: 'view', createIfMissing: create });
@@ -131,7 +131,7 @@ export async function openTable(dir: string, create: boolean): Promise<Table> {
     await db.open();
   } catch (error) {
     if (isLevelLocked(error)) throw databaseLocked('the table', dir);
-    throw new StintError(ErrorCode.TableUnreadable, `the database at ${dir} cannot be opened: ${(error as Error).message}`, { context: { path: dir } });
+    throw new StintError(StintCode.TableUnreadable, `the database at ${dir} cannot be opened: ${(error as Error).message}`, { context: { path: dir } });
   }
   /** Entries in a key range, a batch at a time. */
   async function* batches(range: { gte?: string; gt?: string; lt: string }): AsyncGenerator<readonly [string, Uint8Array][]> {

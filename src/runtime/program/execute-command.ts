@@ -46,7 +46,7 @@ export async function executeCommand(inv: Invocation, stop: StopController, onPr
   try {
     result = await command.spec.run(input, call.ctx);
   } catch (thrown) {
-    result = resultOfThrown(thrown);
+    result = resultOfThrown(thrown, inv.program.codes);
   }
   display?.end();
   return { result, warnings, progress: call.lastProgress(), finish: (ended) => call.finish(ended) };

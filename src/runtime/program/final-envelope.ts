@@ -1,3 +1,4 @@
+import type { CodeTable } from '../../contract/code-table.js';
 import { buildEnvelope, type Envelope, type WarningDetail } from '../../contract/envelope.js';
 import { ErrorCode } from '../../contract/error-code.js';
 import { ExitCode, type ProcessExitCode } from '../../contract/exit-code.js';
@@ -5,6 +6,7 @@ import { Phase } from '../../contract/vocabulary/phase.js';
 import type { CommandResult } from './command-spec.js';
 import type { RegisteredCommand } from './define-command.js';
 import type { Invocation } from './invocation.js';
+import { checkCodes } from './undeclared-code.js';
 
 /** Meta every response of this call carries. */
 export function callMeta(inv: Pick<Invocation, 'program' | 'command' | 'options'>, timeoutMs?: number): Record<string, unknown> {
@@ -17,9 +19,12 @@ export function callMeta(inv: Pick<Invocation, 'program' | 'command' | 'options'
   };
 }
 
-/** An exit the command did not declare is a defect in the command, reported as such. */
-export function checkDeclared(command: RegisteredCommand, result: CommandResult): CommandResult {
-  if (Object.hasOwn(command.exitCodes, result.exitCode)) return result;
+/**
+ * An exit the command did not declare, or a code its program does not declare, is a defect in the command,
+ * reported as such. A program's own code also takes the retryability its declaration gives.
+ */
+export function checkDeclared(command: RegisteredCommand, result: CommandResult, codes: CodeTable): CommandResult {
+  if (Object.hasOwn(command.exitCodes, result.exitCode)) return checkCodes(command, result, codes);
   return {
     exitCode: ExitCode.GENERAL_ERROR,
     error: {
@@ -29,19 +34,21 @@ export function checkDeclared(command: RegisteredCommand, result: CommandResult)
       phase: Phase.Execution,
       context: { attempted_exit_code: result.exitCode, ...(result.error ? { attempted_error: result.error } : {}) },
     },
+    ...(result.warnings ? { warnings: result.warnings } : {}),
   };
 }
 
 /** The response of a handler that ran to its end. */
 export function finalEnvelope(inv: Invocation, result: CommandResult, warnings: readonly WarningDetail[], meta: Record<string, unknown> = callMeta(inv)): Envelope {
   if (result.verbatim && Object.hasOwn(inv.command.exitCodes, result.verbatim.meta.exit_code)) return result.verbatim;
-  const checked = checkDeclared(inv.command, result);
+  const all = [...warnings, ...(result.warnings ?? [])];
+  const checked = checkDeclared(inv.command, { ...result, warnings: all }, inv.program.codes);
   return buildEnvelope({
     exitCode: checked.exitCode as ProcessExitCode,
     durationMs: inv.host.now() - inv.started,
     data: checked.data ?? null,
     error: checked.exitCode === ExitCode.SUCCESS ? null : (checked.error ?? null),
-    warnings: [...warnings, ...(checked.warnings ?? [])],
+    warnings: checked.warnings ?? [],
     meta: { ...checked.meta, ...meta },
   });
 }

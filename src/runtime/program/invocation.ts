@@ -1,3 +1,4 @@
+import type { CodeTable } from '../../contract/code-table.js';
 import type { RegisteredCommand } from './define-command.js';
 import type { FrameworkOptions } from './command-spec.js';
 import type { CommandNode } from '../cli/command-tree.js';
@@ -5,11 +6,12 @@ import type { ProgramIdentity } from '../cli/help-text.js';
 import type { Host } from '../host.js';
 import type { Respond } from '../cli/respond.js';
 
-/** The program as its calls see it: who it is and what commands it has. */
+/** The program as its calls see it: who it is, what commands it has, and which codes it may emit. */
 export interface ProgramContext {
   readonly identity: ProgramIdentity;
   readonly tree: CommandNode;
   readonly commands: readonly RegisteredCommand[];
+  readonly codes: CodeTable;
 }
 
 /** One validated call, ready to run: nothing has been executed yet. */

@@ -1,6 +1,8 @@
 import { rmSync } from 'node:fs';
 import type { Envelope, ErrorDetail, FieldError } from '../../contract/envelope.js';
 import { buildEnvelope } from '../../contract/envelope.js';
+import { codeTable } from '../../contract/code-table.js';
+import type { DeclaredCodeSet } from '../../contract/declared-codes.js';
 import { ErrorCode } from '../../contract/error-code.js';
 import { ExitCode, SignalExitCode, type ProcessExitCode } from '../../contract/exit-code.js';
 import { StintError } from '../../contract/stint-error.js';
@@ -28,12 +30,15 @@ import { stateDirPath } from '../storage/state-dir.js';
 import { spoolStdin, type Spooled } from '../storage/stdin-spool.js';
 import { StopController } from '../jobs/stop-controller.js';
 import { resultOfThrown } from './thrown.js';
+import { checkListedCodes } from './listed-codes.js';
 
 /** What `createProgram` takes: the program's identity and its commands (each declared with `defineCommand`). */
 export interface ProgramSpec extends ProgramIdentity {
   // Commands of any flag and positional shape; each was checked by defineCommand.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   readonly commands: readonly CommandSpec<any, any, any>[];
+  /** The program's own error and warning codes: what defineErrorCodes and defineWarningCodes returned. */
+  readonly codes?: readonly DeclaredCodeSet[];
 }
 
 /** A program built by `createProgram`; `runCli` runs it as the process. */
@@ -61,8 +66,8 @@ function argError(errors: readonly FieldError[]): ErrorDetail {
 }
 
 /**
- * Builds a program from commands. The framework adds `manifest` and the
- * `job` commands; registration refuses contradictions.
+ * Builds a program from commands and the codes it declares. The framework
+ * adds `manifest` and the `job` commands; registration refuses contradictions.
  */
 export function createProgram(spec: ProgramSpec): Program {
   const identity: ProgramIdentity = { name: spec.name, version: spec.version, description: spec.description };
@@ -83,7 +88,9 @@ export function createProgram(spec: ProgramSpec): Program {
     }
     seen.add(command.id);
   }
-  program = { identity, commands, tree: buildCommandTree(commands) };
+  const codes = codeTable(spec.codes ?? []);
+  checkListedCodes(commands, codes);
+  program = { identity, commands, tree: buildCommandTree(commands), codes };
   return {
     identity,
     commands,
@@ -194,7 +201,7 @@ async function runCall(program: ProgramContext, host: Host): Promise<ProcessExit
     try {
       spool = await spoolStdin(host, stdinSpec, resolution.inv.stateRoot);
     } catch (thrown) {
-      return respond(finalEnvelope(resolution.inv, resultOfThrown(thrown), []));
+      return respond(finalEnvelope(resolution.inv, resultOfThrown(thrown, program.codes), []));
     }
     resolution = resolveCall(program, host, respond, format, spool);
   }
@@ -217,7 +224,7 @@ async function runCall(program: ProgramContext, host: Host): Promise<ProcessExit
     return await respond(await runDirect(inv), text);
   } catch (thrown) {
     // The framework's own I/O failed (a full disk, a state folder that refuses writes): still one coded answer.
-    return await respond(finalEnvelope(inv, resultOfThrown(thrown), []));
+    return await respond(finalEnvelope(inv, resultOfThrown(thrown, program.codes), []));
   } finally {
     // A job adopts its spool; anything left is this call's alone.
     if (spool) rmSync(spool.path, { force: true });

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { map } from '../../../src/commands/analyze/csv-stats-map.js';
-import { readCsvHeader } from '../../../src/engine/csv-header.js';
+import { readCsvHeader } from '../../../src/commands/csv-header.js';
 import { mergeTableStats, newTableStats, summarizeColumn } from '../../../src/commands/analyze/column-stats.js';
 import { analyzeWithCsvParse } from '../../helpers/analyze-oracle.js';
 import { generateCsv, random } from '../../helpers/csv-generator.js';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { map, mapWindow } from '../../../src/commands/analyze/csv-stats-map.js';
 import { setScannerLimits } from '../../../src/commands/analyze/csv-scanner.js';
-import { readCsvHeader } from '../../../src/engine/csv-header.js';
+import { readCsvHeader } from '../../../src/commands/csv-header.js';
 import { summarizeColumn, type TableStats } from '../../../src/commands/analyze/column-stats.js';
 import { analyzeWithCsvParse } from '../../helpers/analyze-oracle.js';
 import { generateCsv, random } from '../../helpers/csv-generator.js';

@@ -1,7 +1,8 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { ErrorCode } from '../contract/error-code.js';
+import { StintCode } from './stint-codes.js';
 import { StintError } from '../contract/stint-error.js';
-import { findRecordStart, type ScanState } from './framing.js';
+import { findRecordStart, type ScanState } from '../engine/framing.js';
 
 /** The header record of a CSV file and where its data begins. */
 export interface CsvHeader {
@@ -48,13 +49,13 @@ export function splitRecord(text: string): string[] | undefined {
 
 /** Reads the header on the main thread, so every worker knows the record width before the first chunk. */
 export function readCsvHeader(path: string, size: number, maxRecordBytes: number, label = path): CsvHeader {
-  if (size === 0) throw new StintError(ErrorCode.EmptyInput, `${label} is empty: there is no header`, { context: { path: label } });
+  if (size === 0) throw new StintError(StintCode.EmptyInput, `${label} is empty: there is no header`, { context: { path: label } });
   const fd = openSync(path, 'r');
   try {
     let buffer = Buffer.allocUnsafe(Math.min(size, SAMPLE));
     let filled = readSync(fd, buffer, 0, buffer.length, 0);
     if (buffer.subarray(0, filled).includes(0)) {
-      throw new StintError(ErrorCode.NotCsv, `${label} holds NUL bytes: it is binary, not CSV`, { context: { path: label } });
+      throw new StintError(StintCode.NotCsv, `${label} holds NUL bytes: it is binary, not CSV`, { context: { path: label } });
     }
     let start = BOM.every((byte, k) => buffer[k] === byte) ? 3 : 0;
     let line = 1;
@@ -82,9 +83,9 @@ export function readCsvHeader(path: string, size: number, maxRecordBytes: number
         line = dataLine;
         continue;
       }
-      if (text === '') throw new StintError(ErrorCode.EmptyInput, `${label} has no header: it holds only empty lines`, { context: { path: label } });
+      if (text === '') throw new StintError(StintCode.EmptyInput, `${label} has no header: it holds only empty lines`, { context: { path: label } });
       const names = splitRecord(text);
-      if (!names) throw new StintError(ErrorCode.MalformedCsv, `the header of ${label} is not valid CSV (line ${line})`, { context: { path: label, line } });
+      if (!names) throw new StintError(StintCode.MalformedCsv, `the header of ${label} is not valid CSV (line ${line})`, { context: { path: label, line } });
       return { names, dataStart: end, dataLine };
     }
   } finally {

@@ -1,0 +1,71 @@
+import { codeTable } from '../contract/code-table.js';
+import { defineErrorCodes, defineWarningCodes } from '../contract/declared-codes.js';
+import { ExitCode } from '../contract/exit-code.js';
+
+/** The error codes only stint's own commands raise, declared as any author declares theirs. */
+export const StintCode = defineErrorCodes({
+  NotCsv: {
+    code: 'NOT_CSV', exitCode: ExitCode.PRECONDITION, retryable: false,
+    description: 'an input is binary (holds NUL bytes), not CSV',
+  },
+  EmptyInput: {
+    code: 'EMPTY_INPUT', exitCode: ExitCode.PRECONDITION, retryable: false,
+    description: 'an input is empty or holds only empty lines: there is no header',
+  },
+  MalformedCsv: {
+    code: 'MALFORMED_CSV', exitCode: ExitCode.PRECONDITION, retryable: false,
+    description: 'an input is not valid CSV; context.line says where',
+  },
+  TableNotFound: {
+    code: 'TABLE_NOT_FOUND', exitCode: ExitCode.NOT_FOUND, retryable: false,
+    description: 'export of a folder that holds no table',
+  },
+  TableUnreadable: {
+    code: 'TABLE_UNREADABLE', exitCode: ExitCode.PRECONDITION, retryable: false,
+    description: 'the folder is not a stint table, or LevelDB cannot open it',
+  },
+  ColumnsMismatch: {
+    code: 'COLUMNS_MISMATCH', exitCode: ExitCode.CONFLICT, retryable: false,
+    description: 'an import into a table whose columns differ from the file\'s header',
+  },
+  KeyColumnMissing: {
+    code: 'KEY_COLUMN_MISSING', exitCode: ExitCode.PRECONDITION, retryable: false,
+    description: '--key names a column the header lacks',
+  },
+  OutputNotRegularFile: {
+    code: 'OUTPUT_NOT_REGULAR_FILE', exitCode: ExitCode.PRECONDITION, retryable: false,
+    description: 'export --output names something other than a regular file',
+  },
+  OutputNotWritable: {
+    code: 'OUTPUT_NOT_WRITABLE', exitCode: ExitCode.PERMISSION_DENIED, retryable: false,
+    description: 'export --output is read-only, or its folder is not writable',
+  },
+  OutputFolderNotFound: {
+    code: 'OUTPUT_FOLDER_NOT_FOUND', exitCode: ExitCode.NOT_FOUND, retryable: false,
+    description: 'the folder export --output would be in does not exist',
+  },
+});
+export type StintCode = (typeof StintCode)[Exclude<keyof typeof StintCode, symbol>];
+
+/** The warning codes only stint's own commands emit. */
+export const StintWarning = defineWarningCodes({
+  InvalidUtf8Replaced: {
+    code: 'INVALID_UTF8_REPLACED',
+    description: 'bytes that are not UTF-8 were read as U+FFFD',
+  },
+  RaggedRows: {
+    code: 'RAGGED_ROWS',
+    description: 'some rows have a field count unlike the header\'s and were left out',
+  },
+  DuplicateColumnNames: {
+    code: 'DUPLICATE_COLUMN_NAMES',
+    description: 'the header names a column twice',
+  },
+});
+export type StintWarning = (typeof StintWarning)[Exclude<keyof typeof StintWarning, symbol>];
+
+/** Every code stint's program declares, for its createProgram. */
+export const STINT_CODE_SETS = [StintCode, StintWarning] as const;
+
+/** The codes stint's commands may emit, framework's included: how a command learns a failure's exit code. */
+export const STINT_CODES = codeTable(STINT_CODE_SETS);
