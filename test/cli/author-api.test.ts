@@ -29,3 +29,13 @@ test('the example counts like wc, and an interrupted count continues to the same
   }
   assert.deepEqual(envelope.data, expected);
 });
+
+test('the example answers a directory or a missing file with a declared code, never UNDECLARED_EXIT_CODE', async () => {
+  const env = { STINT_HOME: world.path('h3') };
+  const folder = await runJson(['count', world.path('.')], { program: WC, env });
+  assert.equal(folder.envelope.error?.code, 'NOT_A_FILE');
+  assert.equal(folder.run.code, 4);
+  const missing = await runJson(['count', world.path('nope.txt')], { program: WC, env });
+  assert.equal(missing.envelope.error?.code, 'FILE_NOT_FOUND');
+  assert.equal(missing.run.code, 5);
+});
