@@ -74,8 +74,8 @@ test('a code thrown by the map module on a worker thread comes back with its dec
 
 test('the manifest lists the program\'s own code under the exit code it is declared with', async () => {
   const { envelope } = await runJson(['manifest'], { program });
-  type Entry = { exitCodes: Record<string, { errorCodes?: string[] }> };
+  type Entry = { exit_codes: Record<string, { error_codes?: string[] }> };
   const commands = (envelope.data as { commands: Record<string, Entry> }).commands;
-  assert.deepEqual(commands['check']!.exitCodes['4']!.errorCodes, ['ROW_REJECTED']);
-  assert.deepEqual(commands['scan']!.exitCodes['4']!.errorCodes, ['ROW_REJECTED']);
+  assert.deepEqual(commands['check']!.exit_codes['4']!.error_codes, ['ROW_REJECTED']);
+  assert.deepEqual(commands['scan']!.exit_codes['4']!.error_codes, ['ROW_REJECTED']);
 });
