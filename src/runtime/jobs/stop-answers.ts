@@ -1,6 +1,6 @@
-import { buildEnvelope, type Envelope } from '../../contract/envelope.js';
+import { buildEnvelope, type Envelope, type ErrorDetail } from '../../contract/envelope.js';
 import { ErrorCode } from '../../contract/error-code.js';
-import { ExitCode, SignalExitCode } from '../../contract/exit-code.js';
+import { ExitCode, SignalExitCode, type ProcessExitCode } from '../../contract/exit-code.js';
 import type { Progress } from '../../contract/incomplete.js';
 import { outcomeOf } from '../../contract/outcome.js';
 import type { Cause } from '../../contract/vocabulary/cause.js';
@@ -31,48 +31,33 @@ export function fallbackOutcome(job: JobRecord, reason: string, cause: Cause, pr
   return outcomeOf([], [unresolved], cause);
 }
 
+type StopError = Omit<ErrorDetail, 'retryable' | 'phase'>;
+
+/** The envelope of a stop: the partial outcome as data, and an error that a retry alone does not fix. */
+function stopEnvelope(exitCode: ProcessExitCode, parts: StopAnswerParts, stop: StopError, data = parts.partial) {
+  const { code, message, ...more } = stop;
+  const error = { code, message, retryable: false, phase: Phase.Execution, ...more };
+  return buildEnvelope({ exitCode, durationMs: parts.durationMs, data, meta: parts.meta, error });
+}
+
 /** TIMEOUT (10): the whole work is over its wall clock; the checkpoint is gone. */
-export const timedOutAnswer: StopAnswer = ({ job, partial, durationMs, meta }) => buildEnvelope({
-  exitCode: ExitCode.TIMEOUT,
-  durationMs,
-  data: partial,
-  meta,
-  error: {
-    code: ErrorCode.Timeout,
-    message: `The work exceeded its time limit of ${job.timeoutMs}ms`,
-    retryable: false,
-    phase: Phase.Execution,
-    fix_required: 'Run again with a larger --timeout (the checkpoint is gone)',
-  },
+export const timedOutAnswer: StopAnswer = (parts) => stopEnvelope(ExitCode.TIMEOUT, parts, {
+  code: ErrorCode.Timeout,
+  message: `The work exceeded its time limit of ${parts.job.timeoutMs}ms`,
+  fix_required: 'Run again with a larger --timeout (the checkpoint is gone)',
 });
 
 /** STALLED (10): progress did not grow for the idle timeout; the checkpoint stays, so the identical call resumes. */
-export const stalledAnswer: StopAnswer = ({ job, partial, durationMs, meta }) => buildEnvelope({
-  exitCode: ExitCode.TIMEOUT,
-  durationMs,
-  data: partial,
-  meta,
-  error: {
-    code: ErrorCode.Stalled,
-    message: `No progress for ${job.idleTimeoutMs}ms; the job was stopped`,
-    retryable: false,
-    phase: Phase.Execution,
-    ...(job.resume ? { suggestion: 'Run the original command again to continue from the last checkpoint' } : {}),
-  },
+export const stalledAnswer: StopAnswer = (parts) => stopEnvelope(ExitCode.TIMEOUT, parts, {
+  code: ErrorCode.Stalled,
+  message: `No progress for ${parts.job.idleTimeoutMs}ms; the job was stopped`,
+  ...(parts.job.resume ? { suggestion: 'Run the original command again to continue from the last checkpoint' } : {}),
 });
 
 /** CANCELLED (1) by `job cancel`: the checkpoint is discarded. */
-export const cancelledAnswer: StopAnswer = ({ job, partial, durationMs, meta }) => buildEnvelope({
-  exitCode: ExitCode.GENERAL_ERROR,
-  durationMs,
-  data: partial,
-  meta,
-  error: {
-    code: ErrorCode.Cancelled,
-    message: `Job ${job.id} was cancelled; its checkpoint is discarded`,
-    retryable: false,
-    phase: Phase.Execution,
-  },
+export const cancelledAnswer: StopAnswer = (parts) => stopEnvelope(ExitCode.GENERAL_ERROR, parts, {
+  code: ErrorCode.Cancelled,
+  message: `Job ${parts.job.id} was cancelled; its checkpoint is discarded`,
 });
 
 /**
@@ -80,23 +65,19 @@ export const cancelledAnswer: StopAnswer = ({ job, partial, durationMs, meta }) 
  * job stays paused with its checkpoint, so the answer also carries the
  * command that continues it: a Ctrl-C must not cost the work done.
  */
-export const interruptedAnswer: StopAnswer = ({ job, partial, durationMs, meta }) => buildEnvelope({
-  exitCode: SignalExitCode.SIGINT,
-  durationMs,
-  meta,
-  data: {
-    ...(partial as Record<string, unknown>),
+export const interruptedAnswer: StopAnswer = (parts) => {
+  const { job } = parts;
+  const data = {
+    ...(parts.partial as Record<string, unknown>),
     partial: true,
     state: IncompleteState.Paused,
     job_id: job.id,
     continue_command: continueCommand(job, IncompleteState.Paused),
     cancel_command: cancelCommand(job),
-  },
-  error: {
+  };
+  return stopEnvelope(SignalExitCode.SIGINT, parts, {
     code: ErrorCode.Cancelled,
     message: 'Cancelled by SIGINT at a safe point; the work done is kept and data.continue_command continues it',
-    retryable: false,
-    phase: Phase.Execution,
     context: { signal: 'SIGINT', job_id: job.id },
-  },
-});
+  }, data);
+};
