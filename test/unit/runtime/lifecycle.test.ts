@@ -7,7 +7,10 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { ErrorCode } from '../../../src/contract/error-code.js';
 import { ExitCode, SignalExitCode } from '../../../src/contract/exit-code.js';
+import { Coverage } from '../../../src/contract/vocabulary/coverage.js';
 import { JobState } from '../../../src/contract/vocabulary/job-state.js';
+import { CAUSE_OF_STOP, StopReason } from '../../../src/contract/vocabulary/stop-reason.js';
+import { DEFAULT_MAX_LIFETIME_MS } from '../../../src/runtime/jobs/budget.js';
 import { JobStore } from '../../../src/runtime/jobs/job-store.js';
 import { FakeClock, type FakeHost } from '../../helpers/fake-host.js';
 import { tempWorld } from '../../helpers/temp-world.js';
@@ -131,10 +134,13 @@ interface Ending {
   readonly command: string;
   readonly flags: readonly string[];
   readonly arm?: (scene: World, host: FakeHost) => void;
+  readonly reason: StopReason;
   readonly code: number;
   readonly error: string;
   readonly state: JobState;
   readonly checkpoint: boolean;
+  /** meta.timeout_ms: --timeout, else the command's max lifetime. */
+  readonly timeoutMs: number;
 }
 
 // What `job cancel` asks of a running job (it then waits on it, as test/cli/jobs.test.ts shows).
@@ -145,15 +151,18 @@ const cancelAt = (ms: number) => ({ home, clock }: World) => {
 const ENDINGS: readonly Ending[] = [
   {
     stop: 'job cancel of a running job', command: 'count', flags: [], arm: cancelAt(4.5 * STEP_MS),
-    code: ExitCode.GENERAL_ERROR, error: ErrorCode.Cancelled, state: JobState.Cancelled, checkpoint: false,
+    reason: StopReason.Cancel, code: ExitCode.GENERAL_ERROR, error: ErrorCode.Cancelled,
+    state: JobState.Cancelled, checkpoint: false, timeoutMs: DEFAULT_MAX_LIFETIME_MS,
   },
   {
     stop: '--timeout', command: 'count', flags: ['--timeout', '1s'],
-    code: ExitCode.TIMEOUT, error: ErrorCode.Timeout, state: JobState.TimedOut, checkpoint: false,
+    reason: StopReason.Timeout, code: ExitCode.TIMEOUT, error: ErrorCode.Timeout,
+    state: JobState.TimedOut, checkpoint: false, timeoutMs: 1_000,
   },
   {
     stop: 'no progress for idle_timeout_ms', command: 'flat', flags: [],
-    code: ExitCode.TIMEOUT, error: ErrorCode.Stalled, state: JobState.Stalled, checkpoint: true,
+    reason: StopReason.Stalled, code: ExitCode.TIMEOUT, error: ErrorCode.Stalled,
+    state: JobState.Stalled, checkpoint: true, timeoutMs: DEFAULT_MAX_LIFETIME_MS,
   },
 ];
 
@@ -169,6 +178,9 @@ for (const ending of ENDINGS) {
       assert.equal(ended.envelope.error?.code, ending.error);
       const outcome = forced ? 'the fallback outcome' : 'the handler\'s own outcome';
       assert.equal(establishedOf(ended), forced ? 0 : 1, outcome);
+      assert.equal(ended.envelope.data?.['coverage'], forced ? Coverage.None : Coverage.Partial);
+      assert.equal(ended.envelope.data?.['cause'], CAUSE_OF_STOP[ending.reason]);
+      assert.equal(ended.envelope.meta.timeout_ms, ending.timeoutMs);
       const job = newestJob(scene.home);
       assert.equal(job.status.state, ending.state);
       assert.equal(job.checkpoint, ending.checkpoint);
