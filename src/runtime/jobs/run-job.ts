@@ -77,7 +77,9 @@ export async function runJob(
   // The handler is done with its checkpoint store either way; the end says whether the checkpoint stays.
   await execution.finish(false);
   const { result } = execution;
-  if (result.exitCode === ExitCode.INCOMPLETE) return stopped(run, sources.stop.reason ?? StopReason.Budget, result.data);
+  // A handler that answers 14 without being asked to stop is taken as stopping for the budget.
+  const reason = sources.stop.reason ?? StopReason.Budget;
+  if (result.exitCode === ExitCode.INCOMPLETE) return stopped(run, reason, result.data);
   return ended(run, execution);
 }
 
