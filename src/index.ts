@@ -18,7 +18,7 @@ export type { ExitCodeEntry } from './contract/exit-code.js';
 // Running a program as this process.
 export { runCli } from './bin/run-cli.js';
 export { installSignalRouter } from './bin/signal-router.js';
-export type { Host } from './runtime/host.js';
+export type { Host, Cancel } from './runtime/host.js';
 
 // What a handler sees and returns.
 export type { CommandContext, Restored } from './runtime/program/command-spec.js';

@@ -1,5 +1,6 @@
 import { accessSync, constants, realpathSync } from 'node:fs';
 import { basename, delimiter, isAbsolute, join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { isatty } from 'node:tty';
 import type { Host } from '../runtime/host.js';
 import { installSignalRouter, markAnswered, onSignal } from './signal-router.js';
@@ -67,6 +68,15 @@ export function processHost(): Host {
       if (text.length > 0) process.stderr.write(text);
     },
     now: () => Date.now(),
+    setTimeout: (fn, ms) => {
+      const timer = setTimeout(fn, Math.max(0, ms)).unref();
+      return () => clearTimeout(timer);
+    },
+    setInterval: (fn, ms) => {
+      const timer = setInterval(fn, ms).unref();
+      return () => clearInterval(timer);
+    },
+    sleep: (ms) => sleep(Math.max(0, ms)),
     pid: process.pid,
     onSignal,
     selfCommand: () => ({ file: process.execPath, args: [...process.execArgv, resolve(process.argv[1] ?? '')] }),

@@ -1,6 +1,10 @@
+/** Cancels a timer (Host.setTimeout, Host.setInterval); calling it again does nothing. */
+export type Cancel = () => void;
+
 /**
  * The process as the runtime sees it. Only `src/bin` builds one from the
- * real process; tests and embedders build their own.
+ * real process; tests and embedders build their own
+ * (a fake clock and timers make the job lifecycle testable in process).
  */
 export interface Host {
   readonly argv: readonly string[];
@@ -16,7 +20,14 @@ export interface Host {
   /** Resolves once the text is handed to the OS (so an exit right after loses nothing). */
   writeStdout(text: string): Promise<void>;
   writeStderr(text: string): void;
+  /** Milliseconds since the epoch: every clock reading of the runtime goes through here. */
   now(): number;
+  /** Calls `fn` once, `ms` from now; the returned function cancels it. It does not keep the process alive. */
+  setTimeout(fn: () => void, ms: number): Cancel;
+  /** Calls `fn` every `ms`; the returned function stops it. It does not keep the process alive. */
+  setInterval(fn: () => void, ms: number): Cancel;
+  /** Resolves `ms` from now, keeping the process alive meanwhile (a poll's pause). */
+  sleep(ms: number): Promise<void>;
   readonly pid: number;
   /** Calls the handler on each delivery of the signal; returns a function that stops listening. */
   onSignal(signal: 'SIGINT' | 'SIGTERM', handler: () => void): () => void;

@@ -1,11 +1,9 @@
 import type { Progress } from '../../contract/incomplete.js';
 import { formatDuration } from './duration.js';
+import type { Host } from '../host.js';
 
 /** Where progress shows for people: stderr only, never stdout. */
-export interface ProgressSink {
-  writeStderr(text: string): void;
-  now(): number;
-}
+export type ProgressSink = Pick<Host, 'writeStderr' | 'now' | 'setInterval'>;
 
 const BAR_WIDTH = 24;
 const REDRAW_MS = 100;
@@ -48,8 +46,7 @@ export function heartbeat(sink: ProgressSink, label: string, everyMs: number, st
   const line = () => {
     if (latest) sink.writeStderr(`[${((sink.now() - started) / 1000).toFixed(1)}s] ${label}: ${describeProgress(latest, true)}\n`);
   };
-  const timer = setInterval(line, everyMs);
-  timer.unref();
+  const stop = sink.setInterval(line, everyMs);
   return {
     update(progress) {
       const first = latest === undefined;
@@ -57,7 +54,7 @@ export function heartbeat(sink: ProgressSink, label: string, everyMs: number, st
       if (first) line();
     },
     end() {
-      clearInterval(timer);
+      stop();
     },
   };
 }

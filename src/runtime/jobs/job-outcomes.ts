@@ -1,31 +1,18 @@
 import { buildEnvelope, type Envelope } from '../../contract/envelope.js';
 import { ErrorCode } from '../../contract/error-code.js';
 import { ExitCode } from '../../contract/exit-code.js';
-import type { Progress } from '../../contract/incomplete.js';
-import { outcomeOf } from '../../contract/outcome.js';
 import { JobState } from '../../contract/vocabulary/job-state.js';
-import type { Cause } from '../../contract/vocabulary/cause.js';
 import { Phase } from '../../contract/vocabulary/phase.js';
-import { CAUSE_OF_STOP, StopReason } from '../../contract/vocabulary/stop-reason.js';
+import { StopReason } from '../../contract/vocabulary/stop-reason.js';
+import { endJob, endStopped, type Holder } from './job-end.js';
 import { statusIdentity, type JobRecord, type JobStatus } from './job-record.js';
 import type { JobStore } from './job-store.js';
+import { CheckpointFate } from './stop-table.js';
 import { judgeJob, Verdict } from './job-liveness.js';
 import { isAlive, killConfirmed, type ProcessIdentity } from './process-identity.js';
 
-type Meta = Readonly<Record<string, unknown>>;
 type Kill = (identity: ProcessIdentity) => void;
 type Alive = (identity: ProcessIdentity) => boolean;
-/** An ended job names no process. */
-const NO_PROCESS = { pid: undefined, pidStart: undefined } as const;
-
-/**
- * The partial outcome an ended-early response carries when the handler
- * gave none of its own (it was stuck, or gone): nothing established, the
- * work named as unresolved with how far it got.
- */
-export function fallbackOutcome(job: JobRecord, reason: string, cause: Cause, progress: Progress | undefined): unknown {
-  return outcomeOf([], [{ q: [job.program, ...job.argv].join(' '), reason, context: { job_id: job.id, progress: progress ?? { done: 0 } } }], cause);
-}
 
 /** JOB_LOST (1): the job's process is gone and left no result; the log tail says what it last said. */
 export function lostEnvelope(store: JobStore, job: JobRecord, pid: number | undefined, started: number, now: number): Envelope {
@@ -44,23 +31,6 @@ export function lostEnvelope(store: JobStore, job: JobRecord, pid: number | unde
   });
 }
 
-/** STALLED (10): progress did not grow for the idle timeout; the checkpoint stays, so the identical call resumes. */
-export function stalledEnvelope(job: JobRecord, data: unknown, durationMs: number, meta?: Meta): Envelope {
-  return buildEnvelope({
-    exitCode: ExitCode.TIMEOUT,
-    durationMs,
-    data,
-    ...(meta ? { meta } : {}),
-    error: {
-      code: ErrorCode.Stalled,
-      message: `No progress for ${job.idleTimeoutMs}ms; the job was stopped`,
-      retryable: false,
-      phase: Phase.Execution,
-      ...(job.resume ? { suggestion: 'Run the original command again to continue from the last checkpoint' } : {}),
-    },
-  });
-}
-
 /**
  * Ends a running job an observer found stalled (frozen or hung): its end
  * is written first, then its process is killed for good, if it is still the
@@ -68,18 +38,17 @@ export function stalledEnvelope(job: JobRecord, data: unknown, durationMs: numbe
  */
 export function markStalled(store: JobStore, job: JobRecord, status: JobStatus, now: number, kill: Kill = killConfirmed): Envelope {
   const identity = statusIdentity(status);
-  const cause = CAUSE_OF_STOP[StopReason.Stalled];
-  const partial = fallbackOutcome(job, `stopped: ${StopReason.Stalled}`, cause, status.progress);
   const meta = { command: job.command.join(' '), ...(job.timeoutMs ? { timeout_ms: job.timeoutMs } : {}) };
-  const envelope = stalledEnvelope(job, partial, now - job.createdAt, meta);
-  store.writeResult(job.id, envelope);
-  store.writeStatus(job.id, { ...status, ...NO_PROCESS, state: JobState.Stalled, updatedAt: now, endedAt: now });
-  if (identity) {
-    kill(identity);
-    store.releaseLease(job.id, identity.pid);
-  }
-  store.releaseKey(job.key, job.id);
-  return envelope;
+  const holder: Holder = identity ? { kind: 'frozen', identity, kill } : { kind: 'none' };
+  const durationMs = now - job.createdAt;
+  return endStopped(store, job, StopReason.Stalled, { durationMs, meta, now, from: status, holder });
+}
+
+/** `job cancel` of a job nobody is running: end it and discard its checkpoint here. */
+export function cancelIdleJob(store: JobStore, job: JobRecord, now: number): Envelope {
+  const from = store.readStatus(job.id);
+  const note = 'cancelled while paused';
+  return endStopped(store, job, StopReason.Cancel, { note, durationMs: 0, now, from, holder: { kind: 'none' } });
 }
 
 /** JOB_LOST (1) for a job folder whose record cannot be read: nobody can say what it was or resume it by id. */
@@ -99,13 +68,11 @@ export function unreadableEnvelope(id: string): Envelope {
 
 /** Marks a job lost (status, stored result, key released) so every later reader agrees at once. */
 export function markLost(store: JobStore, job: JobRecord, pid: number | undefined, now: number): Envelope {
-  const envelope = lostEnvelope(store, job, pid, now, now);
-  const status = store.readStatus(job.id);
-  store.writeResult(job.id, envelope);
-  store.writeStatus(job.id, { ...(status ?? { startedAt: now, progressAt: now }), ...NO_PROCESS, state: JobState.Lost, updatedAt: now, endedAt: now });
-  store.dropStaleLease(job.id);
-  store.releaseKey(job.key, job.id);
-  return envelope;
+  const answer = lostEnvelope(store, job, pid, now, now);
+  const from = store.readStatus(job.id);
+  const { Keep } = CheckpointFate;
+  endJob(store, job, { state: JobState.Lost, now, from, answer, checkpoint: Keep, holder: { kind: 'gone' } });
+  return answer;
 }
 
 /** Judges a job now and ends it when it is stalled or lost; returns its status after. */

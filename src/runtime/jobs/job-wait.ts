@@ -15,6 +15,8 @@ const POLL_MS = 50;
 export interface WaitOptions {
   readonly store: JobStore;
   readonly now: () => number;
+  /** Paces the polls; default: the real clock (the job commands have no host of their own). */
+  readonly sleep?: (ms: number) => Promise<void>;
   readonly id: string;
   readonly started: number;
   /** Hold until this time at most; undefined = until the job ends. */
@@ -59,7 +61,8 @@ export async function waitOnJob(options: WaitOptions): Promise<Envelope> {
     if (verdict === Verdict.Running && options.until !== undefined && now >= options.until) {
       return incomplete(options, job, IncompleteState.Running, status!, now);
     }
-    await sleep(options.until === undefined ? POLL_MS : Math.max(1, Math.min(POLL_MS, options.until - now)));
+    const pause = options.until === undefined ? POLL_MS : Math.max(1, Math.min(POLL_MS, options.until - now));
+    await (options.sleep ?? sleep)(pause);
   }
 }
 

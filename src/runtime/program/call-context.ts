@@ -82,7 +82,8 @@ export function createCallContext(parts: CallContextParts): CallContext {
     },
     async restore<S>(inputs: unknown, usable?: (state: S) => boolean): Promise<Restored<S> | undefined> {
       fingerprint = inputs;
-      store ??= await openCheckpointStore(ensurePrivateDir(parts.stateRoot, 'checkpoints', invocationKey));
+      const sleep = (ms: number) => host.sleep(ms);
+      store ??= await openCheckpointStore(ensurePrivateDir(parts.stateRoot, 'checkpoints', invocationKey), sleep);
       const loaded = await store.load<S>();
       const discard = async (reason: string) => {
         await store!.clear();
@@ -101,7 +102,7 @@ export function createCallContext(parts: CallContextParts): CallContext {
       report(at.done, at.total, at.unit);
       const stop = parts.stopRequested();
       if (force || stop || host.now() - lastSave >= interval) {
-        await store.save({ version: CHECKPOINT_FORMAT, fingerprint, progress: progress!, state, savedAt: Date.now() });
+        await store.save({ version: CHECKPOINT_FORMAT, fingerprint, progress: progress!, state, savedAt: host.now() });
         lastSave = host.now();
       }
       return stop;

@@ -1,5 +1,5 @@
 import { rmSync } from 'node:fs';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { setTimeout as realSleep } from 'node:timers/promises';
 import type { Progress } from '../../contract/incomplete.js';
 import { databaseLocked, isLevelLocked } from './level-errors.js';
 
@@ -33,8 +33,12 @@ export interface CheckpointStore {
  * classic-level database is locked by one process: only the process doing
  * the work opens it. A database that cannot be opened for any reason but a
  * lock is destroyed and reported unreadable, so the work starts over.
+ * `sleep` paces the wait for a lock (a call passes its host's clock).
  */
-export async function openCheckpointStore(dir: string): Promise<CheckpointStore> {
+export async function openCheckpointStore(
+  dir: string,
+  sleep: (ms: number) => Promise<unknown> = realSleep,
+): Promise<CheckpointStore> {
   const [{ Level }, { pack, unpack }] = await Promise.all([import('level'), import('msgpackr')]);
   const open = async () => {
     const db = new Level<string, Uint8Array>(dir, { valueEncoding: 'view' });

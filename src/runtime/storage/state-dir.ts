@@ -59,10 +59,23 @@ export function inStateDir<T>(root: string, io: () => T): T {
   try {
     return io();
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === undefined || !UNUSABLE_ERRNOS.has(code)) throw error;
-    throw unusable(root, error);
+    throw refusal(root, error);
   }
+}
+
+/** inStateDir for I/O that awaits. */
+export async function inStateDirAsync<T>(root: string, io: () => Promise<T>): Promise<T> {
+  try {
+    return await io();
+  } catch (error) {
+    throw refusal(root, error);
+  }
+}
+
+/** The error to throw for `error`: STATE_DIR_UNUSABLE when the folder refuses writes, else itself. */
+function refusal(root: string, error: unknown): unknown {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code !== undefined && UNUSABLE_ERRNOS.has(code) ? unusable(root, error) : error;
 }
 
 function unusable(root: string, error: unknown): StintError {

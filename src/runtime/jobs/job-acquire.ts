@@ -1,0 +1,103 @@
+import { join } from 'node:path';
+import { JobState } from '../../contract/vocabulary/job-state.js';
+import type { Host } from '../host.js';
+import type { Invocation } from '../program/invocation.js';
+import { adoptSpool } from '../storage/stdin-spool.js';
+import { DEFAULT_IDLE_TIMEOUT_MS } from './budget.js';
+import { newJobId } from './job-id.js';
+import { judgeJob, STATUS_GRACE_MS, Verdict } from './job-liveness.js';
+import { markLost, markStalled } from './job-outcomes.js';
+import { identityFields, type JobRecord } from './job-record.js';
+import type { JobStore } from './job-store.js';
+import { identityOf, isAlive } from './process-identity.js';
+
+/** The job of an invocation: one this call runs, or one another process runs that the call attaches to. */
+export type Acquired =
+  | { readonly kind: 'attach'; readonly id: string }
+  | { readonly kind: 'own'; readonly job: JobRecord };
+
+function newRecord(inv: Invocation, store: JobStore, id: string): JobRecord {
+  const interruption = inv.command.spec.interruption!;
+  const { idempotencyKey } = inv.options;
+  return {
+    id,
+    key: inv.key,
+    program: inv.program.identity.name,
+    command: inv.command.path,
+    argv: inv.host.argv,
+    cwd: inv.host.cwd,
+    programWords: inv.host.programWords(),
+    detach: interruption.detach,
+    resume: interruption.resume,
+    writes: inv.command.writes,
+    ...(idempotencyKey !== undefined ? { idempotencyKey, keyGiven: inv.options.idempotencyKeyGiven } : {}),
+    ...(inv.stdinPath ? { stdinPath: join(store.dir(id), 'stdin') } : {}),
+    idleTimeoutMs: interruption.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
+    timeoutMs: inv.options.timeoutMs ?? 0,
+    createdAt: inv.host.now(),
+  };
+}
+
+/**
+ * Finds the job of this invocation or makes one. The identical invocation
+ * attaches to a running job; a paused one is taken over; a dead one is
+ * marked lost, a frozen one stalled, and a new job continues from the checkpoint.
+ */
+export async function acquireJob(inv: Invocation, store: JobStore): Promise<Acquired> {
+  const id = newJobId(inv.command.id);
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const claim = store.claimKey(inv.key, id);
+    if (claim.kind === 'claimed') {
+      const job = newRecord(inv, store, id);
+      const now = inv.host.now();
+      const self = identityFields(identityOf(inv.host.pid));
+      store.create(job, { state: JobState.Running, ...self, startedAt: now, updatedAt: now, progressAt: now });
+      if (inv.stdinPath) adoptSpool(inv.stdinPath, store.dir(id));
+      store.takeLease(id, inv.host.pid);
+      return { kind: 'own', job };
+    }
+    if (!store.readRecord(claim.id)) {
+      // Its creator is between the claim and the first write: wait for it. A claim it left, a folder deleted
+      // or a damaged record (written whole by rename, so never half there) is cleared: a new job takes the key.
+      const abandoned = store.exists(claim.id) || store.claimAgeMs(inv.key) > STATUS_GRACE_MS;
+      const written = !abandoned && (await waitFor(inv.host, () => store.readRecord(claim.id) !== undefined));
+      if (!written) store.releaseKey(inv.key, claim.id);
+      continue;
+    }
+    const held = store.readRecord(claim.id)!;
+    const status = store.readStatus(claim.id);
+    const now = inv.host.now();
+    switch (judgeJob(held, status, now, isAlive)) {
+      case Verdict.Starting:
+        // Past this wait the job is old enough to be judged lost if its status is still unreadable.
+        await waitFor(inv.host, () => store.readStatus(claim.id) !== undefined);
+        continue;
+      case Verdict.Ended:
+        store.releaseKey(inv.key, claim.id);
+        continue;
+      case Verdict.Running:
+        return { kind: 'attach', id: claim.id };
+      case Verdict.Stalled:
+        markStalled(store, held, status!, now);
+        continue;
+      case Verdict.Lost:
+        markLost(store, held, status?.pid, now);
+        continue;
+      case Verdict.Paused:
+        // Whoever takes the lease continues it; everyone else waits on it.
+        if (store.takeLease(claim.id, inv.host.pid)) return { kind: 'own', job: held };
+        return { kind: 'attach', id: claim.id };
+    }
+  }
+  throw new Error(`could not claim the job for invocation ${inv.key}`);
+}
+
+/** Waits up to STATUS_GRACE_MS for a fact (no work runs yet); returns whether it became true. */
+async function waitFor(host: Host, fact: () => boolean): Promise<boolean> {
+  const since = host.now();
+  while (!fact()) {
+    if (host.now() - since > STATUS_GRACE_MS) return false;
+    await host.sleep(20);
+  }
+  return true;
+}

@@ -1,0 +1,93 @@
+import type { Envelope } from '../../contract/envelope.js';
+import { isTerminal, type JobState } from '../../contract/vocabulary/job-state.js';
+import { CAUSE_OF_STOP, type StopReason } from '../../contract/vocabulary/stop-reason.js';
+import { discardCheckpoint } from '../program/call-context.js';
+import type { JobRecord, JobStatus } from './job-record.js';
+import type { JobStore } from './job-store.js';
+import type { ProcessIdentity } from './process-identity.js';
+import { fallbackOutcome } from './stop-answers.js';
+import { CheckpointFate, STOP_TABLE } from './stop-table.js';
+
+/** Who held the job, and how that hold ends with it. */
+export type Holder =
+  /** This process ran it: its lease is released. */
+  | { readonly kind: 'self'; readonly pid: number }
+  /** An observer found it frozen: the process is killed for good (if still the same one), then its lease released. */
+  | { readonly kind: 'frozen'; readonly identity: ProcessIdentity; readonly kill: (identity: ProcessIdentity) => void }
+  /** An observer found its process gone: a lease that process left is dropped. */
+  | { readonly kind: 'gone' }
+  /** Nobody held it (a paused job). */
+  | { readonly kind: 'none' };
+
+/** Where the work had got to when it stopped: kept in the status the job ends with. */
+export type WorkSoFar = Pick<JobStatus, 'startedAt' | 'progressAt' | 'progress'>;
+
+/** How one job ends (or pauses): the single description every path fills in. */
+export interface JobEnding {
+  readonly state: JobState;
+  readonly now: number;
+  readonly from: WorkSoFar | undefined;
+  /** The job's final answer: given exactly when the state is terminal. */
+  readonly answer: Envelope | undefined;
+  readonly checkpoint: CheckpointFate;
+  readonly holder: Holder;
+}
+
+/**
+ * The one end of a job, in an order that every crash between two steps
+ * leaves readable: checkpoint (when discarded), result, status, the
+ * holder's lease, then the invocation key (so the next identical call makes
+ * a new job only once this one's end is written).
+ */
+export function endJob(store: JobStore, job: JobRecord, ending: JobEnding): void {
+  const terminal = isTerminal(ending.state);
+  if (ending.checkpoint === CheckpointFate.Discard) discardCheckpoint(store.root, job.key);
+  if (terminal && ending.answer) store.writeResult(job.id, ending.answer);
+  store.writeStatus(job.id, endStatus(ending, terminal));
+  releaseHolder(store, job, ending.holder);
+  if (terminal) store.releaseKey(job.key, job.id);
+}
+
+function endStatus({ state, now, from }: JobEnding, terminal: boolean): JobStatus {
+  return {
+    state,
+    startedAt: from?.startedAt ?? now,
+    progressAt: from?.progressAt ?? now,
+    ...(from?.progress ? { progress: from.progress } : {}),
+    updatedAt: now,
+    ...(terminal ? { endedAt: now } : {}),
+  };
+}
+
+function releaseHolder(store: JobStore, job: JobRecord, holder: Holder): void {
+  if (holder.kind === 'self') store.releaseLease(job.id, holder.pid);
+  if (holder.kind === 'gone') store.dropStaleLease(job.id);
+  if (holder.kind === 'frozen') {
+    holder.kill(holder.identity);
+    store.releaseLease(job.id, holder.identity.pid);
+  }
+}
+
+/** A job ended by a stop: what its handler had to say (if anything) and where the call stands. */
+export interface StoppedParts {
+  /** The handler's partial outcome; none when it never reached a safe point (the fallback stands in). */
+  readonly data?: unknown;
+  /** Why, in the fallback outcome's words; default `stopped: <reason>`. */
+  readonly note?: string;
+  readonly durationMs: number;
+  readonly meta?: Readonly<Record<string, unknown>>;
+  readonly now: number;
+  readonly from: WorkSoFar | undefined;
+  readonly holder: Holder;
+}
+
+/** Ends a job as STOP_TABLE says for `reason` (a reason with an answer of its own); returns that answer. */
+export function endStopped(store: JobStore, job: JobRecord, reason: StopReason, parts: StoppedParts): Envelope {
+  const effect = STOP_TABLE[reason];
+  if (!effect.answer) throw new Error(`a ${reason} stop hands the job back to its caller; it does not end it`);
+  const note = parts.note ?? `stopped: ${reason}`;
+  const partial = parts.data ?? fallbackOutcome(job, note, CAUSE_OF_STOP[reason], parts.from?.progress);
+  const answer = effect.answer({ job, partial, durationMs: parts.durationMs, meta: parts.meta });
+  endJob(store, job, { ...parts, state: effect.state, answer, checkpoint: effect.checkpoint });
+  return answer;
+}

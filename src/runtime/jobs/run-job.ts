@@ -1,0 +1,118 @@
+import type { Envelope } from '../../contract/envelope.js';
+import { ExitCode } from '../../contract/exit-code.js';
+import type { Progress } from '../../contract/incomplete.js';
+import { JobState } from '../../contract/vocabulary/job-state.js';
+import { StopReason } from '../../contract/vocabulary/stop-reason.js';
+import { executeCommand, type Execution } from '../program/execute-command.js';
+import { callMeta, finalEnvelope, workEnded } from '../program/final-envelope.js';
+import type { Invocation } from '../program/invocation.js';
+import { endJob, endStopped, type Holder } from './job-end.js';
+import type { JobRecord } from './job-record.js';
+import type { JobStore } from './job-store.js';
+import { RunMode } from './run-mode.js';
+import { RunningStatus } from './running-status.js';
+import { wireStopSources } from './stop-sources.js';
+import { CheckpointFate, STOP_TABLE } from './stop-table.js';
+
+/** How an in-process run ended: with a response, or stopped at a safe point for a handoff or a pause. */
+export type RunOutcome =
+  | { readonly kind: 'ended'; readonly envelope: Envelope }
+  | { readonly kind: 'stopped'; readonly progress: Progress | undefined };
+
+type Winner =
+  | { readonly kind: 'executed'; readonly execution: Execution }
+  | { readonly kind: 'forced'; readonly reason: StopReason };
+
+/** One run of a job in this process, as its end sees it. */
+interface Run {
+  readonly inv: Invocation;
+  readonly store: JobStore;
+  readonly job: JobRecord;
+  readonly mode: RunMode;
+  readonly status: RunningStatus;
+}
+
+export function budgetDeadline(inv: Pick<Invocation, 'options' | 'started'>): number | undefined {
+  const budget = inv.options.budgetMs;
+  return budget ? inv.started + budget : undefined;
+}
+
+/**
+ * Runs a job's work in this process with every stop source wired
+ * (stop-sources.ts), keeping its status current, and ends the job as the
+ * stop table says (stop-table.ts) when the work ends or stops.
+ */
+export async function runJob(
+  inv: Invocation,
+  store: JobStore,
+  job: JobRecord,
+  mode: RunMode,
+  announce?: () => void,
+): Promise<RunOutcome> {
+  const { host } = inv;
+  const status = new RunningStatus(host, store, job);
+  const sources = wireStopSources({
+    host, store, job, mode,
+    deadline: budgetDeadline(inv),
+    budgetMs: inv.options.budgetMs,
+    progressAt: () => status.lastProgressAt,
+    onWatch: () => status.refresh(),
+  });
+  // Only now, with the signals handled, may anyone learn which process runs the job.
+  announce?.();
+  const executed = executeCommand(inv, sources.stop, (progress) => status.report(progress));
+  let winner: Winner;
+  try {
+    winner = await Promise.race([
+      executed.then((execution) => ({ kind: 'executed' as const, execution })),
+      sources.forced.then((reason) => ({ kind: 'forced' as const, reason })),
+    ]);
+  } finally {
+    status.close();
+    sources.close();
+  }
+  const run: Run = { inv, store, job, mode, status };
+  if (winner.kind === 'forced') return stopped(run, winner.reason, undefined);
+  const { execution } = winner;
+  // The handler is done with its checkpoint store either way; the end says whether the checkpoint stays.
+  await execution.finish(false);
+  const { result } = execution;
+  // A handler that answers 14 without being asked to stop is taken as stopping for the budget.
+  const reason = sources.stop.reason ?? StopReason.Budget;
+  if (result.exitCode === ExitCode.INCOMPLETE) return stopped(run, reason, result.data);
+  return ended(run, execution);
+}
+
+const self = (run: Run): Holder => ({ kind: 'self', pid: run.inv.host.pid });
+
+/**
+ * A stop, at a safe point (with the handler's partial outcome) or forced
+ * (none). A stop with an answer ends the job here; the others hand it back
+ * to the caller (answered from the last checkpoint), a supervisor pausing it.
+ */
+function stopped(run: Run, reason: StopReason, data: unknown): RunOutcome {
+  const { inv, store, job, status } = run;
+  const now = inv.host.now();
+  if (STOP_TABLE[reason].answer) {
+    const meta = callMeta(inv, job.timeoutMs || undefined);
+    const parts = { data, durationMs: now - inv.started, meta, now, from: status.workSoFar, holder: self(run) };
+    return { kind: 'ended', envelope: endStopped(store, job, reason, parts) };
+  }
+  if (run.mode === RunMode.Supervisor) {
+    const { state, checkpoint } = STOP_TABLE[reason];
+    endJob(store, job, { state, now, from: status.workSoFar, answer: undefined, checkpoint, holder: self(run) });
+  }
+  return { kind: 'stopped', progress: status.lastProgress };
+}
+
+/** The work ran to its end: done or failed, with its own response. */
+function ended(run: Run, execution: Execution): RunOutcome {
+  const { inv, store, job, status } = run;
+  const { result } = execution;
+  const envelope = finalEnvelope(inv, result, execution.warnings, callMeta(inv, job.timeoutMs || undefined));
+  const state = envelope.meta.exit_code === ExitCode.SUCCESS ? JobState.Done : JobState.Failed;
+  const checkpoint = workEnded(result.exitCode) ? CheckpointFate.Discard : CheckpointFate.Keep;
+  const now = inv.host.now();
+  endJob(store, job, { state, now, from: status.workSoFar, answer: envelope, checkpoint, holder: self(run) });
+  return { kind: 'ended', envelope };
+}

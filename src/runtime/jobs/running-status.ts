@@ -1,0 +1,82 @@
+import type { Progress } from '../../contract/incomplete.js';
+import { JobState } from '../../contract/vocabulary/job-state.js';
+import type { Host } from '../host.js';
+import type { WorkSoFar } from './job-end.js';
+import { STATUS_REFRESH_MS } from './job-liveness.js';
+import { identityFields, type JobRecord, type JobStatus } from './job-record.js';
+import type { JobStore } from './job-store.js';
+import { identityOf } from './process-identity.js';
+
+/** Status files are rewritten at most this often while progress moves (and always at the end). */
+const STATUS_EVERY_MS = 250;
+
+/**
+ * The `running` status of a job this process runs: written when the run
+ * starts, kept current as progress moves and as a sign of life, and the
+ * work done so far that the job's end records.
+ */
+export class RunningStatus {
+  private readonly self: Pick<JobStatus, 'pid' | 'pidStart'>;
+  private readonly startedAt: number;
+  private progress: Progress | undefined;
+  private progressAt: number;
+  private lastWrite = 0;
+  /** Once the run is decided, the status belongs to whoever answers: a stuck handler's late reports stay unwritten. */
+  private closed = false;
+
+  constructor(private readonly host: Host, private readonly store: JobStore, private readonly job: JobRecord) {
+    const previous = store.readStatus(job.id);
+    const now = host.now();
+    this.self = identityFields(identityOf(host.pid));
+    this.startedAt = previous?.startedAt ?? now;
+    this.progress = previous?.progress;
+    this.progressAt = now;
+    this.write(true);
+  }
+
+  /** When progress last grew (the idle watchdog's clock). */
+  get lastProgressAt(): number {
+    return this.progressAt;
+  }
+
+  get workSoFar(): WorkSoFar {
+    const { startedAt, progressAt, progress } = this;
+    return { startedAt, progressAt, ...(progress ? { progress } : {}) };
+  }
+
+  get lastProgress(): Progress | undefined {
+    return this.progress;
+  }
+
+  /** A progress report from the handler. */
+  report(next: Progress): void {
+    const now = this.host.now();
+    if (!this.progress || next.done > this.progress.done) this.progressAt = now;
+    this.progress = next;
+    if (!this.closed && now - this.lastWrite >= STATUS_EVERY_MS) this.note();
+  }
+
+  /** A sign of life for observers (job wait, the identical call): a frozen process falls silent, judged stalled. */
+  refresh(): void {
+    if (this.host.now() - this.lastWrite >= STATUS_REFRESH_MS) this.note();
+  }
+
+  close(): void {
+    this.closed = true;
+  }
+
+  private note(): void {
+    try {
+      this.write(false);
+    } catch {
+      // A note that cannot be written (a full disk) must not stop the work; state changes still must be.
+    }
+  }
+
+  private write(durable: boolean): void {
+    const now = this.host.now();
+    const status = { ...this.workSoFar, state: JobState.Running, updatedAt: now, ...this.self };
+    this.store.writeStatus(this.job.id, status, durable);
+    this.lastWrite = now;
+  }
+}

@@ -1,0 +1,83 @@
+import { buildEnvelope, type Envelope, type ErrorDetail } from '../../contract/envelope.js';
+import { ErrorCode } from '../../contract/error-code.js';
+import { ExitCode, SignalExitCode, type ProcessExitCode } from '../../contract/exit-code.js';
+import type { Progress } from '../../contract/incomplete.js';
+import { outcomeOf } from '../../contract/outcome.js';
+import type { Cause } from '../../contract/vocabulary/cause.js';
+import { IncompleteState } from '../../contract/vocabulary/job-state.js';
+import { Phase } from '../../contract/vocabulary/phase.js';
+import { cancelCommand, continueCommand } from './incomplete-response.js';
+import type { JobRecord } from './job-record.js';
+
+/** What a job stopped early answers with: its partial outcome, how long the call took, the call's meta. */
+export interface StopAnswerParts {
+  readonly job: JobRecord;
+  readonly partial: unknown;
+  readonly durationMs: number;
+  readonly meta?: Readonly<Record<string, unknown>> | undefined;
+}
+
+/** Builds the answer of a job ended by one stop reason (see STOP_TABLE). */
+export type StopAnswer = (parts: StopAnswerParts) => Envelope;
+
+/**
+ * The partial outcome an ended-early response carries when the handler
+ * gave none of its own (it was stuck, or gone): nothing established, the
+ * work named as unresolved with how far it got.
+ */
+export function fallbackOutcome(job: JobRecord, reason: string, cause: Cause, progress?: Progress): unknown {
+  const context = { job_id: job.id, progress: progress ?? { done: 0 } };
+  const unresolved = { q: [job.program, ...job.argv].join(' '), reason, context };
+  return outcomeOf([], [unresolved], cause);
+}
+
+type StopError = Omit<ErrorDetail, 'retryable' | 'phase'>;
+
+/** The envelope of a stop: the partial outcome as data, and an error that a retry alone does not fix. */
+function stopEnvelope(exitCode: ProcessExitCode, parts: StopAnswerParts, stop: StopError, data = parts.partial) {
+  const { code, message, ...more } = stop;
+  const error = { code, message, retryable: false, phase: Phase.Execution, ...more };
+  return buildEnvelope({ exitCode, durationMs: parts.durationMs, data, meta: parts.meta, error });
+}
+
+/** TIMEOUT (10): the whole work is over its wall clock; the checkpoint is gone. */
+export const timedOutAnswer: StopAnswer = (parts) => stopEnvelope(ExitCode.TIMEOUT, parts, {
+  code: ErrorCode.Timeout,
+  message: `The work exceeded its time limit of ${parts.job.timeoutMs}ms`,
+  fix_required: 'Run again with a larger --timeout (the checkpoint is gone)',
+});
+
+/** STALLED (10): progress did not grow for the idle timeout; the checkpoint stays, so the identical call resumes. */
+export const stalledAnswer: StopAnswer = (parts) => stopEnvelope(ExitCode.TIMEOUT, parts, {
+  code: ErrorCode.Stalled,
+  message: `No progress for ${parts.job.idleTimeoutMs}ms; the job was stopped`,
+  ...(parts.job.resume ? { suggestion: 'Run the original command again to continue from the last checkpoint' } : {}),
+});
+
+/** CANCELLED (1) by `job cancel`: the checkpoint is discarded. */
+export const cancelledAnswer: StopAnswer = (parts) => stopEnvelope(ExitCode.GENERAL_ERROR, parts, {
+  code: ErrorCode.Cancelled,
+  message: `Job ${parts.job.id} was cancelled; its checkpoint is discarded`,
+});
+
+/**
+ * The SIGINT answer (130, CANCELLED, `data.partial: true`, REQ-F-069). The
+ * job stays paused with its checkpoint, so the answer also carries the
+ * command that continues it: a Ctrl-C must not cost the work done.
+ */
+export const interruptedAnswer: StopAnswer = (parts) => {
+  const { job } = parts;
+  const data = {
+    ...(parts.partial as Record<string, unknown>),
+    partial: true,
+    state: IncompleteState.Paused,
+    job_id: job.id,
+    continue_command: continueCommand(job, IncompleteState.Paused),
+    cancel_command: cancelCommand(job),
+  };
+  return stopEnvelope(SignalExitCode.SIGINT, parts, {
+    code: ErrorCode.Cancelled,
+    message: 'Cancelled by SIGINT at a safe point; the work done is kept and data.continue_command continues it',
+    context: { signal: 'SIGINT', job_id: job.id },
+  }, data);
+};

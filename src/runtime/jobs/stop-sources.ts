@@ -1,0 +1,106 @@
+import { StopReason } from '../../contract/vocabulary/stop-reason.js';
+import type { Cancel, Host } from '../host.js';
+import type { JobRecord } from './job-record.js';
+import type { JobStore } from './job-store.js';
+import { RunMode } from './run-mode.js';
+import { StopController } from './stop-controller.js';
+
+/** Time kept back from the budget for stopping at a safe point and answering. */
+const HANDOFF_RESERVE_MS = 250;
+/** How far past its budget a call may wait for a handler to reach its first safe point. */
+const FORCE_GRACE_MS = 1_000;
+const WATCH_EVERY_MS = 100;
+/** How long a handler gets to reach a safe point after each stop before the call answers without it. */
+const GRACE_MS = {
+  [StopReason.Timeout]: 5_000,
+  [StopReason.Cancel]: 2_000,
+  [StopReason.Stalled]: 1_000,
+} as const;
+type Graced = keyof typeof GRACE_MS;
+
+export interface StopSourceParts {
+  readonly host: Host;
+  readonly store: JobStore;
+  readonly job: JobRecord;
+  readonly mode: RunMode;
+  /** When the caller's budget ends (front only); undefined: no budget. */
+  readonly deadline: number | undefined;
+  readonly budgetMs: number | undefined;
+  /** When progress last grew (the idle watchdog's clock). */
+  readonly progressAt: () => number;
+  /** Called on each watch tick: the running process's sign of life. */
+  readonly onWatch: () => void;
+}
+
+/** Every stop source of one run, wired to one StopController. */
+export interface StopSources {
+  readonly stop: StopController;
+  /** Resolves with the stop reason when the handler reached no safe point in time: the call answers without it. */
+  readonly forced: Promise<StopReason>;
+  /** Unwires every source (timers, watch, signal listeners). */
+  close(): void;
+}
+
+/** Wires the budget, SIGTERM, SIGINT, `job cancel`, the wall clock and the idle watchdog, all on the host's clock. */
+export function wireStopSources(parts: StopSourceParts): StopSources {
+  const { host } = parts;
+  const stop = new StopController();
+  let force!: (reason: StopReason) => void;
+  const forced = new Promise<StopReason>((resolve) => (force = resolve));
+  const cancels: Cancel[] = [];
+  const later = (ms: number, fn: () => void) => void cancels.push(host.setTimeout(fn, Math.max(0, ms)));
+  const graced = (reason: Graced) => {
+    stop.request(reason);
+    later(GRACE_MS[reason], () => force(reason));
+  };
+  const wiring: Wiring = { ...parts, stop, force, later, graced };
+  wireBudget(wiring);
+  wireTimeout(wiring);
+  cancels.push(wireWatch(wiring), ...wireSignals(wiring));
+  return { stop, forced, close: () => cancels.forEach((cancel) => cancel()) };
+}
+
+interface Wiring extends StopSourceParts {
+  readonly stop: StopController;
+  readonly force: (reason: StopReason) => void;
+  readonly later: (ms: number, fn: () => void) => void;
+  /** Requests the stop and forces it once its grace is over. */
+  readonly graced: (reason: Graced) => void;
+}
+
+/**
+ * The budget (front only): stop a little before it; a handler that reaches no safe point (stuck, or still
+ * starting up) holds the caller only a little past it.
+ */
+function wireBudget({ host, mode, deadline, budgetMs = 0, stop, force, later }: Wiring): void {
+  if (mode !== RunMode.Front || deadline === undefined) return;
+  const reserve = Math.min(HANDOFF_RESERVE_MS, Math.floor(budgetMs / 5));
+  later(deadline - reserve - host.now(), () => stop.request(StopReason.Budget));
+  later(deadline + Math.min(FORCE_GRACE_MS, Math.floor(budgetMs / 2)) - host.now(), () => force(StopReason.Budget));
+}
+
+/** The wall clock over the whole work (--timeout, max lifetime), counted from the job's creation. */
+function wireTimeout({ host, job, later, graced }: Wiring): void {
+  if (job.timeoutMs > 0) later(job.createdAt + job.timeoutMs - host.now(), () => graced(StopReason.Timeout));
+}
+
+/** `job cancel` (a marker file) and the idle watchdog, checked on one watch tick. */
+function wireWatch({ host, store, job, stop, progressAt, onWatch, graced }: Wiring): Cancel {
+  const every = Math.min(WATCH_EVERY_MS, Math.max(10, Math.floor(job.idleTimeoutMs / 4)));
+  return host.setInterval(() => {
+    if (!stop.requested && store.cancelRequested(job.id)) graced(StopReason.Cancel);
+    if (!stop.requested && host.now() - progressAt() > job.idleTimeoutMs) graced(StopReason.Stalled);
+    onWatch();
+  }, every);
+}
+
+/** SIGTERM pauses; SIGINT interrupts (a supervisor pauses), and a second SIGINT does not wait for the safe point. */
+function wireSignals({ host, mode, stop, force }: Wiring): Cancel[] {
+  let interrupts = 0;
+  const offTerm = host.onSignal('SIGTERM', () => stop.request(StopReason.Terminate));
+  const offInt = host.onSignal('SIGINT', () => {
+    if (++interrupts > 1) force(StopReason.Interrupt);
+    stop.request(mode === RunMode.Supervisor ? StopReason.Terminate : StopReason.Interrupt);
+  });
+  return [offTerm, offInt];
+}

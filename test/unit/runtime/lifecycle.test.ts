@@ -1,0 +1,202 @@
+// The job lifecycle (docs/lifecycle.md, "Events"), in this process on a fake
+// clock: every stop source, what each one answers, and what it keeps. What
+// only a real process can show (signals from the OS, the detached
+// supervisor, kill -9) stays in test/cli/jobs.test.ts and liveness.test.ts.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { ErrorCode } from '../../../src/contract/error-code.js';
+import { ExitCode, SignalExitCode } from '../../../src/contract/exit-code.js';
+import { Coverage } from '../../../src/contract/vocabulary/coverage.js';
+import { JobState } from '../../../src/contract/vocabulary/job-state.js';
+import { CAUSE_OF_STOP, StopReason } from '../../../src/contract/vocabulary/stop-reason.js';
+import { DEFAULT_MAX_LIFETIME_MS } from '../../../src/runtime/jobs/budget.js';
+import { JobStore } from '../../../src/runtime/jobs/job-store.js';
+import { FakeClock, type FakeHost } from '../../helpers/fake-host.js';
+import { tempWorld } from '../../helpers/temp-world.js';
+import { call, countTool, NAME, newestJob, STEP_MS, type Called, type CountTool } from './lifecycle-program.js';
+
+const world = tempWorld('lifecycle');
+const STEPS = 30;
+const SUM = (STEPS * (STEPS + 1)) / 2;
+
+/** A fresh state folder, clock and program for one test. */
+interface World {
+  readonly home: string;
+  readonly clock: FakeClock;
+  readonly tool: CountTool;
+  run(argv: string[], before?: (host: FakeHost) => void): Promise<Called>;
+}
+
+function setUp(name: string): World {
+  const home = world.path(name);
+  mkdirSync(home, { recursive: true });
+  const clock = new FakeClock();
+  const tool = countTool(clock);
+  return { home, clock, tool, run: (argv, before) => call(tool, clock, home, argv, before) };
+}
+
+/** Units of work the answer's partial outcome established: the handler's own (1 here) or the fallback's (0). */
+const establishedOf = (called: Called): number => (called.envelope.data?.['established'] as unknown[]).length;
+
+/** The progress an answer reports (data.progress of a 14, or the stopped job's). */
+const doneOf = (called: Called): number => (called.envelope.data?.['progress'] as { done: number }).done;
+
+test('budget: 14 paused, continue_command is the call itself; the identical call resumes to one result', async () => {
+  const { home, tool, run } = setUp('budget');
+  const argv = ['count', String(STEPS), '--budget', '1s'];
+  const first = await run(argv);
+  assert.equal(first.code, ExitCode.INCOMPLETE);
+  assert.equal(first.envelope.data?.['state'], JobState.Paused);
+  assert.equal(first.envelope.data?.['continue_command'], [NAME, ...argv].join(' '));
+  const stoppedAt = doneOf(first);
+  assert.ok(stoppedAt > 0 && stoppedAt < STEPS, `stopped part way (${stoppedAt})`);
+  assert.equal(newestJob(home).status.state, JobState.Paused);
+  assert.ok(newestJob(home).checkpoint, 'the checkpoint is kept');
+
+  let last = first;
+  for (let calls = 1; last.code === ExitCode.INCOMPLETE; calls++) {
+    assert.ok(calls < STEPS, 'each continuation moves on');
+    last = await run(argv);
+  }
+  assert.equal(last.code, ExitCode.SUCCESS);
+  assert.deepEqual(last.envelope.data, { steps: STEPS, sum: SUM });
+  assert.equal(tool.stepsRun(), STEPS, 'no step ran twice: every continuation resumed from the checkpoint');
+  assert.equal(newestJob(home).status.state, JobState.Done);
+  assert.ok(!newestJob(home).checkpoint, 'the work ended: its checkpoint is removed');
+});
+
+test('SIGINT: 130 CANCELLED with the partial outcome, the job paused; the identical call continues it', async () => {
+  const { home, clock, tool, run } = setUp('sigint');
+  const argv = ['count', String(STEPS), '--budget', '0'];
+  const interrupted = await run(argv, (host) => clock.setTimeout(() => host.signal('SIGINT'), 5.5 * STEP_MS));
+  assert.equal(interrupted.code, SignalExitCode.SIGINT);
+  assert.equal(interrupted.envelope.error?.code, ErrorCode.Cancelled);
+  assert.equal(interrupted.envelope.data?.['partial'], true);
+  assert.equal(interrupted.envelope.data?.['continue_command'], [NAME, ...argv].join(' '));
+  assert.equal(establishedOf(interrupted), 1, 'the handler\'s own partial outcome');
+  assert.equal(newestJob(home).status.state, JobState.Paused);
+
+  const resumed = await run(argv);
+  assert.equal(resumed.code, ExitCode.SUCCESS);
+  assert.deepEqual(resumed.envelope.data, { steps: STEPS, sum: SUM });
+  assert.equal(tool.stepsRun(), STEPS);
+});
+
+test('a second SIGINT before the safe point: 130 at once, the job paused with its last checkpoint', async () => {
+  const { home, clock, run } = setUp('sigint-twice');
+  const twice = await run(['stuck', String(STEPS), '--budget', '0'], (host) => {
+    clock.setTimeout(() => host.signal('SIGINT'), 5 * STEP_MS);
+    clock.setTimeout(() => host.signal('SIGINT'), 6 * STEP_MS);
+  });
+  assert.equal(twice.code, SignalExitCode.SIGINT);
+  assert.equal(twice.envelope.data?.['partial'], true);
+  assert.equal(establishedOf(twice), 0, 'the fallback outcome: the handler gave none');
+  const job = newestJob(home);
+  assert.equal(job.status.state, JobState.Paused);
+  assert.ok(job.checkpoint);
+});
+
+test('SIGTERM to the caller: as the budget, 14 paused; the identical call resumes', async () => {
+  const { home, clock, tool, run } = setUp('sigterm');
+  const argv = ['count', String(STEPS), '--budget', '0'];
+  const termed = await run(argv, (host) => clock.setTimeout(() => host.signal('SIGTERM'), 7.5 * STEP_MS));
+  assert.equal(termed.code, ExitCode.INCOMPLETE);
+  assert.equal(termed.envelope.data?.['state'], JobState.Paused);
+  assert.equal(doneOf(termed), 8, 'it stopped at the safe point after the signal');
+  assert.equal(newestJob(home).status.state, JobState.Paused);
+  const resumed = await run(argv);
+  assert.deepEqual(resumed.envelope.data, { steps: STEPS, sum: SUM });
+  assert.equal(tool.stepsRun(), STEPS);
+});
+
+test('job cancel of a paused job: cancelled, its checkpoint discarded; the identical call starts over', async () => {
+  const { home, tool, run } = setUp('cancel-paused');
+  const argv = ['count', String(STEPS), '--budget', '1s'];
+  const first = await run(argv);
+  const id = String(first.envelope.data?.['job_id']);
+  assert.ok(newestJob(home).checkpoint);
+  const cancel = await run(['job', 'cancel', id]);
+  assert.equal(cancel.code, ExitCode.SUCCESS);
+  assert.deepEqual(cancel.envelope.data, { job_id: id, state: JobState.Cancelled, cancelled: true });
+  assert.equal(newestJob(home).status.state, JobState.Cancelled);
+  assert.ok(!newestJob(home).checkpoint, 'discarded');
+  const before = tool.stepsRun();
+  const again = await run(['count', String(STEPS), '--budget', '0']);
+  assert.deepEqual(again.envelope.data, { steps: STEPS, sum: SUM });
+  assert.equal(tool.stepsRun() - before, STEPS, 'started over');
+});
+
+/** A stop that ends the job: what it answers and what it keeps, whether the handler reaches a safe point or not. */
+interface Ending {
+  readonly stop: string;
+  /** The command that reaches safe points; `stuck` never reaches one after step 3 (the stop is forced). */
+  readonly command: string;
+  readonly flags: readonly string[];
+  readonly arm?: (scene: World, host: FakeHost) => void;
+  readonly reason: StopReason;
+  readonly code: number;
+  readonly error: string;
+  readonly state: JobState;
+  readonly checkpoint: boolean;
+  /** meta.timeout_ms: --timeout, else the command's max lifetime. */
+  readonly timeoutMs: number;
+}
+
+// What `job cancel` asks of a running job (it then waits on it, as test/cli/jobs.test.ts shows).
+const cancelAt = (ms: number) => ({ home, clock }: World) => {
+  clock.setTimeout(() => new JobStore(home).requestCancel(newestJob(home).id), ms);
+};
+
+const ENDINGS: readonly Ending[] = [
+  {
+    stop: 'job cancel of a running job', command: 'count', flags: [], arm: cancelAt(4.5 * STEP_MS),
+    reason: StopReason.Cancel, code: ExitCode.GENERAL_ERROR, error: ErrorCode.Cancelled,
+    state: JobState.Cancelled, checkpoint: false, timeoutMs: DEFAULT_MAX_LIFETIME_MS,
+  },
+  {
+    stop: '--timeout', command: 'count', flags: ['--timeout', '1s'],
+    reason: StopReason.Timeout, code: ExitCode.TIMEOUT, error: ErrorCode.Timeout,
+    state: JobState.TimedOut, checkpoint: false, timeoutMs: 1_000,
+  },
+  {
+    stop: 'no progress for idle_timeout_ms', command: 'flat', flags: [],
+    reason: StopReason.Stalled, code: ExitCode.TIMEOUT, error: ErrorCode.Stalled,
+    state: JobState.Stalled, checkpoint: true, timeoutMs: DEFAULT_MAX_LIFETIME_MS,
+  },
+];
+
+for (const ending of ENDINGS) {
+  for (const forced of [false, true]) {
+    const how = forced ? 'a stuck handler (forced)' : 'at a safe point';
+    const kept = ending.checkpoint ? 'kept' : 'discarded';
+    test(`${ending.stop}, ${how}: ${ending.error} (${ending.code}), ${ending.state}, checkpoint ${kept}`, async () => {
+      const scene = setUp(`${ending.command}-${ending.state}-${forced}`);
+      const argv = [forced ? 'stuck' : ending.command, String(STEPS), '--budget', '0', ...ending.flags];
+      const ended = await scene.run(argv, (host) => ending.arm?.(scene, host));
+      assert.equal(ended.code, ending.code);
+      assert.equal(ended.envelope.error?.code, ending.error);
+      const outcome = forced ? 'the fallback outcome' : 'the handler\'s own outcome';
+      assert.equal(establishedOf(ended), forced ? 0 : 1, outcome);
+      assert.equal(ended.envelope.data?.['coverage'], forced ? Coverage.None : Coverage.Partial);
+      assert.equal(ended.envelope.data?.['cause'], CAUSE_OF_STOP[ending.reason]);
+      assert.equal(ended.envelope.meta.timeout_ms, ending.timeoutMs);
+      const job = newestJob(scene.home);
+      assert.equal(job.status.state, ending.state);
+      assert.equal(job.checkpoint, ending.checkpoint);
+    });
+  }
+}
+
+test('a handler stuck past the budget: 14 paused a little after the budget, from its last checkpoint', async () => {
+  const { home, clock, run } = setUp('stuck-budget');
+  const started = clock.now;
+  const stuck = await run(['stuck', String(STEPS), '--budget', '1s']);
+  assert.equal(stuck.code, ExitCode.INCOMPLETE);
+  assert.equal(stuck.envelope.data?.['state'], JobState.Paused);
+  assert.equal(doneOf(stuck), 3, 'the last step it checkpointed');
+  assert.ok(clock.now - started <= 1_000 + 1_000, 'held at most the force grace past the budget (fake time)');
+  const job = newestJob(home);
+  assert.equal(job.status.state, JobState.Paused);
+  assert.ok(job.checkpoint);
+});
