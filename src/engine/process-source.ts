@@ -1,4 +1,6 @@
+import { ErrorCode } from '../contract/error-code.js';
 import type { Progress } from '../contract/incomplete.js';
+import { StintError } from '../contract/stint-error.js';
 import { ProgressUnit } from '../contract/vocabulary/progress-unit.js';
 import type { CommandContext } from '../runtime/program/command-spec.js';
 import { driveFold, type FoldOver } from './fold-loop.js';
@@ -12,9 +14,10 @@ export interface SourceChunk<C, K> {
 /**
  * An input the author reads in chunks: a paginated API, a folder of files, a
  * queue. `read` yields chunks in order from a cursor (undefined: from the
- * start), each with the cursor just after it. A cursor is plain data (it is
- * saved in the checkpoint), and reading from it again yields the same chunks
- * that followed it the first time.
+ * start), each with the cursor just after it, which is never undefined (the
+ * last chunk's says "past the end", e.g. null). A cursor is plain data (it is
+ * saved in the checkpoint), and reading from it again yields the chunks that
+ * followed it the first time.
  */
 export interface Source<C, K> {
   /**
@@ -60,6 +63,8 @@ export async function processSource<C, K, S>(ctx: CommandContext, work: SourceWo
   const from = cursor;
   async function* chunks(): AsyncGenerator<C> {
     for await (const next of work.source.read(from)) {
+      // Saved, an undefined cursor would read as "from the start": the chunks so far would be folded twice.
+      if (next.cursor === undefined) throw new StintError(ErrorCode.InternalError, 'a source yielded a chunk without a cursor');
       cursor = next.cursor;
       pulled++;
       yield next.chunk;
