@@ -21,6 +21,8 @@ export { createProgram, type Program, type ProgramSpec } from './runtime/program
 export { runCli } from './bin/run-cli.js';
 export { installSignalRouter } from './bin/signal-router.js';
 export { processFile, type FileWork, type FileOutcome } from './engine/process-file.js';
+export { processSource, type Source, type SourceChunk, type SourceWork, type SourceOutcome } from './engine/process-source.js';
+export type { FoldOver } from './engine/fold-loop.js';
 export { runChunked, type Fold, type FoldChunk, type Watermark, type ChunkedOutcome } from './engine/chunked-run.js';
 export { openChunkPool, defaultWorkerCount, type ChunkPool } from './engine/chunk-pool.js';
 export { Framing } from './engine/framing.js';
