@@ -15,7 +15,7 @@ test('stdin piped in, stopped by the budget, continued from its kept spool to th
   const whole = await runJson(['count', '--budget', '0'], { program, env: { STINT_HOME: world.path('h1') }, stdin: text });
   assert.deepEqual(whole.envelope.data, expected);
 
-  const env = { STINT_HOME: world.path('h2'), AGENT_CALL_BUDGET_MS: '1000' };
+  const env = { STINT_HOME: world.path('h2'), AGENT_CALL_BUDGET_MS: '1000', STINT_TEST_MODE: '1' };
   let { envelope } = await runJson(['count', '--pause-ms', '50'], { program, env, stdin: text });
   assert.equal(envelope.meta.exit_code, 14, 'the budget stops the first call');
   let calls = 1;
