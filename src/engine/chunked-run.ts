@@ -87,7 +87,8 @@ export async function runChunked<P, S>(run: ChunkedRun<P, S>): Promise<ChunkedOu
     }
   }
 
-  const { stopped, state } = await driveFold(run.fold, chunks(), run.state, (folded) => run.safePoint(folded, (watermark = pulled)));
+  const safePoint = (folded: S) => run.safePoint(folded, (watermark = pulled));
+  const { stopped, state } = await driveFold(run.fold, chunks(), run.state, safePoint);
   if (stopped) {
     await source.return(undefined);
     return { kind: 'stopped', state, watermark };

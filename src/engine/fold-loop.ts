@@ -16,7 +16,12 @@ export interface Driven<S> {
  * Runs a fold over its chunks. After each yield the safe point checkpoints
  * and answers whether to stop; a stop closes the fold, then its chunks.
  */
-export async function driveFold<T, S>(fold: FoldOver<T, S>, chunks: AsyncGenerator<T>, state: S, safePoint: (state: S) => Promise<boolean>): Promise<Driven<S>> {
+export async function driveFold<T, S>(
+  fold: FoldOver<T, S>,
+  chunks: AsyncGenerator<T>,
+  state: S,
+  safePoint: (state: S) => Promise<boolean>,
+): Promise<Driven<S>> {
   const folding = fold(chunks, state);
   for (;;) {
     const step = await folding.next();

@@ -40,7 +40,12 @@ export async function processFile<P, S>(ctx: CommandContext, work: FileWork<P, S
 }
 
 /** One readable input, from its first byte, checked against `fingerprint` (a file's, or the stdin spool's). */
-export async function foldOneFile<P, S>(ctx: CommandContext, input: ReadableFile, fingerprint: unknown, work: Omit<FileWork<P, S>, 'path'>): Promise<FileOutcome<S>> {
+export async function foldOneFile<P, S>(
+  ctx: CommandContext,
+  input: ReadableFile,
+  fingerprint: unknown,
+  work: Omit<FileWork<P, S>, 'path'>,
+): Promise<FileOutcome<S>> {
   const outcome = await foldFiles<P, S, FileOutcome<S>>(ctx, [input], fingerprint, {
     ...work,
     begin: () => ({ state: work.initial() }),

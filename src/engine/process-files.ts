@@ -26,8 +26,14 @@ export interface FileStart<S> {
 /** How one file ended. */
 export type FileEnd<S> =
   | { readonly kind: 'done'; readonly file: ReadableFile; readonly state: S; readonly watermark: Watermark }
-  /** A chunk failed (the map threw a coded error, a record ran on too long, the file changed): no chunk after it is folded. */
-  | { readonly kind: 'failed'; readonly file: ReadableFile; readonly state: S; readonly error: WireError; readonly line: number }
+  /** A chunk failed (the map threw a coded error, a record ran on, the file changed); none after it is folded. */
+  | {
+      readonly kind: 'failed';
+      readonly file: ReadableFile;
+      readonly state: S;
+      readonly error: WireError;
+      readonly line: number;
+    }
   /** The file could not be read (missing, a directory, unreadable) or `begin` threw a StintError. */
   | { readonly kind: 'refused'; readonly file: InputFile; readonly error: StintError };
 
@@ -82,7 +88,10 @@ const DEFAULT_CHUNK_SIZE = 1024 * 1024;
  * when any input changed), progress in bytes over all files, a checkpoint at
  * every safe point and after every file, and a stop honoured there.
  */
-export async function processFiles<P, S, R>(ctx: CommandContext, work: FilesWork<P, S, R>): Promise<FilesOutcome<S, R>> {
+export async function processFiles<P, S, R>(
+  ctx: CommandContext,
+  work: FilesWork<P, S, R>,
+): Promise<FilesOutcome<S, R>> {
   const inputs = work.paths.map((path) => inspectInput(path, ctx.cwd));
   return foldFiles(ctx, inputs, fingerprintOf(inputs), work);
 }
@@ -103,8 +112,11 @@ export async function foldFiles<P, S, R>(
   try {
     for (let index = saved.index; index < inputs.length; index++) {
       const input = inputs[index]!;
-      const checkpoint = (current: Current<S>) => ctx.checkpoint<FilesCheckpoint<S, R>>({ ...saved, index, current }, progress(index, current.watermark.offset));
-      const step = input.kind === 'bad' ? refused(input, input.error) : await foldFile(input, saved.current, work, poolOf, checkpoint);
+      const checkpoint = (current: Current<S>) =>
+        ctx.checkpoint<FilesCheckpoint<S, R>>({ ...saved, index, current }, progress(index, current.watermark.offset));
+      const step = input.kind === 'bad'
+        ? refused(input, input.error)
+        : await foldFile(input, saved.current, work, poolOf, checkpoint);
       if (step.kind === 'stopped') {
         const current = { state: step.state, watermark: step.watermark };
         return { kind: 'stopped', results: saved.results, remaining: paths(index), current };
@@ -112,7 +124,9 @@ export async function foldFiles<P, S, R>(
       saved = { index: index + 1, results: [...saved.results, work.end(step)] };
       // After the last file the work is done: nothing is left to stop before.
       const last = index + 1 === inputs.length;
-      if (!last && (await ctx.checkpoint(saved, progress(index + 1, 0), true))) return { kind: 'stopped', results: saved.results, remaining: paths(index + 1) };
+      if (!last && (await ctx.checkpoint(saved, progress(index + 1, 0), true))) {
+        return { kind: 'stopped', results: saved.results, remaining: paths(index + 1) };
+      }
     }
   } finally {
     await pool?.close();

@@ -40,7 +40,9 @@ export interface SourceWork<C, K, S> {
   progress?(state: S, chunks: number): Progress;
 }
 
-export type SourceOutcome<S> = { readonly kind: 'done'; readonly state: S } | { readonly kind: 'stopped'; readonly state: S };
+export type SourceOutcome<S> =
+  | { readonly kind: 'done'; readonly state: S }
+  | { readonly kind: 'stopped'; readonly state: S };
 
 /** The checkpoint: the fold's state, the cursor after the chunks it holds, and how many those are. */
 interface SourceCheckpoint<S, K> {
@@ -56,7 +58,10 @@ interface SourceCheckpoint<S, K> {
  * honoured. A chunk the fold had not pulled at a stop is read again by the
  * continuation; one it had pulled is in the state and is never read again.
  */
-export async function processSource<C, K, S>(ctx: CommandContext, work: SourceWork<C, K, S>): Promise<SourceOutcome<S>> {
+export async function processSource<C, K, S>(
+  ctx: CommandContext,
+  work: SourceWork<C, K, S>,
+): Promise<SourceOutcome<S>> {
   const restored = await ctx.restore<SourceCheckpoint<S, K>>({ source: (await work.source.fingerprint?.()) ?? null });
   let cursor = restored?.state.cursor;
   let pulled = restored?.state.chunks ?? 0;
@@ -64,14 +69,18 @@ export async function processSource<C, K, S>(ctx: CommandContext, work: SourceWo
   async function* chunks(): AsyncGenerator<C> {
     for await (const next of work.source.read(from)) {
       // Saved, an undefined cursor would read as "from the start": the chunks so far would be folded twice.
-      if (next.cursor === undefined) throw new StintError(ErrorCode.InternalError, 'a source yielded a chunk without a cursor');
+      if (next.cursor === undefined) {
+        throw new StintError(ErrorCode.InternalError, 'a source yielded a chunk without a cursor');
+      }
       cursor = next.cursor;
       pulled++;
       yield next.chunk;
     }
   }
   const progress = (state: S) => work.progress?.(state, pulled) ?? { done: pulled, unit: ProgressUnit.Items };
-  const safePoint = (state: S) => ctx.checkpoint<SourceCheckpoint<S, K>>({ state, chunks: pulled, ...(cursor !== undefined ? { cursor } : {}) }, progress(state));
+  const saved = (state: S): SourceCheckpoint<S, K> =>
+    ({ state, chunks: pulled, ...(cursor !== undefined ? { cursor } : {}) });
+  const safePoint = (state: S) => ctx.checkpoint(saved(state), progress(state));
   const { stopped, state } = await driveFold(work.fold, chunks(), restored?.state.state ?? work.initial(), safePoint);
   return { kind: stopped ? 'stopped' : 'done', state };
 }

@@ -20,7 +20,8 @@ const STDIN_NAME = '-';
  */
 export async function processStdin<P, S>(ctx: CommandContext, work: StdinWork<P, S>): Promise<FileOutcome<S>> {
   if (ctx.stdinPath === undefined) {
-    throw new StintError(ErrorCode.InternalError, 'processStdin() in a command that does not declare stdin: add `stdin` to its declaration');
+    const message = 'processStdin() in a command that does not declare stdin: add `stdin` to its declaration';
+    throw new StintError(ErrorCode.InternalError, message);
   }
   const input = inspectInput(ctx.stdinPath, ctx.cwd);
   if (input.kind === 'bad') throw input.error;

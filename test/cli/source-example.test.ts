@@ -15,12 +15,13 @@ function expected(pages: number): { pages: number; sales: number; amount: number
   return { pages, sales: pages * 100, amount };
 }
 
-test('the pages example: stopped by the budget between pages, continued from its cursor to the uninterrupted sum', async () => {
-  const whole = await runJson(['sum', '--pages', '30', '--budget', '0'], { program, env: { PAGES_HOME: world.path('h1') } });
+test('the pages example: stopped between pages, continued from its cursor to the uninterrupted sum', async () => {
+  const env1 = { PAGES_HOME: world.path('1') };
+  const whole = await runJson(['sum', '--pages', '30', '--budget', '0'], { program, env: env1 });
   assert.deepEqual(whole.envelope.data, expected(30));
 
-  // 30 pages at 100 ms a page is at least 3 s of work: a 1 s budget always stops the first call.
-  const env = { PAGES_HOME: world.path('h2'), AGENT_CALL_BUDGET_MS: '1000', STINT_TEST_MODE: '1' };
+  // 30 pages at 100 ms a page is 3 s of work at least: a 1 s budget always stops the first call.
+  const env = { PAGES_HOME: world.path('2'), AGENT_CALL_BUDGET_MS: '1000', STINT_TEST_MODE: '1' };
   let { envelope } = await runJson(['sum', '--pages', '30', '--delay-ms', '100'], { program, env });
   assert.equal(envelope.meta.exit_code, 14, 'the budget stops the first call');
   let calls = 1;

@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // Sums the sales a paginated API returns, page by page, resumably: a stop comes
 // between pages, and the continuation asks for the page after the last one summed.
-import { createProgram, defineCommand, processSource, runCli, DangerLevel, ExitCode, SideEffects, type FoldOver, type Source } from 'stint';
+import {
+  createProgram, defineCommand, processSource, runCli, DangerLevel, ExitCode, SideEffects, type FoldOver, type Source,
+} from 'stint';
 import { FakeApi, type Sale } from './fake-api.js';
 
 interface Totals { pages: number; sales: number; amount: number }
@@ -40,14 +42,16 @@ const sum = defineCommand({
   interruption: { detach: false, resume: true },
   exit_codes: {
     [ExitCode.SUCCESS]: { description: 'Summed', retryable: false, side_effects: SideEffects.Complete },
-    [ExitCode.INCOMPLETE]: { description: 'Paused between pages; run data.continue_command', retryable: true, side_effects: SideEffects.None },
+    [ExitCode.INCOMPLETE]: { description: 'Paused; run continue_command', retryable: true, side_effects: SideEffects.None },
   },
   async run({ flags }, ctx) {
     const api = new FakeApi(flags.pages, flags['delay-ms']);
-    const result = await processSource(ctx, { source: salesPages(api), initial: () => ({ pages: 0, sales: 0, amount: 0 }), fold: add });
+    const initial = () => ({ pages: 0, sales: 0, amount: 0 });
+    const result = await processSource(ctx, { source: salesPages(api), initial, fold: add });
     if (result.kind === 'stopped') return { exitCode: ExitCode.INCOMPLETE };
     return { exitCode: ExitCode.SUCCESS, data: result.state };
   },
 });
 
-await runCli(() => createProgram({ name: 'pages', version: '1.0.0', description: 'sums a paginated API', commands: [sum] }));
+const description = 'sums a paginated API';
+await runCli(() => createProgram({ name: 'pages', version: '1.0.0', description, commands: [sum] }));

@@ -83,7 +83,9 @@ function establishedOf(input: ReadableFile, header: CsvHeader, stats: TableStats
 /** What one file came to: its statistics, or why it has none. */
 function resultOf(ctx: CommandContext, ended: FileEnd<FileFold>): FileResult {
   const { file } = ended;
-  if (ended.kind === 'refused') return unresolvedOf(file, ended.error, Number(ended.error.extras.context?.['line']) || undefined);
+  if (ended.kind === 'refused') {
+    return unresolvedOf(file, ended.error, Number(ended.error.extras.context?.['line']) || undefined);
+  }
   if (ended.kind === 'failed') {
     const exitCode = EXIT_CODE_OF[ended.error.code as ErrorCode] ?? ExitCode.PRECONDITION;
     return unresolvedOf(file, { code: ended.error.code, message: ended.error.message, exitCode }, ended.line);
@@ -111,7 +113,11 @@ function verdict(results: readonly FileResult[], outcome: Outcome): { exitCode: 
 }
 
 /** Stopped at a safe point: INCOMPLETE, with the files done so far as the partial outcome. */
-function stopped(finished: readonly FileResult[], remaining: readonly string[], ctx: CommandContext): CommandResult<Outcome> {
+function stopped(
+  finished: readonly FileResult[],
+  remaining: readonly string[],
+  ctx: CommandContext,
+): CommandResult<Outcome> {
   const established = finished.flatMap((r) => (r.kind === 'established' ? [r.entry] : []));
   const cause = ctx.stopCause() ?? Cause.Budget;
   const unresolved = [
@@ -154,7 +160,8 @@ export const analyzeCommand = defineCommand({
       begin(file) {
         const header = readCsvHeader(file.absolute, file.size, maxRecordBytes, file.path);
         const from = { offset: header.dataStart, line: header.dataLine };
-        return { state: { header, stats: newTableStats(header.names.length) }, from, options: { width: header.names.length } };
+        const width = header.names.length;
+        return { state: { header, stats: newTableStats(width) }, from, options: { width } };
       },
       fold: foldStats,
       end: (ended) => resultOf(ctx, ended),

@@ -17,7 +17,9 @@ function pages(version = 'v1'): Source<number[], number> & { asked: (number | un
     fingerprint: () => version,
     async *read(cursor) {
       asked.push(cursor);
-      for (let page = cursor ?? 0; page < 10; page++) yield { chunk: Array.from({ length: 10 }, (_, k) => page * 10 + k), cursor: page + 1 };
+      for (let page = cursor ?? 0; page < 10; page++) {
+        yield { chunk: Array.from({ length: 10 }, (_, k) => page * 10 + k), cursor: page + 1 };
+      }
     },
   };
 }
@@ -32,19 +34,20 @@ const sum: FoldOver<number[], { pages: number; sum: number }> = async function* 
 
 /** One call's context on a real checkpoint store; the stop comes once `stopAfter` safe points have passed. */
 function call(home: string, stopAfter = Infinity) {
-  const host = { env: {}, cwd: home, stdinIsTTY: false, now: () => Date.now(), writeStderr: () => undefined } as unknown as Host;
+  const host = { env: {}, cwd: home, stdinIsTTY: false, now: () => Date.now(), writeStderr: () => undefined };
   const warnings: WarningDetail[] = [];
   let safePoints = 0;
   const context = createCallContext({
-    host, invocationKey: 'k', argumentsDigest: 'k', stateRoot: home, warnings,
+    host: host as unknown as Host, invocationKey: 'k', argumentsDigest: 'k', stateRoot: home, warnings,
     stopRequested: () => ++safePoints >= stopAfter, stopCause: () => undefined,
   });
   return { ...context, warnings };
 }
 
-const work = (source: Source<number[], number>) => ({ source, initial: () => ({ pages: 0, sum: 0 }), fold: sum });
+const initial = () => ({ pages: 0, sum: 0 });
+const work = (source: Source<number[], number>) => ({ source, initial, fold: sum });
 
-test('a stopped source continues from the cursor after the last chunk folded, to the uninterrupted answer', async () => {
+test('a stopped source continues from the cursor after the last chunk folded, to the whole answer', async () => {
   const home = world.path('resume');
   const first = call(home, 3);
   const stopped = await processSource(first.ctx, work(pages()));
