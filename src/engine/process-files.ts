@@ -47,7 +47,7 @@ export interface FilesWork<P, S, R> {
   /** Passed to every map call as `info.options`, unless `begin` gives a file its own. */
   readonly options?: unknown;
   /** Runs once per file, before its first chunk (a header is read here); a StintError refuses that file alone. */
-  begin(file: ReadableFile): FileStart<S>;
+  begin(file: ReadableFile): FileStart<S> | Promise<FileStart<S>>;
   /** Folds one file's partials in file order; every yield is a safe point. */
   readonly fold: Fold<P, S>;
   /** A file's result, once it ended; results are kept in the checkpoint, so they must be plain data. */
@@ -146,7 +146,7 @@ async function foldFile<P, S>(
   if (!start) {
     let begun: FileStart<S>;
     try {
-      begun = work.begin(input);
+      begun = await work.begin(input);
     } catch (error) {
       if (error instanceof StintError) return refused(input, error);
       throw error;
