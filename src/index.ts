@@ -33,6 +33,12 @@ export {
 
 // Big inputs on every core: a worker-side map (see `stint/worker`) and a main-side fold.
 export { processFile, type FileWork, type FileOutcome } from './engine/process-file.js';
+export {
+  processFiles, type FilesWork, type FilesOutcome, type FileStart, type FileEnd, type ReadableFile,
+} from './engine/process-files.js';
+export { processStdin, type StdinWork } from './engine/process-stdin.js';
+export { processSource, type Source, type SourceChunk, type SourceWork, type SourceOutcome } from './engine/process-source.js';
+export type { FoldOver } from './engine/fold-loop.js';
 export type { Fold, FoldChunk, Watermark } from './engine/chunked-run.js';
 export type { WireError } from './engine/worker-protocol.js';
 export { Framing } from './engine/framing.js';

@@ -2,6 +2,7 @@ import type { WireError } from './worker-protocol.js';
 import type { ChunkPool } from './chunk-pool.js';
 import type { Framing } from './framing.js';
 import { orderedChunks } from './ordered-chunks.js';
+import { driveFold, type FoldOver } from './fold-loop.js';
 
 /** The longest record a run reads by default before it calls the record malformed (usually an unterminated quote). */
 export const DEFAULT_MAX_RECORD_BYTES = 64 * 1024 * 1024;
@@ -28,7 +29,7 @@ export interface FoldChunk<P> {
  * file order and yields its state after each; every yield is a safe point
  * where the framework reports progress, checkpoints, and may stop it.
  */
-export type Fold<P, S> = (chunks: AsyncIterable<FoldChunk<P>>, state: S) => AsyncGenerator<S, S, void>;
+export type Fold<P, S> = FoldOver<FoldChunk<P>, S>;
 
 /** What the framework does at a safe point; answers whether to stop there. */
 export type SafePoint<S> = (state: S, watermark: Watermark) => Promise<boolean>;
@@ -86,21 +87,11 @@ export async function runChunked<P, S>(run: ChunkedRun<P, S>): Promise<ChunkedOu
     }
   }
 
-  const folding = run.fold(chunks(), run.state);
-  let state = run.state;
-  for (;;) {
-    const step = await folding.next();
-    if (step.done) {
-      state = step.value;
-      break;
-    }
-    state = step.value;
-    watermark = pulled;
-    if (await run.safePoint(state, watermark)) {
-      await folding.return(state);
-      await source.return(undefined);
-      return { kind: 'stopped', state, watermark };
-    }
+  const safePoint = (folded: S) => run.safePoint(folded, (watermark = pulled));
+  const { stopped, state } = await driveFold(run.fold, chunks(), run.state, safePoint);
+  if (stopped) {
+    await source.return(undefined);
+    return { kind: 'stopped', state, watermark };
   }
   if (failure) return { kind: 'failed', state, watermark, ...failure };
   return { kind: 'done', state, watermark: pulled };

@@ -1,11 +1,8 @@
-import { ErrorCode } from '../contract/error-code.js';
-import { ProgressUnit } from '../contract/vocabulary/progress-unit.js';
 import type { CommandContext } from '../runtime/program/command-spec.js';
-import { defaultWorkerCount, openChunkPool } from './chunk-pool.js';
-import { DEFAULT_MAX_RECORD_BYTES, runChunked, type Fold, type Watermark } from './chunked-run.js';
+import type { Fold } from './chunked-run.js';
 import type { Framing } from './framing.js';
 import { fingerprintOf, inspectInput } from './input-file.js';
-import { workerFailedError } from './worker-failed.js';
+import { foldFiles, type ReadableFile } from './process-files.js';
 import type { WireError } from './worker-protocol.js';
 
 /** What `processFile` runs: a file, how it splits into records, the worker-side map and the main-side fold. */
@@ -32,11 +29,6 @@ export type FileOutcome<S> =
   | { readonly kind: 'stopped'; readonly state: S }
   | { readonly kind: 'failed'; readonly state: S; readonly error: WireError; readonly line: number };
 
-interface Saved<S> {
-  readonly state: S;
-  readonly watermark: Watermark;
-}
-
 /**
  * One file through the pool with everything an interruptible command needs
  * around its fold: the input checked, the checkpoint restored (or discarded
@@ -46,27 +38,26 @@ interface Saved<S> {
 export async function processFile<P, S>(ctx: CommandContext, work: FileWork<P, S>): Promise<FileOutcome<S>> {
   const input = inspectInput(work.path, ctx.cwd);
   if (input.kind === 'bad') throw input.error;
-  const restored = await ctx.restore<Saved<S>>(fingerprintOf([input]));
-  const pool = await openChunkPool(work.workers ?? defaultWorkerCount());
-  try {
-    const outcome = await runChunked({
-      pool,
-      path: input.absolute,
-      fileSize: input.size,
-      fileIno: input.ino,
-      framing: work.framing,
-      mapModule: work.mapModule,
-      options: work.options,
-      chunkSize: work.chunkSize ?? 1024 * 1024,
-      maxRecordBytes: work.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES,
-      from: restored?.state.watermark ?? { offset: 0, line: 1 },
-      state: restored?.state.state ?? work.initial(),
-      fold: work.fold,
-      safePoint: (state, watermark) => ctx.checkpoint<Saved<S>>({ state, watermark }, { done: watermark.offset, total: input.size, unit: ProgressUnit.Bytes }),
-    });
-    if (outcome.kind === 'failed' && outcome.error.code === ErrorCode.WorkerFailed) throw workerFailedError(outcome.error);
-    return outcome.kind === 'failed' ? { kind: 'failed', state: outcome.state, error: outcome.error, line: outcome.line } : { kind: outcome.kind, state: outcome.state };
-  } finally {
-    await pool.close();
-  }
+  return foldOneFile(ctx, input, fingerprintOf([input]), work);
+}
+
+/** One readable input, from its first byte, checked against `fingerprint` (a file's, or the stdin spool's). */
+export async function foldOneFile<P, S>(
+  ctx: CommandContext,
+  input: ReadableFile,
+  fingerprint: unknown,
+  work: Omit<FileWork<P, S>, 'path'>,
+): Promise<FileOutcome<S>> {
+  const outcome = await foldFiles<P, S, FileOutcome<S>>(ctx, [input], fingerprint, {
+    ...work,
+    begin: () => ({ state: work.initial() }),
+    end(ended) {
+      if (ended.kind === 'refused') throw ended.error;
+      const { kind, state } = ended;
+      return kind === 'done' ? { kind, state } : { kind, state, error: ended.error, line: ended.line };
+    },
+  });
+  // One file has no boundary to stop at after it: a stop always comes inside it.
+  if (outcome.kind === 'stopped') return { kind: 'stopped', state: outcome.current!.state };
+  return outcome.results[0]!;
 }

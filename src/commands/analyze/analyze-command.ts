@@ -3,20 +3,16 @@ import { STINT_CODES, StintWarning } from '../stint-codes.js';
 import type { ErrorDetail } from '../../contract/envelope.js';
 import { ExitCode } from '../../contract/exit-code.js';
 import { outcomeOf, type Established, type Outcome, type Unresolved } from '../../contract/outcome.js';
-import { StintError } from '../../contract/stint-error.js';
 import { Cause } from '../../contract/vocabulary/cause.js';
 import { DangerLevel } from '../../contract/vocabulary/danger-level.js';
-import { ProgressUnit } from '../../contract/vocabulary/progress-unit.js';
 import { SideEffects } from '../../contract/vocabulary/side-effects.js';
 import { defineCommand } from '../../runtime/program/define-command.js';
 import type { CommandContext, CommandResult } from '../../runtime/program/command-spec.js';
-import { openChunkPool, defaultWorkerCount, type ChunkPool } from '../../engine/chunk-pool.js';
-import { DEFAULT_MAX_RECORD_BYTES, runChunked, type Fold, type Watermark } from '../../engine/chunked-run.js';
+import { DEFAULT_MAX_RECORD_BYTES, type Fold, type Watermark } from '../../engine/chunked-run.js';
 import { Framing } from '../../engine/framing.js';
-import { workerFailedError } from '../../engine/worker-failed.js';
+import { processFiles, type FileEnd, type ReadableFile } from '../../engine/process-files.js';
 import { mergeTableStats, newTableStats, summarizeColumn, type TableStats } from './column-stats.js';
 import { readCsvHeader, type CsvHeader } from '../csv-header.js';
-import { fingerprintOf, inspectInput, type InputFile } from '../../engine/input-file.js';
 import { renderAnalysisText } from './analysis-text.js';
 import { chunkSizeFlag, MAX_RECORD_SIZE, WORKERS_FLAG } from '../engine-flags.js';
 import type { FileAnalysis, FileCitation } from './file-analysis.js';
@@ -25,20 +21,19 @@ const MAP_MODULE = new URL('./csv-stats-map.js', import.meta.url).href;
 
 type FileResult = { readonly kind: 'established'; readonly entry: Established<FileAnalysis, FileCitation> } | { readonly kind: 'unresolved'; readonly entry: Unresolved; readonly exitCode: ExitCode };
 
-/** The checkpointed state: files done, and the fold of the file in progress. */
-interface AnalyzeState {
-  readonly fileIndex: number;
-  readonly finished: readonly FileResult[];
-  readonly current?: { readonly header: CsvHeader; readonly stats: TableStats; readonly watermark: Watermark };
+/** One file's fold: its header and the statistics merged so far. */
+interface FileFold {
+  readonly header: CsvHeader;
+  readonly stats: TableStats;
 }
 
 /** The main-side fold: merge each chunk's statistics in file order. */
-const foldStats: Fold<TableStats, TableStats> = async function* (chunks, stats) {
+const foldStats: Fold<TableStats, FileFold> = async function* (chunks, fold) {
   for await (const chunk of chunks) {
-    mergeTableStats(stats, chunk.partial, chunk.line);
-    yield stats;
+    mergeTableStats(fold.stats, chunk.partial, chunk.line);
+    yield fold;
   }
-  return stats;
+  return fold;
 };
 
 /** A file that failed with a code (stint's or the framework's), under the exit code declared for it. */
@@ -51,7 +46,7 @@ function unresolvedOf(input: { path: string }, error: { code: string; message: s
   };
 }
 
-function warningsFor(ctx: CommandContext, input: InputFile & { kind: 'file' }, header: CsvHeader, stats: TableStats): void {
+function warningsFor(ctx: CommandContext, input: ReadableFile, header: CsvHeader, stats: TableStats): void {
   if (stats.ragged.count > 0) {
     ctx.warn({
       code: StintWarning.RaggedRows,
@@ -73,7 +68,7 @@ function warningsFor(ctx: CommandContext, input: InputFile & { kind: 'file' }, h
   }
 }
 
-function establishedOf(input: InputFile & { kind: 'file' }, header: CsvHeader, stats: TableStats, watermark: Watermark): FileResult {
+function establishedOf(input: ReadableFile, header: CsvHeader, stats: TableStats, watermark: Watermark): FileResult {
   const lastLine = Math.max(header.dataLine - 1, watermark.offset > 0 && watermark.line > 1 ? watermark.line - 1 : watermark.line);
   return {
     kind: 'established',
@@ -83,6 +78,20 @@ function establishedOf(input: InputFile & { kind: 'file' }, header: CsvHeader, s
       cite: { path: input.path, size: input.size, mtime: new Date(input.mtimeMs).toISOString(), bytes: [0, input.size], lines: [1, lastLine] },
     },
   };
+}
+
+/** What one file came to: its statistics, or why it has none. */
+function resultOf(ctx: CommandContext, ended: FileEnd<FileFold>): FileResult {
+  const { file } = ended;
+  if (ended.kind === 'refused') {
+    return unresolvedOf(file, ended.error, Number(ended.error.extras.context?.['line']) || undefined);
+  }
+  if (ended.kind === 'failed') {
+    return unresolvedOf(file, ended.error, ended.line);
+  }
+  const { header, stats } = ended.state;
+  warningsFor(ctx, ended.file, header, stats);
+  return establishedOf(ended.file, header, stats, ended.watermark);
 }
 
 /** Exit code and error for an outcome: 0 when complete, 3 when partial, the file's own when nothing was established. */
@@ -103,12 +112,16 @@ function verdict(results: readonly FileResult[], outcome: Outcome): { exitCode: 
 }
 
 /** Stopped at a safe point: INCOMPLETE, with the files done so far as the partial outcome. */
-function stopped(finished: readonly FileResult[], remaining: readonly InputFile[], ctx: CommandContext): CommandResult<Outcome> {
+function stopped(
+  finished: readonly FileResult[],
+  remaining: readonly string[],
+  ctx: CommandContext,
+): CommandResult<Outcome> {
   const established = finished.flatMap((r) => (r.kind === 'established' ? [r.entry] : []));
   const cause = ctx.stopCause() ?? Cause.Budget;
   const unresolved = [
     ...finished.flatMap((r) => (r.kind === 'unresolved' ? [r.entry] : [])),
-    ...remaining.map((input) => ({ q: input.path, reason: `not finished: the work stopped (${cause})` })),
+    ...remaining.map((path) => ({ q: path, reason: `not finished: the work stopped (${cause})` })),
   ];
   return { exitCode: ExitCode.INCOMPLETE, data: outcomeOf(established, unresolved, cause) };
 }
@@ -135,73 +148,31 @@ export const analyzeCommand = defineCommand({
   },
   examples: [{ description: 'Analyze the bundled sample', command: 'stint analyze fixtures/csv/cities.csv' }],
   async run({ positionals, flags }, ctx) {
-    const inputs = positionals.file.map((path) => inspectInput(path, ctx.cwd));
-    const restored = await ctx.restore<AnalyzeState>(fingerprintOf(inputs));
-    let state: AnalyzeState = restored?.state ?? { fileIndex: 0, finished: [] };
-    const total = inputs.reduce((sum, input) => sum + (input.kind === 'file' ? input.size : 0), 0);
-    const doneBefore = (index: number) => inputs.slice(0, index).reduce((sum, input) => sum + (input.kind === 'file' ? input.size : 0), 0);
-    const progress = (index: number, offset: number) => ({ done: doneBefore(index) + offset, total, unit: ProgressUnit.Bytes });
+    const maxRecordBytes = flags['max-record-size'];
+    const outcome = await processFiles(ctx, {
+      paths: positionals.file,
+      framing: Framing.Csv,
+      mapModule: MAP_MODULE,
+      workers: flags.workers,
+      chunkSize: flags['chunk-size'],
+      maxRecordBytes,
+      begin(file) {
+        const header = readCsvHeader(file.absolute, file.size, maxRecordBytes, file.path);
+        const from = { offset: header.dataStart, line: header.dataLine };
+        const width = header.names.length;
+        return { state: { header, stats: newTableStats(width) }, from, options: { width } };
+      },
+      fold: foldStats,
+      end: (ended) => resultOf(ctx, ended),
+    });
+    if (outcome.kind === 'stopped') return stopped(outcome.results, outcome.remaining, ctx);
 
-    let pool: ChunkPool | undefined;
-    try {
-      for (let index = state.fileIndex; index < inputs.length; index++) {
-        const input = inputs[index]!;
-        let result: FileResult;
-        if (input.kind === 'bad') {
-          result = unresolvedOf(input, input.error);
-        } else {
-          let current = state.current;
-          if (!current) {
-            let header: CsvHeader;
-            try {
-              header = readCsvHeader(input.absolute, input.size, flags['max-record-size'], input.path);
-            } catch (error) {
-              if (!(error instanceof StintError)) throw error;
-              result = unresolvedOf(input, error, Number(error.extras.context?.['line']) || undefined);
-              state = { fileIndex: index + 1, finished: [...state.finished, result] };
-              continue;
-            }
-            current = { header, stats: newTableStats(header.names.length), watermark: { offset: header.dataStart, line: header.dataLine } };
-          }
-          pool ??= await openChunkPool(flags.workers ?? defaultWorkerCount());
-          const header = current.header;
-          const outcome = await runChunked({
-            pool,
-            path: input.absolute,
-            fileSize: input.size,
-        fileIno: input.ino,
-            framing: Framing.Csv,
-            mapModule: MAP_MODULE,
-            options: { width: header.names.length },
-            chunkSize: flags['chunk-size'],
-            maxRecordBytes: flags['max-record-size'],
-            from: current.watermark,
-            state: current.stats,
-            fold: foldStats,
-            safePoint: (stats, watermark) => ctx.checkpoint<AnalyzeState>({ ...state, fileIndex: index, current: { header, stats, watermark } }, progress(index, watermark.offset)),
-          });
-          if (outcome.kind === 'stopped') return stopped(state.finished, inputs.slice(index), ctx);
-          if (outcome.kind === 'failed') {
-            if (outcome.error.code === ErrorCode.WorkerFailed) throw workerFailedError(outcome.error);
-            result = unresolvedOf(input, outcome.error, outcome.line);
-          } else {
-            warningsFor(ctx, input, header, outcome.state);
-            result = establishedOf(input, header, outcome.state, outcome.watermark);
-          }
-        }
-        state = { fileIndex: index + 1, finished: [...state.finished, result] };
-        if (await ctx.checkpoint(state, progress(index + 1, 0), true)) return stopped(state.finished, inputs.slice(index + 1), ctx);
-      }
-    } finally {
-      await pool?.close();
-    }
-
-    const results = state.finished;
+    const results = outcome.results;
     const established = results.flatMap((r) => (r.kind === 'established' ? [r.entry] : []));
     const unresolved = results.flatMap((r) => (r.kind === 'unresolved' ? [r.entry] : []));
-    const outcome = outcomeOf(established, unresolved, unresolved.length ? Cause.BadInput : undefined);
-    const { exitCode, error } = verdict(results, outcome);
-    return { exitCode, data: outcome, ...(error ? { error } : {}) };
+    const data = outcomeOf(established, unresolved, unresolved.length ? Cause.BadInput : undefined);
+    const { exitCode, error } = verdict(results, data);
+    return { exitCode, data, ...(error ? { error } : {}) };
   },
   text: (data) => renderAnalysisText(data as Outcome<FileAnalysis, FileCitation>),
 });

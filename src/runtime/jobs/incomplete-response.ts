@@ -6,7 +6,7 @@ import type { IncompleteData, Progress } from '../../contract/incomplete.js';
 import { IncompleteState } from '../../contract/vocabulary/job-state.js';
 import { FrameworkFlag } from '../cli/framework-flags.js';
 import type { JobRecord } from './job-record.js';
-import { shellJoin } from '../cli/shell-quote.js';
+import { shellJoin, shellQuote } from '../cli/shell-quote.js';
 
 export interface IncompleteParts {
   readonly job: JobRecord;
@@ -19,14 +19,19 @@ export interface IncompleteParts {
   readonly meta?: Readonly<Record<string, unknown>>;
 }
 
-/** The exact invocation that continues a job (seed 000): `job wait <id>` while it runs, the original call when paused. */
+/**
+ * The exact invocation that continues a job (seed 000): `job wait <id>` while it runs, the original call when
+ * paused. A paused job that read stdin gets its kept spool as stdin: the same bytes are the same invocation,
+ * and the caller need not produce them again.
+ */
 export function continueCommand(job: JobRecord, state: IncompleteState): string {
   if (state === IncompleteState.Running) return shellJoin([...job.programWords, 'job', 'wait', job.id]);
   const key = job.writes && job.idempotencyKey && !job.keyGiven ? [`--${FrameworkFlag.IdempotencyKey}`, job.idempotencyKey] : [];
   // Flags go before `--` (after it every word is a positional, such as a file named -x.csv).
   const end = job.argv.indexOf('--');
   const argv = end < 0 ? [...job.argv, ...key] : [...job.argv.slice(0, end), ...key, ...job.argv.slice(end)];
-  return shellJoin([...job.programWords, ...argv]);
+  const stdin = job.stdinPath ? ` < ${shellQuote(job.stdinPath)}` : '';
+  return shellJoin([...job.programWords, ...argv]) + stdin;
 }
 
 export function cancelCommand(job: JobRecord): string {
