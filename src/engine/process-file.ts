@@ -5,6 +5,8 @@ import { defaultWorkerCount, openChunkPool } from './chunk-pool.js';
 import { DEFAULT_MAX_RECORD_BYTES, runChunked, type Fold, type Watermark } from './chunked-run.js';
 import type { Framing } from './framing.js';
 import { fingerprintOf, inspectInput } from './input-file.js';
+import { resumeFromSink, sinkSafePoint } from './sink-run.js';
+import type { Sink } from './sink.js';
 import { workerFailedError } from './worker-failed.js';
 import type { WireError } from './worker-protocol.js';
 
@@ -23,6 +25,11 @@ export interface FileWork<P, S> {
   readonly workers?: number;
   readonly chunkSize?: number;
   readonly maxRecordBytes?: number;
+  /**
+   * Where the output goes, exactly once: the run resumes from the sink's mark (not from a checkpoint), and
+   * every safe point commits the state's output with its watermark there before it may stop.
+   */
+  readonly sink?: Sink<S>;
 }
 
 export type FileOutcome<S> =
@@ -44,7 +51,10 @@ interface Saved<S> {
 export async function processFile<P, S>(ctx: CommandContext, work: FileWork<P, S>): Promise<FileOutcome<S>> {
   const input = inspectInput(work.path, ctx.cwd);
   if (input.kind === 'bad') throw input.error;
-  const restored = await ctx.restore<Saved<S>>(fingerprintOf([input]));
+  const fingerprint = fingerprintOf([input]);
+  const restored = work.sink
+    ? await resumeFromSink(ctx, work.sink, fingerprint, input)
+    : (await ctx.restore<Saved<S>>(fingerprint))?.state;
   const pool = await openChunkPool(work.workers ?? defaultWorkerCount());
   try {
     const outcome = await runChunked({
@@ -57,10 +67,14 @@ export async function processFile<P, S>(ctx: CommandContext, work: FileWork<P, S
       options: work.options,
       chunkSize: work.chunkSize ?? 1024 * 1024,
       maxRecordBytes: work.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES,
-      from: restored?.state.watermark ?? { offset: 0, line: 1 },
-      state: restored?.state.state ?? work.initial(),
+      from: restored?.watermark ?? { offset: 0, line: 1 },
+      state: restored?.state ?? work.initial(),
       fold: work.fold,
-      safePoint: (state, watermark) => ctx.checkpoint<Saved<S>>({ state, watermark }, { done: watermark.offset, total: input.size, unit: ProgressUnit.Bytes }),
+      safePoint: work.sink
+        ? sinkSafePoint(ctx, work.sink, fingerprint, input.size)
+        : (state, watermark) => ctx.checkpoint<Saved<S>>(
+          { state, watermark }, { done: watermark.offset, total: input.size, unit: ProgressUnit.Bytes },
+        ),
     });
     if (outcome.kind === 'failed' && outcome.error.code === ErrorCode.WorkerFailed) throw workerFailedError(outcome.error);
     return outcome.kind === 'failed' ? { kind: 'failed', state: outcome.state, error: outcome.error, line: outcome.line } : { kind: outcome.kind, state: outcome.state };
