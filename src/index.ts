@@ -21,6 +21,7 @@ export { createProgram, type Program, type ProgramSpec } from './runtime/program
 export { runCli } from './bin/run-cli.js';
 export { installSignalRouter } from './bin/signal-router.js';
 export { processFile, type FileWork, type FileOutcome } from './engine/process-file.js';
+export type { Sink, SinkMark } from './engine/sink.js';
 export { runChunked, type Fold, type FoldChunk, type Watermark, type ChunkedOutcome } from './engine/chunked-run.js';
 export { openChunkPool, defaultWorkerCount, type ChunkPool } from './engine/chunk-pool.js';
 export { Framing } from './engine/framing.js';
