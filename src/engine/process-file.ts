@@ -27,7 +27,8 @@ export interface FileWork<P, S> {
   readonly maxRecordBytes?: number;
   /**
    * Where the output goes, exactly once: the run resumes from the sink's mark (not from a checkpoint), and
-   * every safe point commits the state's output with its watermark there before it may stop.
+   * every safe point commits the state's output with its watermark there before it may stop. Only what the
+   * fold yields is committed: output it returns without yielding is not.
    */
   readonly sink?: Sink<S>;
 }
