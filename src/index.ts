@@ -39,6 +39,10 @@ export {
 export { processStdin, type StdinWork } from './engine/process-stdin.js';
 export { processSource, type Source, type SourceChunk, type SourceWork, type SourceOutcome } from './engine/process-source.js';
 export type { FoldOver } from './engine/fold-loop.js';
+export type { Sink, SinkMark } from './engine/sink.js';
+export {
+  levelSink, levelWrites, type LevelBatch, type LevelWrites, type LevelSinkSpec,
+} from './engine/level-sink.js';
 export type { Fold, FoldChunk, Watermark } from './engine/chunked-run.js';
 export type { WireError } from './engine/worker-protocol.js';
 export { Framing } from './engine/framing.js';

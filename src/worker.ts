@@ -8,4 +8,5 @@
 export type { ChunkInfo, ChunkMap, WindowInfo, WindowMap, WindowResult } from './engine/worker-protocol.js';
 export { StintError } from './contract/stint-error.js';
 export { ErrorCode } from './contract/error-code.js';
+export { ExitCode } from './contract/exit-code.js';
 export { defineErrorCodes, defineWarningCodes, type DeclaredCodes } from './contract/declared-codes.js';

@@ -1,33 +1,9 @@
 import type { CommandContext } from '../runtime/program/command-spec.js';
-import type { Fold } from './chunked-run.js';
-import type { Framing } from './framing.js';
 import { fingerprintOf, inspectInput } from './input-file.js';
 import { foldFiles, type ReadableFile } from './process-files.js';
-import type { WireError } from './worker-protocol.js';
-
-/** What `processFile` runs: a file, how it splits into records, the worker-side map and the main-side fold. */
-export interface FileWork<P, S> {
-  /** The input, relative to the caller's working directory. */
-  readonly path: string;
-  readonly framing: Framing;
-  /** URL of the worker-side module whose `map(bytes, info)` export turns a chunk into a partial. */
-  readonly mapModule: string;
-  /** Passed to every map call as `info.options`. */
-  readonly options?: unknown;
-  /** The state before the first chunk (when there is no checkpoint). */
-  initial(): S;
-  /** Folds partials in file order; every yield is a safe point. */
-  readonly fold: Fold<P, S>;
-  readonly workers?: number;
-  readonly chunkSize?: number;
-  readonly maxRecordBytes?: number;
-}
-
-/** How `processFile` ended: the whole file folded, stopped at a safe point (checkpointed), or failed at a line. */
-export type FileOutcome<S> =
-  | { readonly kind: 'done'; readonly state: S }
-  | { readonly kind: 'stopped'; readonly state: S }
-  | { readonly kind: 'failed'; readonly state: S; readonly error: WireError; readonly line: number };
+import { foldIntoSink } from './sink-run.js';
+import type { FileOutcome, FileWork } from './file-work.js';
+export type { FileOutcome, FileWork } from './file-work.js';
 
 /**
  * One file through the pool with everything an interruptible command needs
@@ -38,7 +14,9 @@ export type FileOutcome<S> =
 export async function processFile<P, S>(ctx: CommandContext, work: FileWork<P, S>): Promise<FileOutcome<S>> {
   const input = inspectInput(work.path, ctx.cwd);
   if (input.kind === 'bad') throw input.error;
-  return foldOneFile(ctx, input, fingerprintOf([input]), work);
+  const fingerprint = fingerprintOf([input]);
+  if (work.sink) return foldIntoSink(ctx, input, fingerprint, { ...work, sink: work.sink });
+  return foldOneFile(ctx, input, fingerprint, work);
 }
 
 /** One readable input, from its first byte, checked against `fingerprint` (a file's, or the stdin spool's). */

@@ -23,8 +23,10 @@ async function mapOf(url: string): Promise<Mapper> {
   return mapper;
 }
 
+/** A map's coded error as data; a StintError keeps its context in `extras` (line_offset says where in the chunk). */
 function failure(error: unknown, start: number, end: number): ChunkReply<unknown> {
-  const context = (error as { context?: unknown }).context;
+  const thrown = error as { context?: unknown; extras?: { context?: unknown } };
+  const context = thrown.extras?.context ?? thrown.context;
   return {
     kind: 'failed',
     start,

@@ -21,7 +21,7 @@ test('each entry point resolves by name and holds what its job needs, and no eng
   const internals = ['runChunked', 'openChunkPool', 'defaultWorkerCount', 'buildEnvelope', 'TaskStatus'];
   assert.deepEqual(internals.filter((name) => name in stint), [], 'no engine internals or unused vocabularies');
   const worker = await import('stint/worker');
-  assert.deepEqual(Object.keys(worker).sort(), ['ErrorCode', 'StintError', 'defineErrorCodes', 'defineWarningCodes']);
+  assert.deepEqual(Object.keys(worker).sort(), ['ErrorCode', 'ExitCode', 'StintError', 'defineErrorCodes', 'defineWarningCodes']);
   const client = await import('stint/client');
   assert.deepEqual(holds(client, ['continueUntilDone', 'ExitCode', 'IncompleteState', 'RunStatus', 'StopLimit']), []);
   const contract = await import('stint/contract');

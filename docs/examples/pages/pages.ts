@@ -42,7 +42,9 @@ const sum = defineCommand({
   interruption: { detach: false, resume: true },
   exitCodes: {
     [ExitCode.SUCCESS]: { description: 'Summed', retryable: false, sideEffects: SideEffects.Complete },
-    [ExitCode.INCOMPLETE]: { description: 'Paused; run continue_command', retryable: true, sideEffects: SideEffects.None },
+    [ExitCode.INCOMPLETE]: {
+      description: 'Paused; run continue_command', retryable: true, sideEffects: SideEffects.None,
+    },
   },
   async run({ flags }, ctx) {
     const api = new FakeApi(flags.pages, flags['delay-ms']);

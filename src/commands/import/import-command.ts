@@ -21,10 +21,9 @@ import { chunkSizeFlag, IMPORT_CHUNK_SIZE, WORKERS_FLAG } from '../engine-flags.
 import type { ImportChunk, ImportMapOptions } from './import-map.js';
 import { closeSync, openSync } from 'node:fs';
 import { fileRangeDigest } from './import-ledger.js';
-import {
-  RECORD_FORMAT, type ImportCheckpoint, type ImportState, type RunRecord, type SavedState,
-} from './import-records.js';
+import { RECORD_FORMAT, type ImportState, type RunRecord, type SavedState } from './import-records.js';
 import { findPrior, forgetRun, type PriorRun } from './prior-run.js';
+import { importSink } from './import-sink.js';
 import { openTable, TableKey, type Table, type TableBatch } from './table-store.js';
 import { releaseSlot } from './row-slots.js';
 
@@ -240,6 +239,10 @@ export const importCommand = defineCommand({
       const from = continued?.watermark ?? restored?.watermark ?? { offset: header.dataStart, line: header.dataLine };
       const span: SpanWriter = (batch, start, end, digest) =>
         batch.put(TableKey.span(idem, start), pack({ end, digest }));
+      const sink = table && importSink({
+        table, idem, argumentsDigest: ctx.argumentsDigest, fingerprint, header, sync, pack, unpack,
+      });
+      const inputText = JSON.stringify(fingerprint);
       let started = continued !== undefined;
       let inflight: Promise<void> = Promise.resolve();
 
@@ -257,15 +260,13 @@ export const importCommand = defineCommand({
         state,
         fold: importFold(table, keyed, flags['on-bad-row'], span),
         async safePoint(folded, watermark) {
-          const { pending, ...rest } = folded;
-          folded.pending = undefined;
-          if (!table) return ctx.checkpoint({ ...rest, watermark }, { done: folded.imported + folded.badCount, unit: ProgressUnit.Rows });
+          if (!sink || !table) {
+            const { pending: _, ...rest } = folded;
+            const done = folded.imported + folded.badCount;
+            return ctx.checkpoint({ ...rest, watermark }, { done, unit: ProgressUnit.Rows });
+          }
           // The rows of this chunk and the checkpoint that records them: one batch, so a kill between them is impossible.
-          const batch = pending ?? table.batch();
-          const record: ImportCheckpoint = {
-            version: RECORD_FORMAT, argumentsDigest: ctx.argumentsDigest, fingerprint, watermark, header, state: rest,
-          };
-          batch.put(TableKey.checkpoint(idem), pack(record));
+          const batch = (folded.pending ??= table.batch());
           batch.put(TableKey.NextId, encodeId(folded.nextId));
           if (!started) {
             // The header is the ledger's first span: a file with another header is other bytes.
@@ -277,7 +278,9 @@ export const importCommand = defineCommand({
           // lookups must see it) waits for it to be durable first.
           await inflight;
           const imported = folded.imported;
-          inflight = batch.write(sync).then(() => ctx.progress(imported, undefined, ProgressUnit.Rows));
+          const committing = sink.commit({ watermark, state: folded, input: inputText });
+          folded.pending = undefined;
+          inflight = committing.then(() => ctx.progress(imported, undefined, ProgressUnit.Rows));
           // Its failure (a full disk) is thrown where it is awaited; until then it must not count as unhandled.
           inflight.catch(() => undefined);
           if (keyed || ctx.stopRequested()) await inflight;
