@@ -164,6 +164,14 @@ describe('failures inside handlers', () => {
     assert.equal(envelope.error!.code, 'INTERNAL_ERROR');
     assert.equal(envelope.error!.message, 'boom: the handler failed');
     assert.ok(!run.stdout.includes('at a stack line'));
+    assert.ok(!run.stderr.includes('at a stack line'), 'no stack on stderr unless asked');
+  });
+
+  test('STINT_DEBUG=1 puts the stack of a defect on stderr, never on stdout', async () => {
+    const { run, envelope } = await runJson(['crash'], { ...demo, env: { STINT_DEBUG: '1' } });
+    assert.equal(envelope.error!.code, 'INTERNAL_ERROR');
+    assert.match(run.stderr, /at a stack line/);
+    assert.ok(!run.stdout.includes('at a stack line'));
   });
 
   test('a coded error keeps its code and exit code', async () => {

@@ -47,6 +47,8 @@ export async function executeCommand(inv: Invocation, stop: StopController, onPr
     result = await command.spec.run(input, call.ctx);
   } catch (thrown) {
     result = resultOfThrown(thrown, inv.program.codes);
+    // A defect's stack is for its author, on request (the envelope keeps one line).
+    if (inv.host.env['STINT_DEBUG'] && thrown instanceof Error) inv.host.writeStderr(`${thrown.stack ?? thrown.message}\n`);
   }
   display?.end();
   return { result, warnings, progress: call.lastProgress(), finish: (ended) => call.finish(ended) };
