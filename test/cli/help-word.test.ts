@@ -55,3 +55,12 @@ test('help is still an ordinary word after a command: a positional, not a reques
   assert.equal(envelope.meta['help'], undefined);
   assert.equal((envelope.data as { positionals: { word: string } }).positionals.word, 'help');
 });
+
+test('help for a command that does not exist is ARG_ERROR with a suggestion, by word and by flag', async () => {
+  for (const args of [['help', 'job', 'wat'], ['job', 'wat', '--help']]) {
+    const { run, envelope } = await runJson(args);
+    assert.equal(run.code, 2, args.join(' '));
+    assert.equal(envelope.error?.code, 'ARG_ERROR');
+    assert.equal(envelope.error?.suggestion, 'did you mean job wait?');
+  }
+});

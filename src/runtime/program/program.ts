@@ -7,6 +7,7 @@ import { ErrorCode } from '../../contract/error-code.js';
 import { ExitCode, SignalExitCode, type ProcessExitCode } from '../../contract/exit-code.js';
 import { StintError } from '../../contract/stint-error.js';
 import { OutputFormat } from '../../contract/vocabulary/output-format.js';
+import { ArgProblem } from '../../contract/vocabulary/arg-problem.js';
 import { Phase } from '../../contract/vocabulary/phase.js';
 import { resolveBudget, resolveTimeout } from '../jobs/budget.js';
 import { jobCommands } from '../jobs/job-commands.js';
@@ -119,7 +120,9 @@ function resolveCall(program: ProgramContext, host: Host, respond: Respond, form
       text: `${identity.name} ${identity.version}\n`,
     };
   }
-  if (parsed.globals.help) {
+  // Help for a command that does not exist is an argument error (with its "did you mean"), not the group's help.
+  const unknownCommand = parsed.errors.some((e) => e.reason === ArgProblem.UnknownCommand);
+  if (parsed.globals.help && !unknownCommand) {
     const text = command ? commandHelp(identity, command) : groupHelp(identity, parsed.node);
     if (format === OutputFormat.Json) host.writeStderr(text);
     return {
