@@ -87,7 +87,7 @@ export function createCallContext(parts: CallContextParts): CallContext {
       const loaded = await store.load<S>();
       const discard = async (reason: string) => {
         await store!.clear();
-        warnings.push({ code: WarningCode.CheckpointDiscarded, message: `${reason}; started over`, context: { reason, job_id: invocationKey } });
+        warnings.push({ code: WarningCode.CheckpointDiscarded, message: `${reason}; started over`, context: { reason, invocation_key: invocationKey } });
         return undefined;
       };
       if (loaded.kind === 'none') return undefined;
