@@ -1,5 +1,13 @@
 import { ExitCode, type ProcessExitCode } from './exit-code.js';
 import type { Phase } from './vocabulary/phase.js';
+import { ErrorCode } from './error-code.js';
+
+/** The error of a failure its command gave no error for. */
+const UNEXPLAINED_FAILURE = {
+  code: ErrorCode.InternalError,
+  message: 'The command failed without saying why (a defect: a failing exit needs an error)',
+  retryable: false,
+};
 
 /** One problem among several found while validating (ErrorDetail.errors). */
 export interface FieldError {
@@ -69,7 +77,8 @@ export interface EnvelopeParts<D> {
  */
 export function buildEnvelope<D>(parts: EnvelopeParts<D>): Envelope<D> {
   const ok = parts.exitCode === ExitCode.SUCCESS;
-  const error = ok ? null : (parts.error ?? { code: 'GENERAL_ERROR', message: 'The command failed without a reason' });
+  // A failure always carries an error; one its command left out is a defect, under a code the table has.
+  const error = ok ? null : (parts.error ?? UNEXPLAINED_FAILURE);
   if (ok && parts.error) throw new TypeError('a successful envelope cannot carry an error');
   return {
     ok,

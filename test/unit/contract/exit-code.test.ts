@@ -39,7 +39,7 @@ test('ok is derived from the exit code and all five keys are present', () => {
   assert.equal(failure.data, null);
   assert.throws(() => buildEnvelope({ exitCode: ExitCode.SUCCESS, durationMs: 0, error: { code: 'X', message: 'm' } }));
   const bare = buildEnvelope({ exitCode: ExitCode.GENERAL_ERROR, durationMs: 0 });
-  assert.equal(bare.error?.code, 'GENERAL_ERROR', 'a failure always carries an error');
+  assert.equal(bare.error?.code, 'INTERNAL_ERROR', 'a failure always carries an error, under a code of the table');
 });
 
 test('coverage follows from the outcome parts', () => {
