@@ -17,7 +17,11 @@ export interface Execution {
 }
 
 /** Runs the handler with its context; a thrown error becomes a coded result, never an escape. */
-export async function executeCommand(inv: Invocation, stop: StopController, onProgress?: (progress: Progress) => void): Promise<Execution> {
+export async function executeCommand(
+  inv: Invocation,
+  stop: StopController,
+  onProgress?: (progress: Progress) => void,
+): Promise<Execution> {
   const { host, command } = inv;
   const warnings: WarningDetail[] = [];
   const label = [inv.program.identity.name, ...command.path].join(' ');
@@ -41,7 +45,9 @@ export async function executeCommand(inv: Invocation, stop: StopController, onPr
       onProgress?.(progress);
     },
   });
-  const input = { flags: inv.flags, positionals: inv.positionals, options: inv.options } as unknown as CommandInput<never, never>;
+  const input = {
+    flags: inv.flags, positionals: inv.positionals, options: inv.options,
+  } as unknown as CommandInput<never, never>;
   let result: CommandResult;
   try {
     result = await command.spec.run(input, call.ctx);
