@@ -129,53 +129,21 @@ function layout({ x, k }: Scanner, width: number, length: number) {
   return { columnsAt, partialsAt, reportAt, arenaAt, chunkAt };
 }
 
-/**
- * Reads the records of `b` (valid UTF-8) that start before `limit`.
- * Returns their statistics, where they ended and the newlines passed, or
- * undefined when the last record runs past the bytes and the file goes on.
- */
-export function scanChunk(
-  b: Uint8Array,
-  width: number,
-  limit: number,
-  atEof: boolean,
-): { stats: TableStats; consumed: number; newlines: number } | undefined {
-  const s = instance();
-  const { x, k } = s;
-  const at = layout(s, width, b.length);
-  new Uint8Array(x.memory.buffer).set(b, at.chunkAt);
-  x.reset(at.arenaAt);
+type Layout = ReturnType<typeof layout>;
+
+/** Views of the scanner's memory for one chunk, and readers of its report and sum partials. */
+function memoryViews({ x, k }: Scanner, at: Layout) {
   const memory = Buffer.from(x.memory.buffer);
   const i32 = new Int32Array(x.memory.buffer);
   const f64 = new Float64Array(x.memory.buffer);
   const report = (offset: number) => i32[(at.reportAt + offset) >> 2]!;
   const partialsOf = (column: number) => (at.partialsAt + column * k.MAX_PARTIALS * 8) >> 3;
-  // Fields and sum partials the scanner hands back are folded here, then merged with its own.
-  const handedBack = newTableStats(width);
-  let from = 0;
-  let line = 0;
-  let status: number;
-  for (;;) {
-    status = x.scan(at.chunkAt, b.length, from, line, limit, atEof ? 1 : 0);
-    const list = (at.reportAt + k.REPORT_DEFERRED_LIST) >> 2;
-    for (let d = 0; d < report(k.REPORT_DEFERRED); d++) {
-      processField(handedBack.columns[i32[list + 3 * d]!]!, memory, i32[list + 3 * d + 1]!, i32[list + 3 * d + 2]!);
-    }
-    if (status !== k.PAUSED) break;
-    for (let c = 0; c < width; c++) {
-      const count = (at.columnsAt + c * k.COLUMN_BYTES + k.COL_PARTIALS) >> 2;
-      const base = partialsOf(c);
-      for (let p = 0; p < i32[count]!; p++) addExact(handedBack.columns[c]!.sum, f64[base + p]!);
-      i32[count] = 0;
-    }
-    from = report(k.REPORT_CONSUMED);
-    line = report(k.REPORT_LINE);
-  }
-  if (status === k.NEED_MORE) return undefined;
-  if (status === k.MALFORMED) {
-    throw new MalformedCsv(s.messages[report(k.REPORT_ERROR_KIND)]!, report(k.REPORT_ERROR_LINE));
-  }
+  return { memory, i32, f64, report, partialsOf };
+}
 
+/** The statistics the scanner kept in its memory for a chunk it finished (not the fields it handed back). */
+function statsInMemory(k: Constants, at: Layout, width: number, views: ReturnType<typeof memoryViews>): TableStats {
+  const { memory, i32, f64, report, partialsOf } = views;
   const stats = newTableStats(width);
   stats.rows = report(k.REPORT_ROWS);
   stats.ragged.count = report(k.REPORT_RAGGED);
@@ -202,6 +170,53 @@ export function scanChunk(
     column.strMin = text(int(k.COL_STR_MIN_PTR), int(k.COL_STR_MIN_LEN));
     column.strMax = text(int(k.COL_STR_MAX_PTR), int(k.COL_STR_MAX_LEN));
   }
+  return stats;
+}
+
+/**
+ * Reads the records of `b` (valid UTF-8) that start before `limit`.
+ * Returns their statistics, where they ended and the newlines passed, or
+ * undefined when the last record runs past the bytes and the file goes on.
+ */
+export function scanChunk(
+  b: Uint8Array,
+  width: number,
+  limit: number,
+  atEof: boolean,
+): { stats: TableStats; consumed: number; newlines: number } | undefined {
+  const s = instance();
+  const { x, k } = s;
+  const at = layout(s, width, b.length);
+  new Uint8Array(x.memory.buffer).set(b, at.chunkAt);
+  x.reset(at.arenaAt);
+  const views = memoryViews(s, at);
+  const { memory, i32, f64, report, partialsOf } = views;
+  // Fields and sum partials the scanner hands back are folded here, then merged with its own.
+  const handedBack = newTableStats(width);
+  let from = 0;
+  let line = 0;
+  let status: number;
+  for (;;) {
+    status = x.scan(at.chunkAt, b.length, from, line, limit, atEof ? 1 : 0);
+    const list = (at.reportAt + k.REPORT_DEFERRED_LIST) >> 2;
+    for (let d = 0; d < report(k.REPORT_DEFERRED); d++) {
+      processField(handedBack.columns[i32[list + 3 * d]!]!, memory, i32[list + 3 * d + 1]!, i32[list + 3 * d + 2]!);
+    }
+    if (status !== k.PAUSED) break;
+    for (let c = 0; c < width; c++) {
+      const count = (at.columnsAt + c * k.COLUMN_BYTES + k.COL_PARTIALS) >> 2;
+      const base = partialsOf(c);
+      for (let p = 0; p < i32[count]!; p++) addExact(handedBack.columns[c]!.sum, f64[base + p]!);
+      i32[count] = 0;
+    }
+    from = report(k.REPORT_CONSUMED);
+    line = report(k.REPORT_LINE);
+  }
+  if (status === k.NEED_MORE) return undefined;
+  if (status === k.MALFORMED) {
+    throw new MalformedCsv(s.messages[report(k.REPORT_ERROR_KIND)]!, report(k.REPORT_ERROR_LINE));
+  }
+  const stats = statsInMemory(k, at, width, views);
   mergeTableStats(stats, handedBack, 0);
   const newlines = report(k.REPORT_LINE);
   if (x.memory.buffer.byteLength > KEEP_MEMORY) scanner = undefined;
