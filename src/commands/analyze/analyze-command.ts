@@ -57,8 +57,8 @@ function warningsFor(ctx: CommandContext, input: ReadableFile, header: CsvHeader
   if (stats.ragged.count > 0) {
     ctx.warn({
       code: StintWarning.RaggedRows,
-      message: `${input.path}: ${stats.ragged.count} rows do not have the header's ${header.names.length} fields`
-        + ' and were left out',
+      message: `${input.path}: ${stats.ragged.count} rows`
+        + ` do not have the header's ${header.names.length} fields and were left out`,
       context: { path: input.path, count: stats.ragged.count, lines: stats.ragged.lines },
     });
   }
@@ -160,8 +160,8 @@ function stopped(
 
 export const analyzeCommand = defineCommand({
   name: 'analyze',
-  description: 'Column statistics of CSV files: rows, and per column its type, counts, nulls, min, max, sum, mean'
-    + ' and lengths',
+  description: 'Column statistics of CSV files: rows, and per column'
+    + ' its type, counts, nulls, min, max, sum, mean and lengths',
   dangerLevel: DangerLevel.Safe,
   positionals: [{
     name: 'file',

@@ -12,8 +12,8 @@ export function manifestCommand(manifest: () => Record<string, unknown>): Comman
     flags: {
       etag: {
         type: 'string',
-        description: 'The etag of a manifest you hold; an unchanged manifest answers data: null,'
-          + ' meta.not_modified: true',
+        description: 'The etag of a manifest you hold;'
+          + ' an unchanged manifest answers data: null, meta.not_modified: true',
       },
     },
     exitCodes: {

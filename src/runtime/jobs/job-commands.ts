@@ -118,8 +118,8 @@ function jobStatusCommand({ storeOf, retryableOf }: JobCommandDeps): CommandSpec
 function jobCancelCommand({ storeOf, retryableOf }: JobCommandDeps): CommandSpec {
   return {
     name: 'job cancel',
-    description: 'Stop a job at its next safe point and discard its checkpoint; the identical invocation then starts'
-      + ' over',
+    description: 'Stop a job at its next safe point and discard its checkpoint;'
+      + ' the identical invocation then starts over',
     dangerLevel: DangerLevel.Destructive,
     idempotencyKey: false,
     positionals: idArgument,
