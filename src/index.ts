@@ -37,7 +37,9 @@ export {
   processFiles, type FilesWork, type FilesOutcome, type FileStart, type FileEnd, type ReadableFile,
 } from './engine/process-files.js';
 export { processStdin, type StdinWork } from './engine/process-stdin.js';
-export { processSource, type Source, type SourceChunk, type SourceWork, type SourceOutcome } from './engine/process-source.js';
+export {
+  processSource, type Source, type SourceChunk, type SourceWork, type SourceOutcome,
+} from './engine/process-source.js';
 export type { FoldOver } from './engine/fold-loop.js';
 export type { Sink, SinkMark } from './engine/sink.js';
 export {

@@ -51,8 +51,12 @@ export async function continueUntilDone(first: Envelope, options: LoopOptions): 
   let stalls = 0;
   while (response.meta.exit_code === ExitCode.INCOMPLETE) {
     const data = response.data as IncompleteData;
-    if (options.maxCalls !== undefined && continuations >= options.maxCalls) return { status: RunStatus.Pending, limit: StopLimit.MaxTurns, response, continuations };
-    if (options.deadline !== undefined && now() >= options.deadline) return { status: RunStatus.Pending, limit: StopLimit.MaxWallMs, response, continuations };
+    if (options.maxCalls !== undefined && continuations >= options.maxCalls) {
+      return { status: RunStatus.Pending, limit: StopLimit.MaxTurns, response, continuations };
+    }
+    if (options.deadline !== undefined && now() >= options.deadline) {
+      return { status: RunStatus.Pending, limit: StopLimit.MaxWallMs, response, continuations };
+    }
     const previous = data.progress.done;
     response = await options.run(data.continue_command);
     continuations++;

@@ -49,13 +49,16 @@ export function splitRecord(text: string): string[] | undefined {
 
 /** Reads the header on the main thread, so every worker knows the record width before the first chunk. */
 export function readCsvHeader(path: string, size: number, maxRecordBytes: number, label = path): CsvHeader {
-  if (size === 0) throw new StintError(StintCode.EmptyInput, `${label} is empty: there is no header`, { context: { path: label } });
+  if (size === 0) {
+    throw new StintError(StintCode.EmptyInput, `${label} is empty: there is no header`, { context: { path: label } });
+  }
   const fd = openSync(path, 'r');
   try {
     let buffer = Buffer.allocUnsafe(Math.min(size, SAMPLE));
     let filled = readSync(fd, buffer, 0, buffer.length, 0);
     if (buffer.subarray(0, filled).includes(0)) {
-      throw new StintError(StintCode.NotCsv, `${label} holds NUL bytes: it is binary, not CSV`, { context: { path: label } });
+      const message = `${label} holds NUL bytes: it is binary, not CSV`;
+      throw new StintError(StintCode.NotCsv, message, { context: { path: label } });
     }
     let start = BOM.every((byte, k) => buffer[k] === byte) ? 3 : 0;
     let line = 1;
@@ -64,7 +67,9 @@ export function readCsvHeader(path: string, size: number, maxRecordBytes: number
       let end = findRecordStart(buffer, start, filled, state, true);
       while (end < 0 && filled < size) {
         if (filled - start > maxRecordBytes) {
-          throw new StintError(ErrorCode.RecordTooLong, `the header of ${label} runs on for more than ${maxRecordBytes} bytes (an unterminated quote?)`, { context: { path: label, line } });
+          const message = `the header of ${label} runs on for more than ${maxRecordBytes} bytes`
+            + ' (an unterminated quote?)';
+          throw new StintError(ErrorCode.RecordTooLong, message, { context: { path: label, line } });
         }
         const bigger = Buffer.allocUnsafe(Math.min(size, buffer.length * 2));
         buffer.copy(bigger, 0, 0, filled);
@@ -83,9 +88,15 @@ export function readCsvHeader(path: string, size: number, maxRecordBytes: number
         line = dataLine;
         continue;
       }
-      if (text === '') throw new StintError(StintCode.EmptyInput, `${label} has no header: it holds only empty lines`, { context: { path: label } });
+      if (text === '') {
+        const message = `${label} has no header: it holds only empty lines`;
+        throw new StintError(StintCode.EmptyInput, message, { context: { path: label } });
+      }
       const names = splitRecord(text);
-      if (!names) throw new StintError(StintCode.MalformedCsv, `the header of ${label} is not valid CSV (line ${line})`, { context: { path: label, line } });
+      if (!names) {
+        const message = `the header of ${label} is not valid CSV (line ${line})`;
+        throw new StintError(StintCode.MalformedCsv, message, { context: { path: label, line } });
+      }
       return { names, dataStart: end, dataLine };
     }
   } finally {

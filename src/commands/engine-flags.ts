@@ -1,7 +1,12 @@
 import type { FlagSpec } from '../runtime/program/command-spec.js';
 
-/** The engine's knobs, shared by the commands built on it. Neither changes a result, so neither is part of a job's identity. */
-export const WORKERS_FLAG = { type: 'integer', min: 1, identity: false, description: 'Worker threads (default: one per core)' } as const satisfies FlagSpec;
+/**
+ * The engine's knobs, shared by the commands built on it. Neither changes a result, so neither is part of a job's
+ * identity.
+ */
+export const WORKERS_FLAG = {
+  type: 'integer', min: 1, identity: false, description: 'Worker threads (default: one per core)',
+} as const satisfies FlagSpec;
 
 export const DEFAULT_CHUNK_SIZE = 1024 * 1024;
 /**
@@ -13,7 +18,9 @@ export const MAX_CHUNK_SIZE = 256 * 1024 * 1024;
 export const MAX_RECORD_SIZE = 128 * 1024 * 1024;
 
 export const chunkSizeFlag = (description: string, size = DEFAULT_CHUNK_SIZE) =>
-  ({ type: 'bytes', min: 4096, max: MAX_CHUNK_SIZE, default: size, identity: false, description }) as const satisfies FlagSpec;
+  ({
+    type: 'bytes', min: 4096, max: MAX_CHUNK_SIZE, default: size, identity: false, description,
+  }) as const satisfies FlagSpec;
 
 /**
  * An import commits one batch per chunk, and each batch holds the checkpoint

@@ -50,20 +50,44 @@ const entry = (name: string, description: string, retryable: boolean, sideEffect
 /** Defaults for every code; a command's own entry overrides one. */
 export const STANDARD_EXIT_CODES: Readonly<Record<ProcessExitCode, ExitCodeEntry>> = Object.freeze({
   [ExitCode.SUCCESS]: entry('SUCCESS', 'The operation completed as intended', false, SideEffects.Complete),
-  [ExitCode.GENERAL_ERROR]: entry('GENERAL_ERROR', 'An unexpected error stopped the command; state is unknown', false, SideEffects.Partial),
+  [ExitCode.GENERAL_ERROR]: entry(
+    'GENERAL_ERROR', 'An unexpected error stopped the command; state is unknown', false, SideEffects.Partial,
+  ),
   [ExitCode.ARG_ERROR]: entry('ARG_ERROR', 'Arguments failed validation; nothing was changed', false, SideEffects.None),
-  [ExitCode.PARTIAL_FAILURE]: entry('PARTIAL_FAILURE', 'Some units of work succeeded and others failed', false, SideEffects.Partial),
-  [ExitCode.PRECONDITION]: entry('PRECONDITION', 'A precondition does not hold; nothing was changed', false, SideEffects.None),
-  [ExitCode.NOT_FOUND]: entry('NOT_FOUND', 'A named resource does not exist; nothing was changed', false, SideEffects.None),
-  [ExitCode.CONFLICT]: entry('CONFLICT', 'The request conflicts with existing state; nothing was changed', false, SideEffects.None),
-  [ExitCode.PERMISSION_DENIED]: entry('PERMISSION_DENIED', 'Access was denied; nothing was changed', false, SideEffects.None),
-  [ExitCode.AUTH_REQUIRED]: entry('AUTH_REQUIRED', 'Credentials are missing or invalid; nothing was changed', false, SideEffects.None),
-  [ExitCode.PAYMENT_REQUIRED]: entry('PAYMENT_REQUIRED', 'Payment is required; nothing was changed', false, SideEffects.None),
-  [ExitCode.TIMEOUT]: entry('TIMEOUT', 'A time limit stopped the work; progress since the last checkpoint is gone', false, SideEffects.Partial),
-  [ExitCode.RATE_LIMITED]: entry('RATE_LIMITED', 'A rate limit refused the request; nothing was changed', true, SideEffects.None),
-  [ExitCode.UNAVAILABLE]: entry('UNAVAILABLE', 'A resource is busy or unavailable; nothing was changed', true, SideEffects.None),
+  [ExitCode.PARTIAL_FAILURE]: entry(
+    'PARTIAL_FAILURE', 'Some units of work succeeded and others failed', false, SideEffects.Partial,
+  ),
+  [ExitCode.PRECONDITION]: entry(
+    'PRECONDITION', 'A precondition does not hold; nothing was changed', false, SideEffects.None,
+  ),
+  [ExitCode.NOT_FOUND]: entry(
+    'NOT_FOUND', 'A named resource does not exist; nothing was changed', false, SideEffects.None,
+  ),
+  [ExitCode.CONFLICT]: entry(
+    'CONFLICT', 'The request conflicts with existing state; nothing was changed', false, SideEffects.None,
+  ),
+  [ExitCode.PERMISSION_DENIED]: entry(
+    'PERMISSION_DENIED', 'Access was denied; nothing was changed', false, SideEffects.None,
+  ),
+  [ExitCode.AUTH_REQUIRED]: entry(
+    'AUTH_REQUIRED', 'Credentials are missing or invalid; nothing was changed', false, SideEffects.None,
+  ),
+  [ExitCode.PAYMENT_REQUIRED]: entry(
+    'PAYMENT_REQUIRED', 'Payment is required; nothing was changed', false, SideEffects.None,
+  ),
+  [ExitCode.TIMEOUT]: entry(
+    'TIMEOUT', 'A time limit stopped the work; progress since the last checkpoint is gone', false, SideEffects.Partial,
+  ),
+  [ExitCode.RATE_LIMITED]: entry(
+    'RATE_LIMITED', 'A rate limit refused the request; nothing was changed', true, SideEffects.None,
+  ),
+  [ExitCode.UNAVAILABLE]: entry(
+    'UNAVAILABLE', 'A resource is busy or unavailable; nothing was changed', true, SideEffects.None,
+  ),
   [ExitCode.REDIRECTED]: entry('REDIRECTED', 'The command moved; use error.redirect.command', false, SideEffects.None),
-  [ExitCode.INCOMPLETE]: entry('INCOMPLETE', 'The work is not finished and not lost; run data.continue_command', true, SideEffects.None),
+  [ExitCode.INCOMPLETE]: entry(
+    'INCOMPLETE', 'The work is not finished and not lost; run data.continue_command', true, SideEffects.None,
+  ),
   [SignalExitCode.SIGINT]: entry('SIGINT', 'Interrupted by SIGINT at a safe point', false, SideEffects.Partial),
   [SignalExitCode.SIGTERM]: entry('SIGTERM', 'Terminated by SIGTERM at a safe point', false, SideEffects.Partial),
 });

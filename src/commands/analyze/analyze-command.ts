@@ -19,7 +19,9 @@ import type { FileAnalysis, FileCitation } from './file-analysis.js';
 
 const MAP_MODULE = new URL('./csv-stats-map.js', import.meta.url).href;
 
-type FileResult = { readonly kind: 'established'; readonly entry: Established<FileAnalysis, FileCitation> } | { readonly kind: 'unresolved'; readonly entry: Unresolved; readonly exitCode: ExitCode };
+type FileResult =
+  | { readonly kind: 'established'; readonly entry: Established<FileAnalysis, FileCitation> }
+  | { readonly kind: 'unresolved'; readonly entry: Unresolved; readonly exitCode: ExitCode };
 
 /** One file's fold: its header and the statistics merged so far. */
 interface FileFold {
@@ -41,7 +43,12 @@ function unresolvedOf(input: { path: string }, error: { code: string; message: s
   const code = error.code;
   return {
     kind: 'unresolved',
-    entry: { q: input.path, reason: line ? `${error.message} (line ${line})` : error.message, code, ...(line ? { context: { line } } : {}) },
+    entry: {
+      q: input.path,
+      reason: line ? `${error.message} (line ${line})` : error.message,
+      code,
+      ...(line ? { context: { line } } : {}),
+    },
     exitCode: STINT_CODES.exitCodeOf(code) ?? ExitCode.PRECONDITION,
   };
 }
@@ -50,32 +57,45 @@ function warningsFor(ctx: CommandContext, input: ReadableFile, header: CsvHeader
   if (stats.ragged.count > 0) {
     ctx.warn({
       code: StintWarning.RaggedRows,
-      message: `${input.path}: ${stats.ragged.count} rows do not have the header's ${header.names.length} fields and were left out`,
+      message: `${input.path}: ${stats.ragged.count} rows`
+        + ` do not have the header's ${header.names.length} fields and were left out`,
       context: { path: input.path, count: stats.ragged.count, lines: stats.ragged.lines },
     });
   }
   if (stats.invalidUtf8.count > 0) {
     ctx.warn({
       code: StintWarning.InvalidUtf8Replaced,
-      message: `${input.path}: ${stats.invalidUtf8.count} lines are not valid UTF-8; their bad bytes were read as U+FFFD`,
+      message: `${input.path}: ${stats.invalidUtf8.count} lines are not valid UTF-8;`
+        + ' their bad bytes were read as U+FFFD',
       context: { path: input.path, count: stats.invalidUtf8.count, lines: stats.invalidUtf8.lines },
     });
   }
   const seen = new Set<string>();
   const duplicates = header.names.filter((name) => (seen.has(name) ? true : (seen.add(name), false)));
   if (duplicates.length > 0) {
-    ctx.warn({ code: StintWarning.DuplicateColumnNames, message: `${input.path}: the header repeats ${[...new Set(duplicates)].join(', ')}`, context: { path: input.path, names: [...new Set(duplicates)] } });
+    ctx.warn({
+      code: StintWarning.DuplicateColumnNames,
+      message: `${input.path}: the header repeats ${[...new Set(duplicates)].join(', ')}`,
+      context: { path: input.path, names: [...new Set(duplicates)] },
+    });
   }
 }
 
 function establishedOf(input: ReadableFile, header: CsvHeader, stats: TableStats, watermark: Watermark): FileResult {
-  const lastLine = Math.max(header.dataLine - 1, watermark.offset > 0 && watermark.line > 1 ? watermark.line - 1 : watermark.line);
+  const lastRead = watermark.offset > 0 && watermark.line > 1 ? watermark.line - 1 : watermark.line;
+  const lastLine = Math.max(header.dataLine - 1, lastRead);
   return {
     kind: 'established',
     entry: {
       q: input.path,
       a: { rows: stats.rows, columns: header.names.map((name, k) => summarizeColumn(name, stats.columns[k]!)) },
-      cite: { path: input.path, size: input.size, mtime: new Date(input.mtimeMs).toISOString(), bytes: [0, input.size], lines: [1, lastLine] },
+      cite: {
+        path: input.path,
+        size: input.size,
+        mtime: new Date(input.mtimeMs).toISOString(),
+        bytes: [0, input.size],
+        lines: [1, lastLine],
+      },
     },
   };
 }
@@ -101,13 +121,25 @@ function verdict(results: readonly FileResult[], outcome: Outcome): { exitCode: 
   if (outcome.established.length > 0) {
     return {
       exitCode: ExitCode.PARTIAL_FAILURE,
-      error: { code: ErrorCode.PartialFailure, message: `${failed.length} of ${results.length} files could not be analyzed`, retryable: false, phase: 'execution' },
+      error: {
+        code: ErrorCode.PartialFailure,
+        message: `${failed.length} of ${results.length} files could not be analyzed`,
+        retryable: false,
+        phase: 'execution',
+      },
     };
   }
   const first = failed[0]!;
   return {
     exitCode: first.exitCode,
-    error: { code: first.entry.code!, message: results.length === 1 ? first.entry.reason : `none of ${results.length} files could be analyzed; first: ${first.entry.reason}`, retryable: false, phase: 'execution' },
+    error: {
+      code: first.entry.code!,
+      message: results.length === 1
+        ? first.entry.reason
+        : `none of ${results.length} files could be analyzed; first: ${first.entry.reason}`,
+      retryable: false,
+      phase: 'execution',
+    },
   };
 }
 
@@ -128,23 +160,51 @@ function stopped(
 
 export const analyzeCommand = defineCommand({
   name: 'analyze',
-  description: 'Column statistics of CSV files: rows, and per column its type, counts, nulls, min, max, sum, mean and lengths',
+  description: 'Column statistics of CSV files: rows, and per column'
+    + ' its type, counts, nulls, min, max, sum, mean and lengths',
   dangerLevel: DangerLevel.Safe,
-  positionals: [{ name: 'file', type: 'string', variadic: true, description: 'CSV files (RFC 4180: a header row, comma-separated, double quotes)' }],
+  positionals: [{
+    name: 'file',
+    type: 'string',
+    variadic: true,
+    description: 'CSV files (RFC 4180: a header row, comma-separated, double quotes)',
+  }],
   flags: {
     workers: WORKERS_FLAG,
     'chunk-size': chunkSizeFlag('Bytes per chunk; chunks end on record boundaries'),
-    'max-record-size': { type: 'bytes', min: 1024, max: MAX_RECORD_SIZE, default: DEFAULT_MAX_RECORD_BYTES, description: 'A record longer than this fails its file (an unterminated quote)' },
+    'max-record-size': {
+      type: 'bytes',
+      min: 1024,
+      max: MAX_RECORD_SIZE,
+      default: DEFAULT_MAX_RECORD_BYTES,
+      description: 'A record longer than this fails its file (an unterminated quote)',
+    },
   },
   interruption: { detach: true, resume: true },
   exitCodes: {
     [ExitCode.SUCCESS]: { description: 'Every file was analyzed', retryable: false, sideEffects: SideEffects.Complete },
-    [ExitCode.PARTIAL_FAILURE]: { description: 'Some files were analyzed; data.unresolved names the others', retryable: false, sideEffects: SideEffects.Partial },
-    [ExitCode.PRECONDITION]: { description: 'The file is not a regular file, is empty, or is not valid CSV', retryable: false, sideEffects: SideEffects.None },
+    [ExitCode.PARTIAL_FAILURE]: {
+      description: 'Some files were analyzed; data.unresolved names the others',
+      retryable: false,
+      sideEffects: SideEffects.Partial,
+    },
+    [ExitCode.PRECONDITION]: {
+      description: 'The file is not a regular file, is empty, or is not valid CSV',
+      retryable: false,
+      sideEffects: SideEffects.None,
+    },
     [ExitCode.NOT_FOUND]: { description: 'The file does not exist', retryable: false, sideEffects: SideEffects.None },
-    [ExitCode.PERMISSION_DENIED]: { description: 'The file cannot be read', retryable: false, sideEffects: SideEffects.None },
-    [ExitCode.UNAVAILABLE]: { description: 'The same analysis is held by another process', retryable: true, sideEffects: SideEffects.None },
-    [ExitCode.INCOMPLETE]: { description: 'The analysis goes on in the background; run data.continue_command', retryable: true, sideEffects: SideEffects.None },
+    [ExitCode.PERMISSION_DENIED]: {
+      description: 'The file cannot be read', retryable: false, sideEffects: SideEffects.None,
+    },
+    [ExitCode.UNAVAILABLE]: {
+      description: 'The same analysis is held by another process', retryable: true, sideEffects: SideEffects.None,
+    },
+    [ExitCode.INCOMPLETE]: {
+      description: 'The analysis goes on in the background; run data.continue_command',
+      retryable: true,
+      sideEffects: SideEffects.None,
+    },
   },
   examples: [{ description: 'Analyze the bundled sample', command: 'stint analyze fixtures/csv/cities.csv' }],
   async run({ positionals, flags }, ctx) {

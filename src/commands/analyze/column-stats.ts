@@ -58,7 +58,12 @@ export function newColumn(): ColumnPartial {
 }
 
 export function newTableStats(width: number): TableStats {
-  return { rows: 0, columns: Array.from({ length: width }, newColumn), ragged: { count: 0, lines: [] }, invalidUtf8: { count: 0, lines: [] } };
+  return {
+    rows: 0,
+    columns: Array.from({ length: width }, newColumn),
+    ragged: { count: 0, lines: [] },
+    invalidUtf8: { count: 0, lines: [] },
+  };
 }
 
 export function compareBytes(a: Uint8Array, b: Uint8Array): number {
@@ -133,7 +138,13 @@ export function summarizeColumn(name: string, c: ColumnPartial): ColumnSummary {
     case ColumnType.Boolean:
       return { ...base, min: !c.sawFalse, max: c.sawTrue };
     case ColumnType.String:
-      return { ...base, min: decoder.decode(c.strMin!), max: decoder.decode(c.strMax!), min_length: c.minLength, max_length: c.maxLength };
+      return {
+        ...base,
+        min: decoder.decode(c.strMin!),
+        max: decoder.decode(c.strMax!),
+        min_length: c.minLength,
+        max_length: c.maxLength,
+      };
     default:
       return { ...base, min: null, max: null };
   }

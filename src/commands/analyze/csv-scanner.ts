@@ -16,7 +16,10 @@ const DEFER_CAPACITY = 4096;
 const MEMORY_LIMIT = 2 ** 31 - PAGE;
 /** A memory grown past this for one long record is let go after its chunk: a fresh instance starts small. */
 const KEEP_MEMORY = 256 * 1024 * 1024;
-/** When the scanner pauses, unless a test says otherwise: more partials than fast-path values ever make; a full list. */
+/**
+ * When the scanner pauses, unless a test says otherwise: more partials than fast-path values ever make; a full
+ * list.
+ */
 const DEFAULT_LIMITS = { partials: 48, deferred: 0x7fffffff };
 let limits = DEFAULT_LIMITS;
 
@@ -24,7 +27,9 @@ let limits = DEFAULT_LIMITS;
 interface ScannerExports {
   readonly memory: WebAssembly.Memory;
   heapBase(): number;
-  configure(columnsAt: number, partialsAt: number, fieldsAt: number, reportAt: number, width: number, deferCapacity: number): void;
+  configure(
+    columnsAt: number, partialsAt: number, fieldsAt: number, reportAt: number, width: number, deferCapacity: number,
+  ): void;
   reset(arenaAt: number): void;
   scan(at: number, length: number, from: number, line: number, limit: number, atEof: number): number;
   limits(partialsAt: number, deferredAt: number): void;
@@ -36,7 +41,8 @@ const CONSTANT_NAMES = [
   'KIND_INTEGER', 'KIND_NUMBER', 'KIND_BOOLEAN', 'KIND_STRING',
   'COLUMN_BYTES', 'MAX_PARTIALS', 'FIELD_BYTES', 'DEFERRED_BYTES', 'RAGGED_SAMPLE',
   'COL_COUNT', 'COL_NULLS', 'COL_NUM_MIN', 'COL_NUM_MAX', 'COL_INT_SUM', 'COL_MIN_LENGTH', 'COL_MAX_LENGTH',
-  'COL_KINDS', 'COL_SAW_FALSE', 'COL_SAW_TRUE', 'COL_PARTIALS', 'COL_STR_MIN_PTR', 'COL_STR_MIN_LEN', 'COL_STR_MAX_PTR', 'COL_STR_MAX_LEN',
+  'COL_KINDS', 'COL_SAW_FALSE', 'COL_SAW_TRUE', 'COL_PARTIALS',
+  'COL_STR_MIN_PTR', 'COL_STR_MIN_LEN', 'COL_STR_MAX_PTR', 'COL_STR_MAX_LEN',
   'REPORT_CONSUMED', 'REPORT_LINE', 'REPORT_ROWS', 'REPORT_RAGGED', 'REPORT_ERROR_KIND', 'REPORT_ERROR_LINE',
   'REPORT_DEFERRED', 'REPORT_RAGGED_LINES', 'REPORT_DEFERRED_LIST',
 ] as const;
@@ -71,9 +77,12 @@ function instance(): Scanner {
         },
       },
     }).exports;
-    const k = Object.fromEntries(CONSTANT_NAMES.map((name) => [name, (exports[name] as WebAssembly.Global).value as number])) as Constants;
+    const valueOf = (name: string) => (exports[name] as WebAssembly.Global).value as number;
+    const k = Object.fromEntries(CONSTANT_NAMES.map((name) => [name, valueOf(name)])) as Constants;
     // The scanner writes column-stats.ts's values: a build that disagrees must not run.
-    const agrees = k.RAGGED_SAMPLE === LINE_SAMPLE_LIMIT && k.KIND_INTEGER === Kind.Integer && k.KIND_NUMBER === Kind.Number && k.KIND_BOOLEAN === Kind.Boolean && k.KIND_STRING === Kind.String;
+    const agrees = k.RAGGED_SAMPLE === LINE_SAMPLE_LIMIT
+      && k.KIND_INTEGER === Kind.Integer && k.KIND_NUMBER === Kind.Number
+      && k.KIND_BOOLEAN === Kind.Boolean && k.KIND_STRING === Kind.String;
     if (!agrees) throw new Error('the CSV scanner and column-stats.ts disagree on kinds or the line sample size');
     const messages = {
       [k.UNCLOSED_QUOTE]: 'a quoted field is not closed before the end of the file',
@@ -109,7 +118,10 @@ function layout({ x, k }: Scanner, width: number, length: number) {
   const chunkAt = align(arenaAt + length);
   const needed = chunkAt + length;
   if (needed > MEMORY_LIMIT) {
-    throw Object.assign(new Error(`a window of ${length} bytes is more than the scanner can hold`), { code: ErrorCode.RecordTooLong, context: { line_offset: 0 } });
+    throw Object.assign(new Error(`a window of ${length} bytes is more than the scanner can hold`), {
+      code: ErrorCode.RecordTooLong,
+      context: { line_offset: 0 },
+    });
   }
   const have = x.memory.buffer.byteLength;
   if (needed > have) x.memory.grow(Math.ceil((needed - have) / PAGE));
@@ -117,22 +129,68 @@ function layout({ x, k }: Scanner, width: number, length: number) {
   return { columnsAt, partialsAt, reportAt, arenaAt, chunkAt };
 }
 
-/**
- * Reads the records of `b` (valid UTF-8) that start before `limit`.
- * Returns their statistics, where they ended and the newlines passed, or
- * undefined when the last record runs past the bytes and the file goes on.
- */
-export function scanChunk(b: Uint8Array, width: number, limit: number, atEof: boolean): { stats: TableStats; consumed: number; newlines: number } | undefined {
-  const s = instance();
-  const { x, k } = s;
-  const at = layout(s, width, b.length);
-  new Uint8Array(x.memory.buffer).set(b, at.chunkAt);
-  x.reset(at.arenaAt);
+type Layout = ReturnType<typeof layout>;
+
+/** Views of the scanner's memory for one chunk, and readers of its report and sum partials. */
+function memoryViews({ x, k }: Scanner, at: Layout) {
   const memory = Buffer.from(x.memory.buffer);
   const i32 = new Int32Array(x.memory.buffer);
   const f64 = new Float64Array(x.memory.buffer);
   const report = (offset: number) => i32[(at.reportAt + offset) >> 2]!;
   const partialsOf = (column: number) => (at.partialsAt + column * k.MAX_PARTIALS * 8) >> 3;
+  return { memory, i32, f64, report, partialsOf };
+}
+
+/** The statistics the scanner kept in its memory for a chunk it finished (not the fields it handed back). */
+function statsInMemory(k: Constants, at: Layout, width: number, views: ReturnType<typeof memoryViews>): TableStats {
+  const { memory, i32, f64, report, partialsOf } = views;
+  const stats = newTableStats(width);
+  stats.rows = report(k.REPORT_ROWS);
+  stats.ragged.count = report(k.REPORT_RAGGED);
+  const raggedAt = (at.reportAt + k.REPORT_RAGGED_LINES) >> 2;
+  for (let r = 0; r < Math.min(stats.ragged.count, LINE_SAMPLE_LIMIT); r++) stats.ragged.lines.push(i32[raggedAt + r]!);
+  const text = (ptr: number, length: number) =>
+    (length < 0 ? null : new Uint8Array(memory.subarray(ptr, ptr + length)));
+  for (let c = 0; c < width; c++) {
+    const col = at.columnsAt + c * k.COLUMN_BYTES;
+    const float = (offset: number) => f64[(col + offset) >> 3]!;
+    const int = (offset: number) => i32[(col + offset) >> 2]!;
+    const column = stats.columns[c]!;
+    column.count = float(k.COL_COUNT);
+    column.nulls = float(k.COL_NULLS);
+    column.numMin = float(k.COL_NUM_MIN);
+    column.numMax = float(k.COL_NUM_MAX);
+    column.intSum = float(k.COL_INT_SUM);
+    column.minLength = float(k.COL_MIN_LENGTH);
+    column.maxLength = float(k.COL_MAX_LENGTH);
+    column.kinds = int(k.COL_KINDS);
+    column.sawFalse = int(k.COL_SAW_FALSE) !== 0;
+    column.sawTrue = int(k.COL_SAW_TRUE) !== 0;
+    column.sum = Array.from(f64.subarray(partialsOf(c), partialsOf(c) + int(k.COL_PARTIALS)));
+    column.strMin = text(int(k.COL_STR_MIN_PTR), int(k.COL_STR_MIN_LEN));
+    column.strMax = text(int(k.COL_STR_MAX_PTR), int(k.COL_STR_MAX_LEN));
+  }
+  return stats;
+}
+
+/**
+ * Reads the records of `b` (valid UTF-8) that start before `limit`.
+ * Returns their statistics, where they ended and the newlines passed, or
+ * undefined when the last record runs past the bytes and the file goes on.
+ */
+export function scanChunk(
+  b: Uint8Array,
+  width: number,
+  limit: number,
+  atEof: boolean,
+): { stats: TableStats; consumed: number; newlines: number } | undefined {
+  const s = instance();
+  const { x, k } = s;
+  const at = layout(s, width, b.length);
+  new Uint8Array(x.memory.buffer).set(b, at.chunkAt);
+  x.reset(at.arenaAt);
+  const views = memoryViews(s, at);
+  const { memory, i32, f64, report, partialsOf } = views;
   // Fields and sum partials the scanner hands back are folded here, then merged with its own.
   const handedBack = newTableStats(width);
   let from = 0;
@@ -155,33 +213,10 @@ export function scanChunk(b: Uint8Array, width: number, limit: number, atEof: bo
     line = report(k.REPORT_LINE);
   }
   if (status === k.NEED_MORE) return undefined;
-  if (status === k.MALFORMED) throw new MalformedCsv(s.messages[report(k.REPORT_ERROR_KIND)]!, report(k.REPORT_ERROR_LINE));
-
-  const stats = newTableStats(width);
-  stats.rows = report(k.REPORT_ROWS);
-  stats.ragged.count = report(k.REPORT_RAGGED);
-  const raggedAt = (at.reportAt + k.REPORT_RAGGED_LINES) >> 2;
-  for (let r = 0; r < Math.min(stats.ragged.count, LINE_SAMPLE_LIMIT); r++) stats.ragged.lines.push(i32[raggedAt + r]!);
-  const text = (ptr: number, length: number) => (length < 0 ? null : new Uint8Array(memory.subarray(ptr, ptr + length)));
-  for (let c = 0; c < width; c++) {
-    const col = at.columnsAt + c * k.COLUMN_BYTES;
-    const float = (offset: number) => f64[(col + offset) >> 3]!;
-    const int = (offset: number) => i32[(col + offset) >> 2]!;
-    const column = stats.columns[c]!;
-    column.count = float(k.COL_COUNT);
-    column.nulls = float(k.COL_NULLS);
-    column.numMin = float(k.COL_NUM_MIN);
-    column.numMax = float(k.COL_NUM_MAX);
-    column.intSum = float(k.COL_INT_SUM);
-    column.minLength = float(k.COL_MIN_LENGTH);
-    column.maxLength = float(k.COL_MAX_LENGTH);
-    column.kinds = int(k.COL_KINDS);
-    column.sawFalse = int(k.COL_SAW_FALSE) !== 0;
-    column.sawTrue = int(k.COL_SAW_TRUE) !== 0;
-    column.sum = Array.from(f64.subarray(partialsOf(c), partialsOf(c) + int(k.COL_PARTIALS)));
-    column.strMin = text(int(k.COL_STR_MIN_PTR), int(k.COL_STR_MIN_LEN));
-    column.strMax = text(int(k.COL_STR_MAX_PTR), int(k.COL_STR_MAX_LEN));
+  if (status === k.MALFORMED) {
+    throw new MalformedCsv(s.messages[report(k.REPORT_ERROR_KIND)]!, report(k.REPORT_ERROR_LINE));
   }
+  const stats = statsInMemory(k, at, width, views);
   mergeTableStats(stats, handedBack, 0);
   const newlines = report(k.REPORT_LINE);
   if (x.memory.buffer.byteLength > KEEP_MEMORY) scanner = undefined;

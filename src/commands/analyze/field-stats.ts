@@ -11,9 +11,13 @@ function noteString(col: ColumnPartial, b: Uint8Array, s: number, e: number, cod
   // The first byte settles most comparisons without a call.
   const first = b[s]!;
   const min = col.strMin;
-  if (min === null || (first <= min[0]! && compareRange(b, s, e, min) < 0)) col.strMin = new Uint8Array(b.subarray(s, e));
+  if (min === null || (first <= min[0]! && compareRange(b, s, e, min) < 0)) {
+    col.strMin = new Uint8Array(b.subarray(s, e));
+  }
   const max = col.strMax;
-  if (max === null || (first >= max[0]! && compareRange(b, s, e, max) > 0)) col.strMax = new Uint8Array(b.subarray(s, e));
+  if (max === null || (first >= max[0]! && compareRange(b, s, e, max) > 0)) {
+    col.strMax = new Uint8Array(b.subarray(s, e));
+  }
   if (codePoints < col.minLength) col.minLength = codePoints;
   if (codePoints > col.maxLength) col.maxLength = codePoints;
 }
@@ -39,6 +43,19 @@ function noteNumber(col: ColumnPartial, value: number, kind: number): void {
     }
   }
   addExact(col.sum, value);
+}
+
+/** `true` in any letter case (`| 32` lowers an ASCII letter). */
+function isTrueWord(b: Uint8Array, s: number, len: number): boolean {
+  return len === 4
+    && (b[s]! | 32) === 116 && (b[s + 1]! | 32) === 114 && (b[s + 2]! | 32) === 117 && (b[s + 3]! | 32) === 101;
+}
+
+/** `false` in any letter case. */
+function isFalseWord(b: Uint8Array, s: number, len: number): boolean {
+  return len === 5
+    && (b[s]! | 32) === 102 && (b[s + 1]! | 32) === 97 && (b[s + 2]! | 32) === 108 && (b[s + 3]! | 32) === 115
+    && (b[s + 4]! | 32) === 101;
 }
 
 /**
@@ -84,13 +101,13 @@ export function processField(col: ColumnPartial, b: Uint8Array, s: number, e: nu
       }
     }
   }
-  if (len === 4 && (b[s]! | 32) === 116 && (b[s + 1]! | 32) === 114 && (b[s + 2]! | 32) === 117 && (b[s + 3]! | 32) === 101) {
+  if (isTrueWord(b, s, len)) {
     col.kinds |= Kind.Boolean;
     col.sawTrue = true;
     noteString(col, b, s, e, len);
     return;
   }
-  if (len === 5 && (b[s]! | 32) === 102 && (b[s + 1]! | 32) === 97 && (b[s + 2]! | 32) === 108 && (b[s + 3]! | 32) === 115 && (b[s + 4]! | 32) === 101) {
+  if (isFalseWord(b, s, len)) {
     col.kinds |= Kind.Boolean;
     col.sawFalse = true;
     noteString(col, b, s, e, len);

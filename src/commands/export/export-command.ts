@@ -153,12 +153,16 @@ export const exportCommand = defineCommand({
   },
   interruption: { detach: false, resume: true },
   exitCodes: {
-    [ExitCode.SUCCESS]: { description: 'The table was written to --output', retryable: false, sideEffects: SideEffects.Complete },
+    [ExitCode.SUCCESS]: {
+      description: 'The table was written to --output', retryable: false, sideEffects: SideEffects.Complete,
+    },
     [ExitCode.PRECONDITION]: nothingWritten('The folder is not a stint table, or --output is not a regular file; '
       + 'nothing was written'),
     [ExitCode.NOT_FOUND]: nothingWritten("No table at that folder, or --output's folder does not exist"),
     [ExitCode.PERMISSION_DENIED]: nothingWritten('--output or its folder is not writable; it is left as it is'),
-    [ExitCode.UNAVAILABLE]: { description: 'Another process holds the table', retryable: true, sideEffects: SideEffects.None },
+    [ExitCode.UNAVAILABLE]: {
+      description: 'Another process holds the table', retryable: true, sideEffects: SideEffects.None,
+    },
     [ExitCode.INCOMPLETE]: {
       description: 'Paused: --output is untouched, a partial file waits beside it; run data.continue_command',
       retryable: false,

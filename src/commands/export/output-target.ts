@@ -35,12 +35,17 @@ function kindOf(stats: Stats): string {
   return 'is not a regular file';
 }
 
-/** Follows symlinks a hop at a time to the path that is no link (it may not exist: a dangling link is written through). */
+/**
+ * Follows symlinks a hop at a time to the path that is no link (it may not exist: a dangling link is written
+ * through).
+ */
 function followLinks(output: string, absolute: string): string {
   let path = absolute;
   for (let hop = 0; hop < MAX_LINK_HOPS; hop++) {
     // /dev/stdout and /proc/self/fd/N name a process's open file, not a place a file can be renamed to.
-    if (path.startsWith(`${sep}proc${sep}`)) throw notRegular(output, 'is an open file of a process (as /dev/stdout is)');
+    if (path.startsWith(`${sep}proc${sep}`)) {
+      throw notRegular(output, 'is an open file of a process (as /dev/stdout is)');
+    }
     if (!statOf(path, true)?.isSymbolicLink()) return path;
     path = resolve(dirname(path), readlinkSync(path));
   }

@@ -43,6 +43,8 @@ export function parseSize(text: string): number | undefined {
 
 /** A size as people write it: `4MiB`, not 4194304 (plain bytes when no unit divides it). */
 export function formatSize(bytes: number): string {
-  for (const [unit, size] of [['GiB', 1024 ** 3], ['MiB', 1024 ** 2], ['KiB', 1024]] as const) if (bytes !== 0 && bytes % size === 0) return `${bytes / size}${unit}`;
+  for (const [unit, size] of [['GiB', 1024 ** 3], ['MiB', 1024 ** 2], ['KiB', 1024]] as const) {
+    if (bytes !== 0 && bytes % size === 0) return `${bytes / size}${unit}`;
+  }
   return String(bytes);
 }

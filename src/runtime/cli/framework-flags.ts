@@ -32,7 +32,8 @@ export function frameworkFlagsFor(command: { interruptible: boolean; acceptsKey:
   if (command.interruptible) {
     flags[FrameworkFlag.Budget] = {
       type: 'duration',
-      description: 'Sync call budget (250ms, 5s, 2m, 1h; 0 = none). Default: AGENT_CALL_BUDGET_MS, else 30s; none in a terminal',
+      description: 'Sync call budget (250ms, 5s, 2m, 1h; 0 = none).'
+        + ' Default: AGENT_CALL_BUDGET_MS, else 30s; none in a terminal',
     };
     flags[FrameworkFlag.HeartbeatMs] = {
       type: 'integer',
@@ -47,7 +48,8 @@ export function frameworkFlagsFor(command: { interruptible: boolean; acceptsKey:
   if (command.acceptsKey) {
     flags[FrameworkFlag.IdempotencyKey] = {
       type: 'string',
-      description: 'Names the run: a repeated call with the same key continues it (how a finished run answers is the command\'s)',
+      description: 'Names the run: a repeated call with the same key continues it'
+        + ' (how a finished run answers is the command\'s)',
     };
   }
   return flags;

@@ -18,7 +18,9 @@ function table(rows: readonly (readonly [string, string])[]): string {
 
 function flagUsage(name: string, flag: FlagSpec): string {
   const short = flag.short ? `-${flag.short}, ` : '';
-  const value = flag.type === 'boolean' ? '' : flag.type === 'enum' ? ` ${flag.enumValues?.join('|')}` : ` <${flag.type}>`;
+  const value = flag.type === 'boolean'
+    ? ''
+    : flag.type === 'enum' ? ` ${flag.enumValues?.join('|')}` : ` <${flag.type}>`;
   return `${short}--${name}${value}`;
 }
 
@@ -30,7 +32,10 @@ function shownDefault(flag: FlagSpec): string {
 
 function flagRows(flags: Readonly<Record<string, FlagSpec>>): [string, string][] {
   return Object.entries(flags).map(([name, flag]) => {
-    const notes = [flag.required ? 'required' : '', flag.default !== undefined ? `default: ${shownDefault(flag)}` : ''].filter(Boolean);
+    const notes = [
+      flag.required ? 'required' : '',
+      flag.default !== undefined ? `default: ${shownDefault(flag)}` : '',
+    ].filter(Boolean);
     return [flagUsage(name, flag), notes.length ? `${flag.description} (${notes.join('; ')})` : flag.description];
   });
 }
@@ -79,14 +84,20 @@ export function commandHelp(program: ProgramIdentity, command: RegisteredCommand
   const flags = flagRows(command.flags);
   if (flags.length) lines.push('Flags:', table(flags), '');
   if (spec.interruption) {
-    const modes = [spec.interruption.detach ? 'continues in a background job' : '', spec.interruption.resume ? 'resumes from its checkpoint' : '']
+    const modes = [
+      spec.interruption.detach ? 'continues in a background job' : '',
+      spec.interruption.resume ? 'resumes from its checkpoint' : '',
+    ]
       .filter(Boolean)
       .join(' and ');
     lines.push(`When its budget runs out the work ${modes}; the call exits 14 with the command that continues it.`, '');
   }
   lines.push(
     'Exit codes:',
-    table(Object.entries(command.exitCodes).map(([code, entry]) => [`${code.padStart(3)} ${entry.name ?? ''}`, entry.description])),
+    table(Object.entries(command.exitCodes).map(([code, entry]) => [
+      `${code.padStart(3)} ${entry.name ?? ''}`,
+      entry.description,
+    ])),
     '',
   );
   for (const example of spec.examples ?? []) lines.push(`Example: ${example.description}`, `  ${example.command}`, '');

@@ -10,10 +10,16 @@ export function manifestCommand(manifest: () => Record<string, unknown>): Comman
     description: 'Describe every command, its flags, arguments and exit codes, in one JSON response',
     dangerLevel: DangerLevel.Safe,
     flags: {
-      etag: { type: 'string', description: 'The etag of a manifest you hold; an unchanged manifest answers data: null, meta.not_modified: true' },
+      etag: {
+        type: 'string',
+        description: 'The etag of a manifest you hold;'
+          + ' an unchanged manifest answers data: null, meta.not_modified: true',
+      },
     },
     exitCodes: {
-      [ExitCode.SUCCESS]: { description: 'The manifest was written (or is unchanged)', retryable: false, sideEffects: SideEffects.Complete },
+      [ExitCode.SUCCESS]: {
+        description: 'The manifest was written (or is unchanged)', retryable: false, sideEffects: SideEffects.Complete,
+      },
     },
     async run(input) {
       const data = manifest();
@@ -24,7 +30,9 @@ export function manifestCommand(manifest: () => Record<string, unknown>): Comman
     },
     text(data) {
       const commands = (data as { commands: Record<string, { description: string; danger_level: string }> }).commands;
-      return Object.entries(commands).map(([id, c]) => `${id.padEnd(16)} ${c.danger_level.padEnd(11)} ${c.description}`).join('\n') + '\n';
+      const line = ([id, c]: [string, { description: string; danger_level: string }]) =>
+        `${id.padEnd(16)} ${c.danger_level.padEnd(11)} ${c.description}`;
+      return Object.entries(commands).map(line).join('\n') + '\n';
     },
   };
 }

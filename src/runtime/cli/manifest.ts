@@ -22,7 +22,10 @@ const SHARED_EXIT_CODES: Readonly<Record<number, ExitCodeEntry>> = {
 export function frameworkEnvVars(programName: string): readonly { name: string; description: string }[] {
   const state = `Folder for job state; default $XDG_STATE_HOME/${programName}, else ~/.local/state/${programName}`;
   return [
-    { name: BUDGET_ENV, description: 'Sync call budget in ms for interruptible commands when --budget is not given (default 30000)' },
+    {
+      name: BUDGET_ENV,
+      description: 'Sync call budget in ms for interruptible commands when --budget is not given (default 30000)',
+    },
     { name: stateDirEnvOf(programName), description: state },
     { name: 'XDG_STATE_HOME', description: 'Base of the default job-state folder' },
     { name: 'NO_COLOR', description: 'When set, no ANSI color on any stream' },
@@ -105,13 +108,19 @@ function commandEntry(command: RegisteredCommand): Record<string, unknown> {
 }
 
 /** The ManifestResponse (manifest-response.json) of a program, with a deterministic etag. */
-export function buildManifest(program: ProgramIdentity, commands: readonly RegisteredCommand[]): Record<string, unknown> {
+export function buildManifest(
+  program: ProgramIdentity,
+  commands: readonly RegisteredCommand[],
+): Record<string, unknown> {
+  const sorted = [...commands].sort((a, b) => a.id.localeCompare(b.id));
   const body = {
     schema_version: MANIFEST_SCHEMA_VERSION,
     framework_version: program.version,
-    commands: Object.fromEntries([...commands].sort((a, b) => a.id.localeCompare(b.id)).map((c) => [c.id, commandEntry(c)])),
+    commands: Object.fromEntries(sorted.map((c) => [c.id, commandEntry(c)])),
     flags: Object.fromEntries(Object.entries(GLOBAL_FLAGS).map(([name, flag]) => [name, flagEntry(flag)])),
-    exit_codes: Object.fromEntries(Object.entries(SHARED_EXIT_CODES).map(([code, entry]) => [code, wireExitCode(entry)])),
+    exit_codes: Object.fromEntries(
+      Object.entries(SHARED_EXIT_CODES).map(([code, entry]) => [code, wireExitCode(entry)]),
+    ),
     env_vars: frameworkEnvVars(program.name).map((v) => ({ ...v })),
   };
   const etag = `sha256:${createHash('sha256').update(JSON.stringify(body)).digest('hex')}`;

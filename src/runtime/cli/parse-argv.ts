@@ -38,7 +38,10 @@ const GLOBAL_SWITCHES: ReadonlySet<string> = new Set([GlobalFlag.Help, GlobalFla
 }));
 
 /** Walks the leading words down the command tree, stepping over global flags. */
-function findNode(root: CommandNode, args: readonly string[]): { node: CommandNode; pathIndexes: Set<number>; stray?: { word: string; index: number } } {
+function findNode(
+  root: CommandNode,
+  args: readonly string[],
+): { node: CommandNode; pathIndexes: Set<number>; stray?: { word: string; index: number } } {
   let node = root;
   const pathIndexes = new Set<number>();
   for (let i = 0; i < args.length; i++) {
@@ -55,7 +58,13 @@ function findNode(root: CommandNode, args: readonly string[]): { node: CommandNo
   return { node, pathIndexes };
 }
 
-function convert(name: string, flag: FlagSpec | PositionalSpec, raw: string, errors: FieldError[], field: string): unknown {
+function convert(
+  name: string,
+  flag: FlagSpec | PositionalSpec,
+  raw: string,
+  errors: FieldError[],
+  field: string,
+): unknown {
   const bad = (expected: string): undefined => {
     errors.push({ field, reason: ArgProblem.MalformedValue, message: `${name}: "${raw}" is not ${expected}` });
     return undefined;
@@ -64,7 +73,9 @@ function convert(name: string, flag: FlagSpec | PositionalSpec, raw: string, err
   const max = 'max' in flag ? flag.max : undefined;
   /** The value, or a malformed-value error naming the bound it breaks. */
   const bounded = (value: number, kind: string, shown: (bound: number) => string = String) =>
-    min !== undefined && value < min ? bad(`${kind} of at least ${shown(min)}`) : max !== undefined && value > max ? bad(`${kind} of at most ${shown(max)}`) : value;
+    min !== undefined && value < min
+      ? bad(`${kind} of at least ${shown(min)}`)
+      : max !== undefined && value > max ? bad(`${kind} of at most ${shown(max)}`) : value;
   switch (flag.type) {
     case 'integer': {
       if (!/^-?\d+$/.test(raw)) return bad('an integer');
@@ -102,25 +113,15 @@ function convert(name: string, flag: FlagSpec | PositionalSpec, raw: string, err
   }
 }
 
-/**
- * Reads argv against the command tree. Never throws for bad input: every
- * problem is collected so that one ARG_ERROR names them all.
- */
-export function parseArgv(root: CommandNode, typed: readonly string[]): ParsedCall {
-  const errors: FieldError[] = [];
-  const argv = helpWordAsFlag(root, typed);
-  const { node, pathIndexes, stray } = findNode(root, argv);
-  const command = node.command;
-  const local = command?.flags ?? {};
-  const known: Record<string, FlagSpec> = { ...GLOBAL_FLAGS, ...local };
+type ArgsToken = NonNullable<ReturnType<typeof parseArgs>['tokens']>[number];
 
-  const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = {};
-  for (const [name, flag] of Object.entries(known)) {
-    options[name] = { type: flag.type === 'boolean' ? 'boolean' : 'string', ...(flag.short ? { short: flag.short } : {}) };
-  }
-  const rest = argv.filter((_, index) => !pathIndexes.has(index));
-  const { tokens } = parseArgs({ args: [...rest], options, strict: false, allowPositionals: true, tokens: true });
-
+/** The raw flag values and the positional words of the tokens; unknown, valueless or repeated flags are errors. */
+function readTokens(
+  tokens: readonly ArgsToken[],
+  known: Record<string, FlagSpec>,
+  command: CommandNode['command'],
+  errors: FieldError[],
+): { rawFlags: Map<string, string | boolean>; words: string[] } {
   const rawFlags = new Map<string, string | boolean>();
   const words: string[] = [];
   for (const token of tokens) {
@@ -141,7 +142,8 @@ export function parseArgv(root: CommandNode, typed: readonly string[]): ParsedCa
     let value: string | boolean;
     if (flag.type === 'boolean') {
       if (token.inlineValue) {
-        errors.push({ field: `--${token.name}`, reason: ArgProblem.MalformedValue, message: `${display} takes no value` });
+        const message = `${display} takes no value`;
+        errors.push({ field: `--${token.name}`, reason: ArgProblem.MalformedValue, message });
         continue;
       }
       value = true;
@@ -153,11 +155,101 @@ export function parseArgv(root: CommandNode, typed: readonly string[]): ParsedCa
     }
     const previous = rawFlags.get(token.name);
     if (previous !== undefined && previous !== value) {
-      errors.push({ field: `--${token.name}`, reason: ArgProblem.ConflictingValue, message: `--${token.name} was given twice with different values` });
+      errors.push({
+        field: `--${token.name}`,
+        reason: ArgProblem.ConflictingValue,
+        message: `--${token.name} was given twice with different values`,
+      });
       continue;
     }
     rawFlags.set(token.name, value);
   }
+  return { rawFlags, words };
+}
+
+/** The command's own flags: given values converted, defaults filled in, missing required ones reported. */
+function readLocalFlags(
+  local: Readonly<Record<string, FlagSpec>>,
+  rawFlags: ReadonlyMap<string, string | boolean>,
+  errors: FieldError[],
+): { flags: Record<string, unknown>; given: Record<string, unknown> } {
+  const flags: Record<string, unknown> = {};
+  const given: Record<string, unknown> = {};
+  for (const [name, flag] of Object.entries(local)) {
+    const raw = rawFlags.get(name);
+    if (raw === undefined) {
+      if (flag.default !== undefined) flags[name] = flag.default;
+      else if (flag.type === 'boolean') flags[name] = false;
+      else if (flag.required) {
+        errors.push({ field: `--${name}`, reason: ArgProblem.MissingFlag, message: `--${name} is required` });
+      }
+      continue;
+    }
+    const value = typeof raw === 'boolean' ? raw : convert(`--${name}`, flag, raw, errors, `--${name}`);
+    if (value !== undefined) flags[name] = given[name] = value;
+  }
+  return { flags, given };
+}
+
+/** The positional words matched to the command's positionals, in order; missing or extra ones are errors. */
+function readPositionals(
+  specs: readonly PositionalSpec[],
+  words: readonly string[],
+  errors: FieldError[],
+): Record<string, unknown> {
+  const positionals: Record<string, unknown> = {};
+  let cursor = 0;
+  for (const spec of specs) {
+    if (spec.variadic) {
+      const values = words.slice(cursor);
+      cursor = words.length;
+      if (values.length === 0 && spec.required !== false) {
+        errors.push({
+          field: spec.name,
+          reason: ArgProblem.MissingArgument,
+          message: `<${spec.name}...> needs at least one value`,
+        });
+      }
+      positionals[spec.name] = values;
+      continue;
+    }
+    const raw = words[cursor++];
+    if (raw === undefined) {
+      if (spec.required !== false) {
+        errors.push({ field: spec.name, reason: ArgProblem.MissingArgument, message: `<${spec.name}> is required` });
+      }
+      continue;
+    }
+    const value = convert(`<${spec.name}>`, spec, raw, errors, spec.name);
+    if (value !== undefined) positionals[spec.name] = value;
+  }
+  for (const extra of words.slice(cursor)) {
+    const message = `unexpected argument "${extra}"`;
+    errors.push({ field: 'arguments', reason: ArgProblem.UnexpectedArgument, message });
+  }
+  return positionals;
+}
+
+/**
+ * Reads argv against the command tree. Never throws for bad input: every
+ * problem is collected so that one ARG_ERROR names them all.
+ */
+export function parseArgv(root: CommandNode, typed: readonly string[]): ParsedCall {
+  const errors: FieldError[] = [];
+  const argv = helpWordAsFlag(root, typed);
+  const { node, pathIndexes, stray } = findNode(root, argv);
+  const command = node.command;
+  const local = command?.flags ?? {};
+  const known: Record<string, FlagSpec> = { ...GLOBAL_FLAGS, ...local };
+
+  const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = {};
+  for (const [name, flag] of Object.entries(known)) {
+    const type = flag.type === 'boolean' ? 'boolean' : 'string';
+    options[name] = { type, ...(flag.short ? { short: flag.short } : {}) };
+  }
+  const rest = argv.filter((_, index) => !pathIndexes.has(index));
+  const { tokens } = parseArgs({ args: [...rest], options, strict: false, allowPositionals: true, tokens: true });
+  const { rawFlags, words } = readTokens(tokens, known, command, errors);
 
   if (stray) {
     const guess = nearest(stray.word, node.children.keys());
@@ -172,62 +264,31 @@ export function parseArgv(root: CommandNode, typed: readonly string[]): ParsedCa
 
   const formatRaw = rawFlags.get(GlobalFlag.Format);
   let format: OutputFormat | undefined;
-  if (typeof formatRaw === 'string') format = convert('--format', GLOBAL_FLAGS[GlobalFlag.Format]!, formatRaw, errors, '--format') as OutputFormat | undefined;
+  if (typeof formatRaw === 'string') {
+    const spec = GLOBAL_FLAGS[GlobalFlag.Format]!;
+    format = convert('--format', spec, formatRaw, errors, '--format') as OutputFormat | undefined;
+  }
   const globals: ParsedGlobals = {
     ...(isMemberOf(OutputFormat, format) ? { format } : {}),
     help: rawFlags.get(GlobalFlag.Help) === true,
     version: rawFlags.get(GlobalFlag.Version) === true,
   };
 
-  const flags: Record<string, unknown> = {};
-  const given: Record<string, unknown> = {};
-  const positionals: Record<string, unknown> = {};
   if (!command) {
     if (!stray && !globals.help && !globals.version) {
       const choices = [...node.children.keys()].sort();
       errors.push({
         field: 'command',
         reason: ArgProblem.MissingCommand,
-        message: node.path.length ? `"${node.path.join(' ')}" needs a subcommand: ${choices.join(', ')}` : `a command is required: ${choices.join(', ')}`,
+        message: node.path.length
+          ? `"${node.path.join(' ')}" needs a subcommand: ${choices.join(', ')}`
+          : `a command is required: ${choices.join(', ')}`,
       });
     }
-    return { globals, node, flags, positionals, given, errors };
+    return { globals, node, flags: {}, positionals: {}, given: {}, errors };
   }
 
-  for (const [name, flag] of Object.entries(local)) {
-    const raw = rawFlags.get(name);
-    if (raw === undefined) {
-      if (flag.default !== undefined) flags[name] = flag.default;
-      else if (flag.type === 'boolean') flags[name] = false;
-      else if (flag.required) errors.push({ field: `--${name}`, reason: ArgProblem.MissingFlag, message: `--${name} is required` });
-      continue;
-    }
-    const value = typeof raw === 'boolean' ? raw : convert(`--${name}`, flag, raw, errors, `--${name}`);
-    if (value !== undefined) flags[name] = given[name] = value;
-  }
-
-  const specs = command.spec.positionals ?? [];
-  let cursor = 0;
-  for (const spec of specs) {
-    if (spec.variadic) {
-      const values = words.slice(cursor);
-      cursor = words.length;
-      if (values.length === 0 && spec.required !== false) {
-        errors.push({ field: spec.name, reason: ArgProblem.MissingArgument, message: `<${spec.name}...> needs at least one value` });
-      }
-      positionals[spec.name] = values;
-      continue;
-    }
-    const raw = words[cursor++];
-    if (raw === undefined) {
-      if (spec.required !== false) errors.push({ field: spec.name, reason: ArgProblem.MissingArgument, message: `<${spec.name}> is required` });
-      continue;
-    }
-    const value = convert(`<${spec.name}>`, spec, raw, errors, spec.name);
-    if (value !== undefined) positionals[spec.name] = value;
-  }
-  for (const extra of words.slice(cursor)) {
-    errors.push({ field: 'arguments', reason: ArgProblem.UnexpectedArgument, message: `unexpected argument "${extra}"` });
-  }
+  const { flags, given } = readLocalFlags(local, rawFlags, errors);
+  const positionals = readPositionals(command.spec.positionals ?? [], words, errors);
   return { globals, node, flags, positionals, given, errors };
 }

@@ -44,7 +44,9 @@ export interface ProgressDisplay {
 export function heartbeat(sink: ProgressSink, label: string, everyMs: number, started: number): ProgressDisplay {
   let latest: Progress | undefined;
   const line = () => {
-    if (latest) sink.writeStderr(`[${((sink.now() - started) / 1000).toFixed(1)}s] ${label}: ${describeProgress(latest, true)}\n`);
+    if (!latest) return;
+    const elapsed = ((sink.now() - started) / 1000).toFixed(1);
+    sink.writeStderr(`[${elapsed}s] ${label}: ${describeProgress(latest, true)}\n`);
   };
   const stop = sink.setInterval(line, everyMs);
   return {
@@ -78,9 +80,13 @@ export function terminalBar(sink: ProgressSink, label: string, started: number):
       const filled = Math.round(ratio * BAR_WIDTH);
       const seconds = (now - first.at) / 1000;
       const rate = seconds > 0 ? (progress.done - first.done) / seconds : 0;
-      const eta = rate > 0 && progress.total ? ` ETA ${formatDuration(Math.round(((progress.total - progress.done) / rate) * 1000))}` : '';
+      const eta = rate > 0 && progress.total
+        ? ` ETA ${formatDuration(Math.round(((progress.total - progress.done) / rate) * 1000))}`
+        : '';
       const speed = rate > 0 ? ` ${amount(Math.round(rate), progress.unit)}/s` : '';
-      const text = `${label} [${'#'.repeat(filled)}${'-'.repeat(BAR_WIDTH - filled)}] ${describeProgress(progress)}${speed}${eta} (${formatDuration(Math.round(now - started))})`;
+      const bar = `${'#'.repeat(filled)}${'-'.repeat(BAR_WIDTH - filled)}`;
+      const elapsed = formatDuration(Math.round(now - started));
+      const text = `${label} [${bar}] ${describeProgress(progress)}${speed}${eta} (${elapsed})`;
       // Spaces, not an erase-line escape: no ANSI codes at all.
       sink.writeStderr(`\r${text.padEnd(drawn)}`);
       drawn = Math.max(drawn, text.length);

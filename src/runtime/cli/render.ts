@@ -47,17 +47,23 @@ export function outline(value: unknown): string {
 export function renderErrorText(programName: string, envelope: Envelope, paint: Paint): string {
   const error = envelope.error;
   if (!error) return '';
-  const lines = [`${programName}: ${paint.red(paint.bold('error'))} ${paint.dim(`[${error.code}, exit ${envelope.meta.exit_code}]`)} ${error.message}`];
+  const label = paint.red(paint.bold('error'));
+  const tag = paint.dim(`[${error.code}, exit ${envelope.meta.exit_code}]`);
+  const lines = [`${programName}: ${label} ${tag} ${error.message}`];
   const items = error.errors ?? [];
   for (const item of items.length > 1 || items[0]?.suggestion ? items : []) {
     lines.push(`  - ${item.message}${item.suggestion ? ` (did you mean ${item.suggestion}?)` : ''}`);
   }
   if (error.detail) lines.push(`  ${error.detail}`);
   if (error.fix_required) lines.push(`  fix: ${error.fix_required}`);
-  if (error.suggestion && !(error.errors ?? []).some((item) => item.suggestion)) lines.push(`  try: ${error.suggestion}`);
+  if (error.suggestion && !(error.errors ?? []).some((item) => item.suggestion)) {
+    lines.push(`  try: ${error.suggestion}`);
+  }
   return `${lines.join('\n')}\n`;
 }
 
 export function renderWarningsText(programName: string, envelope: Envelope, paint: Paint): string {
-  return envelope.warnings.map((w) => `${programName}: ${paint.yellow('warning')} ${paint.dim(`[${w.code}]`)} ${w.message}\n`).join('');
+  return envelope.warnings
+    .map((w) => `${programName}: ${paint.yellow('warning')} ${paint.dim(`[${w.code}]`)} ${w.message}\n`)
+    .join('');
 }

@@ -29,7 +29,11 @@ export function resolveBudget(inputs: BudgetInputs): BudgetResolution {
   if (!/^\d+$/.test(raw.trim())) {
     return {
       ok: false,
-      error: { field: BUDGET_ENV, reason: ArgProblem.MalformedValue, message: `${BUDGET_ENV}="${raw}" is not a whole number of milliseconds` },
+      error: {
+        field: BUDGET_ENV,
+        reason: ArgProblem.MalformedValue,
+        message: `${BUDGET_ENV}="${raw}" is not a whole number of milliseconds`,
+      },
     };
   }
   return { ok: true, budgetMs: Number(raw.trim()) };

@@ -26,7 +26,9 @@ export interface IncompleteParts {
  */
 export function continueCommand(job: JobRecord, state: IncompleteState): string {
   if (state === IncompleteState.Running) return shellJoin([...job.programWords, 'job', 'wait', job.id]);
-  const key = job.writes && job.idempotencyKey && !job.keyGiven ? [`--${FrameworkFlag.IdempotencyKey}`, job.idempotencyKey] : [];
+  const key = job.writes && job.idempotencyKey && !job.keyGiven
+    ? [`--${FrameworkFlag.IdempotencyKey}`, job.idempotencyKey]
+    : [];
   // Flags go before `--` (after it every word is a positional, such as a file named -x.csv).
   const end = job.argv.indexOf('--');
   const argv = end < 0 ? [...job.argv, ...key] : [...job.argv.slice(0, end), ...key, ...job.argv.slice(end)];
@@ -39,18 +41,28 @@ export function cancelCommand(job: JobRecord): string {
 }
 
 function percent(progress: Progress | undefined): string {
-  return progress?.total ? `${Math.floor((100 * progress.done) / progress.total)}%` : `${progress?.done ?? 0} ${progress?.unit ?? 'units'}`;
+  if (progress?.total) return `${Math.floor((100 * progress.done) / progress.total)}%`;
+  return `${progress?.done ?? 0} ${progress?.unit ?? 'units'}`;
+}
+
+/** The INCOMPLETE error's message: how far the work got, and whether it goes on by itself. */
+function incompleteMessage(budget: string, state: IncompleteState, progress: Progress | undefined): string {
+  const running = state === IncompleteState.Running;
+  if (progress === undefined) {
+    const next = running ? 'the work continues in the background' : 'the next call starts from the beginning';
+    return `${budget} ran out before the first safe point; ${next}`;
+  }
+  if (running) return `${budget} reached at ${percent(progress)}; the work continues in the background`;
+  const of = progress.total !== undefined ? ` of ${progress.total}` : '';
+  const unit = progress.unit ? ` ${progress.unit}` : '';
+  return `${budget} reached after ${progress.done ?? 0}${of}${unit}; state is saved`;
 }
 
 /** The INCOMPLETE (14) response: neither success nor failure, with the one command that continues the work. */
 export function incompleteEnvelope(parts: IncompleteParts): Envelope<IncompleteData> {
   const { job, state, progress } = parts;
   const budget = parts.budgetMs ? `Call budget of ${parts.budgetMs}ms` : 'The call';
-  const message = progress === undefined
-    ? `${budget} ran out before the first safe point; ${state === IncompleteState.Running ? 'the work continues in the background' : 'the next call starts from the beginning'}`
-    : state === IncompleteState.Running
-    ? `${budget} reached at ${percent(progress)}; the work continues in the background`
-    : `${budget} reached after ${progress?.done ?? 0}${progress?.total !== undefined ? ` of ${progress.total}` : ''}${progress?.unit ? ` ${progress.unit}` : ''}; state is saved`;
+  const message = incompleteMessage(budget, state, progress);
   return buildEnvelope<IncompleteData>({
     exitCode: ExitCode.INCOMPLETE,
     durationMs: parts.durationMs,

@@ -15,7 +15,13 @@ type Kill = (identity: ProcessIdentity) => void;
 type Alive = (identity: ProcessIdentity) => boolean;
 
 /** JOB_LOST (1): the job's process is gone and left no result; the log tail says what it last said. */
-export function lostEnvelope(store: JobStore, job: JobRecord, pid: number | undefined, started: number, now: number): Envelope {
+export function lostEnvelope(
+  store: JobStore,
+  job: JobRecord,
+  pid: number | undefined,
+  started: number,
+  now: number,
+): Envelope {
   const tail = store.logTail(job.id);
   return buildEnvelope({
     exitCode: ExitCode.GENERAL_ERROR,
@@ -36,7 +42,13 @@ export function lostEnvelope(store: JobStore, job: JobRecord, pid: number | unde
  * is written first, then its process is killed for good, if it is still the
  * same process, so it cannot wake up and write over that end.
  */
-export function markStalled(store: JobStore, job: JobRecord, status: JobStatus, now: number, kill: Kill = killConfirmed): Envelope {
+export function markStalled(
+  store: JobStore,
+  job: JobRecord,
+  status: JobStatus,
+  now: number,
+  kill: Kill = killConfirmed,
+): Envelope {
   const identity = statusIdentity(status);
   const meta = { command: job.command.join(' '), ...(job.timeoutMs ? { timeout_ms: job.timeoutMs } : {}) };
   const holder: Holder = identity ? { kind: 'frozen', identity, kill } : { kind: 'none' };

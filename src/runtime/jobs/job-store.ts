@@ -1,4 +1,6 @@
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { isTerminal } from '../../contract/vocabulary/job-state.js';
 import { readJsonFile, writeFileAtomic } from '../storage/atomic-file.js';
@@ -222,7 +224,10 @@ export class JobStore {
       const dir = this.dir(id);
       try {
         if (!statSync(dir).isDirectory()) continue;
-        for (const name of readdirSync(dir)) if (name.endsWith('.tmp') && now - statSync(join(dir, name)).mtimeMs > 60_000) rmSync(join(dir, name), { force: true });
+        for (const name of readdirSync(dir)) {
+          const path = join(dir, name);
+          if (name.endsWith('.tmp') && now - statSync(path).mtimeMs > 60_000) rmSync(path, { force: true });
+        }
       } catch {
         // raced with another sweep
       }

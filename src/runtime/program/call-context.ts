@@ -56,7 +56,11 @@ export function createCallContext(parts: CallContextParts): CallContext {
     if (testMode && progress && done < progress.done) {
       throw new StintError(ErrorCode.ProgressDecreased, `progress went from ${progress.done} down to ${done}`);
     }
-    progress = { done: Math.max(done, progress?.done ?? 0), ...(total !== undefined ? { total } : {}), ...(unit !== undefined ? { unit } : {}) };
+    progress = {
+      done: Math.max(done, progress?.done ?? 0),
+      ...(total !== undefined ? { total } : {}),
+      ...(unit !== undefined ? { unit } : {}),
+    };
     parts.onProgress?.(progress);
   };
 
@@ -87,18 +91,27 @@ export function createCallContext(parts: CallContextParts): CallContext {
       const loaded = await store.load<S>();
       const discard = async (reason: string) => {
         await store!.clear();
-        warnings.push({ code: WarningCode.CheckpointDiscarded, message: `${reason}; started over`, context: { reason, invocation_key: invocationKey } });
+        warnings.push({
+          code: WarningCode.CheckpointDiscarded,
+          message: `${reason}; started over`,
+          context: { reason, invocation_key: invocationKey },
+        });
         return undefined;
       };
       if (loaded.kind === 'none') return undefined;
       if (loaded.kind === 'unreadable') return discard(loaded.reason);
-      if (JSON.stringify(loaded.record.fingerprint) !== JSON.stringify(inputs)) return discard('the input changed since the checkpoint');
+      if (JSON.stringify(loaded.record.fingerprint) !== JSON.stringify(inputs)) {
+        return discard('the input changed since the checkpoint');
+      }
       if (usable && !usable(loaded.record.state)) return discard("the checkpoint's own files are missing or changed");
       report(loaded.record.progress.done, loaded.record.progress.total, loaded.record.progress.unit);
       return { state: loaded.record.state, progress: loaded.record.progress };
     },
     async checkpoint<S>(state: S, at: Progress, force = false): Promise<boolean> {
-      if (!store) throw new StintError(ErrorCode.InternalError, 'checkpoint() before restore(): a resumable command restores first');
+      if (!store) {
+        const message = 'checkpoint() before restore(): a resumable command restores first';
+        throw new StintError(ErrorCode.InternalError, message);
+      }
       report(at.done, at.total, at.unit);
       const stop = parts.stopRequested();
       if (force || stop || host.now() - lastSave >= interval) {
@@ -124,7 +137,8 @@ export function createCallContext(parts: CallContextParts): CallContext {
 
 export const checkpointDirFor = (stateRoot: string, key: string): string => join(stateRoot, 'checkpoints', key);
 /** Beside the checkpoint, not in it: the checkpoint is a LevelDB folder, and a cancel must not need to open it. */
-const scratchListFor = (stateRoot: string, key: string): string => join(stateRoot, 'checkpoints', `${key}.scratch.json`);
+const scratchListFor = (stateRoot: string, key: string): string =>
+  join(stateRoot, 'checkpoints', `${key}.scratch.json`);
 
 /** Removes a checkpoint and the scratch files it named (ctx.scratchFile). */
 export function discardCheckpoint(stateRoot: string, key: string): void {

@@ -88,7 +88,9 @@ type PositionalValue<S extends PositionalSpec> = S['variadic'] extends true
 
 /** What the handler receives for its declared positionals, by name. */
 export type PositionalValues<P extends readonly PositionalSpec[]> = {
-  readonly [S in P[number] as S['name']]: S['required'] extends false ? PositionalValue<S> | undefined : PositionalValue<S>;
+  readonly [S in P[number] as S['name']]: S['required'] extends false
+    ? PositionalValue<S> | undefined
+    : PositionalValue<S>;
 };
 
 /** Options the framework adds and resolves itself (they are not in the handler's flags). */
@@ -97,7 +99,10 @@ export interface FrameworkOptions {
   readonly budgetMs: number | undefined;
   /** Wall-clock bound on the whole work, when one applies. */
   readonly timeoutMs: number | undefined;
-  /** The effective idempotency key of a writer: the caller's --idempotency-key, else one derived from the invocation. */
+  /**
+   * The effective idempotency key of a writer: the caller's --idempotency-key, else one derived from the
+   * invocation.
+   */
   readonly idempotencyKey: string | undefined;
   /** Whether the caller gave the key (a continuation then does not add it again). */
   readonly idempotencyKeyGiven?: boolean;
@@ -141,9 +146,15 @@ export interface CommandContext {
   scratchFile(path: string): void;
   /** Now, in ms; injected so that tests own the clock. */
   now(): number;
-  /** The identity of this invocation (command, arguments, cwd, version, key): what jobs and checkpoints are keyed by. */
+  /**
+   * The identity of this invocation (command, arguments, cwd, version, key): what jobs and checkpoints are keyed
+   * by.
+   */
   readonly invocationKey: string;
-  /** The same identity without the idempotency key: tells "same key, other arguments" apart (IDEMPOTENCY_KEY_REUSED). */
+  /**
+   * The same identity without the idempotency key: tells "same key, other arguments" apart
+   * (IDEMPOTENCY_KEY_REUSED).
+   */
   readonly argumentsDigest: string;
   /**
    * Resumable commands call this before any work. Returns the last saved

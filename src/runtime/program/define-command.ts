@@ -41,39 +41,54 @@ function refuse(command: string, field: string, message: string): never {
   });
 }
 
+/** One declared exit code: inside the table, described, and with a side effect that fits it. */
+function checkExitCodeEntry(spec: CommandSpec, key: string): void {
+  const field = `exitCodes.${key}`;
+  const code = Number(key);
+  if (!isCommandExitCode(code)) refuse(spec.name, field, `${key} is outside the exit-code table (0-14)`);
+  const entry = spec.exitCodes[code] as ExitCodeEntry;
+  if (typeof entry.description !== 'string' || entry.description.length < 1 || entry.description.length > 120) {
+    refuse(spec.name, `${field}.description`, 'a description of 1 to 120 characters is required');
+  }
+  if (typeof entry.retryable !== 'boolean') refuse(spec.name, `${field}.retryable`, 'must be a boolean');
+  if (!isMemberOf(SideEffects, entry.sideEffects)) {
+    refuse(spec.name, `${field}.sideEffects`, 'must be none, partial or complete');
+  }
+  if (entry.retryable && entry.sideEffects !== SideEffects.None) {
+    refuse(spec.name, field, 'a retryable exit must have sideEffects "none"');
+  }
+  if (code === ExitCode.ARG_ERROR && entry.sideEffects !== SideEffects.None) {
+    refuse(spec.name, field, 'ARG_ERROR always has sideEffects "none"');
+  }
+  if (code === ExitCode.PARTIAL_FAILURE && entry.retryable) {
+    refuse(spec.name, field, 'PARTIAL_FAILURE is never retryable');
+  }
+  if ((code === ExitCode.SUCCESS) !== (entry.sideEffects === SideEffects.Complete)) {
+    refuse(spec.name, field, 'only SUCCESS (0) has sideEffects "complete", and it always does');
+  }
+  for (const errorCode of entry.errorCodes ?? []) {
+    if (!CODE.test(errorCode)) refuse(spec.name, `${field}.errorCodes`, `"${errorCode}" does not match ${CODE}`);
+  }
+}
+
 function checkExitCodes(spec: CommandSpec, isWriter: boolean, builtin: boolean): void {
   const codes = Object.keys(spec.exitCodes);
-  if (!Object.hasOwn(spec.exitCodes, ExitCode.SUCCESS)) refuse(spec.name, 'exitCodes.0', 'every command declares SUCCESS (0)');
-  for (const key of codes) {
-    const field = `exitCodes.${key}`;
-    const code = Number(key);
-    if (!isCommandExitCode(code)) refuse(spec.name, field, `${key} is outside the exit-code table (0-14)`);
-    const entry = spec.exitCodes[code] as ExitCodeEntry;
-    if (typeof entry.description !== 'string' || entry.description.length < 1 || entry.description.length > 120) {
-      refuse(spec.name, `${field}.description`, 'a description of 1 to 120 characters is required');
-    }
-    if (typeof entry.retryable !== 'boolean') refuse(spec.name, `${field}.retryable`, 'must be a boolean');
-    if (!isMemberOf(SideEffects, entry.sideEffects)) refuse(spec.name, `${field}.sideEffects`, 'must be none, partial or complete');
-    if (entry.retryable && entry.sideEffects !== SideEffects.None) {
-      refuse(spec.name, field, 'a retryable exit must have sideEffects "none"');
-    }
-    if (code === ExitCode.ARG_ERROR && entry.sideEffects !== SideEffects.None) refuse(spec.name, field, 'ARG_ERROR always has sideEffects "none"');
-    if (code === ExitCode.PARTIAL_FAILURE && entry.retryable) refuse(spec.name, field, 'PARTIAL_FAILURE is never retryable');
-    if ((code === ExitCode.SUCCESS) !== (entry.sideEffects === SideEffects.Complete)) {
-      refuse(spec.name, field, 'only SUCCESS (0) has sideEffects "complete", and it always does');
-    }
-    for (const errorCode of entry.errorCodes ?? []) {
-      if (!CODE.test(errorCode)) refuse(spec.name, `${field}.errorCodes`, `"${errorCode}" does not match ${CODE}`);
-    }
+  if (!Object.hasOwn(spec.exitCodes, ExitCode.SUCCESS)) {
+    refuse(spec.name, 'exitCodes.0', 'every command declares SUCCESS (0)');
   }
+  for (const key of codes) checkExitCodeEntry(spec, key);
   if (spec.interruption) {
     const incomplete = spec.exitCodes[ExitCode.INCOMPLETE];
-    if (!incomplete) refuse(spec.name, 'exitCodes.14', 'a command that declares interruption must declare INCOMPLETE (14)');
+    if (!incomplete) {
+      refuse(spec.name, 'exitCodes.14', 'a command that declares interruption must declare INCOMPLETE (14)');
+    }
     if (isWriter && (incomplete.retryable || incomplete.sideEffects !== SideEffects.Partial)) {
-      refuse(spec.name, 'exitCodes.14', 'a writing command declares INCOMPLETE with retryable: false, sideEffects: "partial"');
+      refuse(spec.name, 'exitCodes.14',
+        'a writing command declares INCOMPLETE with retryable: false, sideEffects: "partial"');
     }
     if (!isWriter && (!incomplete.retryable || incomplete.sideEffects !== SideEffects.None)) {
-      refuse(spec.name, 'exitCodes.14', 'a read-only command declares INCOMPLETE with retryable: true, sideEffects: "none"');
+      refuse(spec.name, 'exitCodes.14',
+        'a read-only command declares INCOMPLETE with retryable: true, sideEffects: "none"');
     }
   } else if (!builtin && Object.hasOwn(spec.exitCodes, ExitCode.INCOMPLETE)) {
     // (The job commands are the exception: they relay a job's INCOMPLETE.)
@@ -107,11 +122,17 @@ function checkFlags(spec: CommandSpec, reserved: ReadonlySet<string>): void {
     const field = `flags.${name}`;
     if (!NAME.test(name)) refuse(spec.name, field, `flag names match ${NAME}`);
     if (reserved.has(name)) refuse(spec.name, field, `--${name} is a framework flag`);
-    if (!['string', 'integer', 'number', 'boolean', 'duration', 'bytes', 'enum'].includes(flag.type)) refuse(spec.name, `${field}.type`, `unknown type "${String(flag.type)}"`);
+    if (!['string', 'integer', 'number', 'boolean', 'duration', 'bytes', 'enum'].includes(flag.type)) {
+      refuse(spec.name, `${field}.type`, `unknown type "${String(flag.type)}"`);
+    }
     if (!flag.description) refuse(spec.name, `${field}.description`, 'a description is required');
-    if (flag.type === 'enum' && !(flag.enumValues && flag.enumValues.length > 0)) refuse(spec.name, `${field}.enumValues`, 'an enum flag lists its values');
+    if (flag.type === 'enum' && !(flag.enumValues && flag.enumValues.length > 0)) {
+      refuse(spec.name, `${field}.enumValues`, 'an enum flag lists its values');
+    }
     if (flag.short !== undefined) {
-      if (!/^[a-zA-Z]$/.test(flag.short) || shorts.has(flag.short)) refuse(spec.name, `${field}.short`, 'one letter, unique, not -h or -V');
+      if (!/^[a-zA-Z]$/.test(flag.short) || shorts.has(flag.short)) {
+        refuse(spec.name, `${field}.short`, 'one letter, unique, not -h or -V');
+      }
       shorts.add(flag.short);
     }
     if (flag.required && flag.default !== undefined) refuse(spec.name, field, 'a required flag has no default');
@@ -123,9 +144,15 @@ function checkPositionals(spec: CommandSpec): void {
   let optionalSeen = false;
   positionals.forEach((positional, index) => {
     const field = `positionals.${index}`;
-    if (!/^[a-z][a-z0-9_-]*$/.test(positional.name)) refuse(spec.name, `${field}.name`, 'positional names match ^[a-z][a-z0-9_-]*$');
-    if (positional.variadic && index !== positionals.length - 1) refuse(spec.name, field, 'only the last positional may be variadic');
-    if (positional.type === 'enum' && !positional.enumValues?.length) refuse(spec.name, `${field}.enumValues`, 'an enum positional lists its values');
+    if (!/^[a-z][a-z0-9_-]*$/.test(positional.name)) {
+      refuse(spec.name, `${field}.name`, 'positional names match ^[a-z][a-z0-9_-]*$');
+    }
+    if (positional.variadic && index !== positionals.length - 1) {
+      refuse(spec.name, field, 'only the last positional may be variadic');
+    }
+    if (positional.type === 'enum' && !positional.enumValues?.length) {
+      refuse(spec.name, `${field}.enumValues`, 'an enum positional lists its values');
+    }
     const required = positional.required !== false;
     if (required && optionalSeen) refuse(spec.name, field, 'a required positional cannot follow an optional one');
     optionalSeen ||= !required;
@@ -149,11 +176,15 @@ export function defineCommand<
 export function registerCommand(spec: CommandSpec, builtin: boolean): RegisteredCommand {
   const name = typeof spec.name === 'string' ? spec.name : '';
   const path = name.split(' ').filter(Boolean);
-  if (path.length === 0 || !path.every((segment) => NAME.test(segment))) refuse(name || '?', 'name', `each word matches ${NAME}`);
+  if (path.length === 0 || !path.every((segment) => NAME.test(segment))) {
+    refuse(name || '?', 'name', `each word matches ${NAME}`);
+  }
   if (!spec.description) refuse(name, 'description', 'a description is required');
   if (!isMemberOf(DangerLevel, spec.dangerLevel)) refuse(name, 'dangerLevel', 'must be safe, mutating or destructive');
   if (typeof spec.run !== 'function') refuse(name, 'run', 'a handler function is required');
-  if (typeof spec.exitCodes !== 'object' || spec.exitCodes === null) refuse(name, 'exitCodes', 'an exit-code table is required');
+  if (typeof spec.exitCodes !== 'object' || spec.exitCodes === null) {
+    refuse(name, 'exitCodes', 'an exit-code table is required');
+  }
 
   const isWriter = writes(spec.dangerLevel);
   const acceptsKey = isWriter && spec.idempotencyKey !== false;

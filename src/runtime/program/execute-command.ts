@@ -17,7 +17,11 @@ export interface Execution {
 }
 
 /** Runs the handler with its context; a thrown error becomes a coded result, never an escape. */
-export async function executeCommand(inv: Invocation, stop: StopController, onProgress?: (progress: Progress) => void): Promise<Execution> {
+export async function executeCommand(
+  inv: Invocation,
+  stop: StopController,
+  onProgress?: (progress: Progress) => void,
+): Promise<Execution> {
   const { host, command } = inv;
   const warnings: WarningDetail[] = [];
   const label = [inv.program.identity.name, ...command.path].join(' ');
@@ -41,14 +45,18 @@ export async function executeCommand(inv: Invocation, stop: StopController, onPr
       onProgress?.(progress);
     },
   });
-  const input = { flags: inv.flags, positionals: inv.positionals, options: inv.options } as unknown as CommandInput<never, never>;
+  const input = {
+    flags: inv.flags, positionals: inv.positionals, options: inv.options,
+  } as unknown as CommandInput<never, never>;
   let result: CommandResult;
   try {
     result = await command.spec.run(input, call.ctx);
   } catch (thrown) {
     result = resultOfThrown(thrown, inv.program.codes);
     // A defect's stack is for its author, on request (the envelope keeps one line).
-    if (inv.host.env['STINT_DEBUG'] && thrown instanceof Error) inv.host.writeStderr(`${thrown.stack ?? thrown.message}\n`);
+    if (inv.host.env['STINT_DEBUG'] && thrown instanceof Error) {
+      inv.host.writeStderr(`${thrown.stack ?? thrown.message}\n`);
+    }
   }
   display?.end();
   return { result, warnings, progress: call.lastProgress(), finish: (ended) => call.finish(ended) };

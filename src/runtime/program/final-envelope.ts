@@ -9,7 +9,10 @@ import type { Invocation } from './invocation.js';
 import { checkCodes } from './undeclared-code.js';
 
 /** Meta every response of this call carries. */
-export function callMeta(inv: Pick<Invocation, 'program' | 'command' | 'options'>, timeoutMs?: number): Record<string, unknown> {
+export function callMeta(
+  inv: Pick<Invocation, 'program' | 'command' | 'options'>,
+  timeoutMs?: number,
+): Record<string, unknown> {
   const timeout = timeoutMs ?? inv.options.timeoutMs;
   return {
     command: inv.command.path.join(' '),
@@ -39,7 +42,12 @@ export function checkDeclared(command: RegisteredCommand, result: CommandResult,
 }
 
 /** The response of a handler that ran to its end. */
-export function finalEnvelope(inv: Invocation, result: CommandResult, warnings: readonly WarningDetail[], meta: Record<string, unknown> = callMeta(inv)): Envelope {
+export function finalEnvelope(
+  inv: Invocation,
+  result: CommandResult,
+  warnings: readonly WarningDetail[],
+  meta: Record<string, unknown> = callMeta(inv),
+): Envelope {
   if (result.verbatim && Object.hasOwn(inv.command.exitCodes, result.verbatim.meta.exit_code)) return result.verbatim;
   const all = [...warnings, ...(result.warnings ?? [])];
   const checked = checkDeclared(inv.command, { ...result, warnings: all }, inv.program.codes);
@@ -55,5 +63,8 @@ export function finalEnvelope(inv: Invocation, result: CommandResult, warnings: 
 
 /** Exits after which nothing is left to continue, so the checkpoint goes. */
 export function workEnded(exitCode: number): boolean {
-  return exitCode !== ExitCode.INCOMPLETE && exitCode !== ExitCode.GENERAL_ERROR && exitCode !== ExitCode.TIMEOUT && exitCode !== ExitCode.UNAVAILABLE;
+  return exitCode !== ExitCode.INCOMPLETE
+    && exitCode !== ExitCode.GENERAL_ERROR
+    && exitCode !== ExitCode.TIMEOUT
+    && exitCode !== ExitCode.UNAVAILABLE;
 }

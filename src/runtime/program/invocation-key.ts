@@ -17,7 +17,8 @@ export interface InvocationIdentity {
 function canonical(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(canonical);
   if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.keys(value).sort().map((key) => [key, canonical((value as Record<string, unknown>)[key])]));
+    const record = value as Record<string, unknown>;
+    return Object.fromEntries(Object.keys(value).sort().map((key) => [key, canonical(record[key])]));
   }
   return value;
 }

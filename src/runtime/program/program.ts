@@ -27,7 +27,7 @@ import { invocationKey } from './invocation-key.js';
 import { streamsStdout, type Invocation, type ProgramContext } from './invocation.js';
 import { JobStore } from '../jobs/job-store.js';
 import { buildManifest } from '../cli/manifest.js';
-import { parseArgv } from '../cli/parse-argv.js';
+import { parseArgv, type ParsedCall } from '../cli/parse-argv.js';
 import { respondTo, type Respond } from '../cli/respond.js';
 import { stateDirPath } from '../storage/state-dir.js';
 import { spoolStdin, type Spooled } from '../storage/stdin-spool.js';
@@ -103,20 +103,30 @@ export function createProgram(spec: ProgramSpec): Program {
 }
 
 /** Either a response to give at once (help, version, argument errors) or a validated invocation to run. */
-type Resolution = { readonly kind: 'answer'; readonly envelope: Envelope; readonly text?: string } | { readonly kind: 'run'; readonly inv: Invocation };
+type Resolution =
+  | { readonly kind: 'answer'; readonly envelope: Envelope; readonly text?: string }
+  | { readonly kind: 'run'; readonly inv: Invocation };
 
-function resolveCall(program: ProgramContext, host: Host, respond: Respond, format: OutputFormat, stdin?: Spooled): Resolution {
-  const { identity } = program;
-  const started = host.now();
-  const parsed = parseArgv(program.tree, host.argv);
+/** What the early answers of a call share: when it started, and the meta every one of them carries. */
+interface CallStart {
+  readonly elapsed: () => number;
+  readonly meta: Record<string, unknown>;
+}
+
+/** `--version` and `--help` answer at once, whatever else the call holds. */
+function immediateAnswer(
+  identity: ProgramIdentity,
+  host: Host,
+  parsed: ParsedCall,
+  format: OutputFormat,
+  { elapsed, meta }: CallStart,
+): Resolution | undefined {
   const command = parsed.node.command;
-  const elapsed = () => host.now() - started;
-  const baseMeta = { ...(command ? { command: command.path.join(' ') } : {}), tool_version: identity.version };
-
   if (parsed.globals.version) {
+    const data = { name: identity.name, version: identity.version };
     return {
       kind: 'answer',
-      envelope: buildEnvelope({ exitCode: ExitCode.SUCCESS, durationMs: elapsed(), data: { name: identity.name, version: identity.version }, meta: baseMeta }),
+      envelope: buildEnvelope({ exitCode: ExitCode.SUCCESS, durationMs: elapsed(), data, meta }),
       text: `${identity.name} ${identity.version}\n`,
     };
   }
@@ -125,29 +135,34 @@ function resolveCall(program: ProgramContext, host: Host, respond: Respond, form
   if (parsed.globals.help && !unknownCommand) {
     const text = command ? commandHelp(identity, command) : groupHelp(identity, parsed.node);
     if (format === OutputFormat.Json) host.writeStderr(text);
+    const helpMeta = { ...meta, help: true, schema_ref: `${identity.name} manifest` };
     return {
       kind: 'answer',
-      envelope: buildEnvelope({ exitCode: ExitCode.SUCCESS, durationMs: elapsed(), meta: { ...baseMeta, help: true, schema_ref: `${identity.name} manifest` } }),
+      envelope: buildEnvelope({ exitCode: ExitCode.SUCCESS, durationMs: elapsed(), meta: helpMeta }),
       text,
     };
   }
+  return undefined;
+}
 
-  const errors = [...parsed.errors];
-  let options: FrameworkOptions = { budgetMs: undefined, timeoutMs: undefined, idempotencyKey: undefined };
-  if (command?.spec.interruption) {
-    const budget = resolveBudget({ flagMs: parsed.flags[FrameworkFlag.Budget] as number | undefined, env: host.env, interactive: host.stdinIsTTY });
-    if (!budget.ok) errors.push(budget.error);
-    else options = { ...options, budgetMs: budget.budgetMs, timeoutMs: resolveTimeout(parsed.flags[FrameworkFlag.Timeout] as number | undefined, command.spec.interruption) };
-  }
-  if (errors.length > 0 || !command) {
-    if (!command && format === OutputFormat.Text) host.writeStderr(groupHelp(identity, parsed.node));
-    const limits = { ...(options.budgetMs !== undefined ? { budget_ms: options.budgetMs } : {}), ...(options.timeoutMs !== undefined ? { timeout_ms: options.timeoutMs } : {}) };
-    return { kind: 'answer', envelope: buildEnvelope({ exitCode: ExitCode.ARG_ERROR, durationMs: elapsed(), error: argError(errors), meta: { ...baseMeta, ...limits } }) };
-  }
-
+/** A validated call's invocation: its flags, and the key that names it (with an idempotency key for a writer). */
+function invocationOf(
+  program: ProgramContext,
+  host: Host,
+  respond: Respond,
+  parsed: ParsedCall,
+  command: RegisteredCommand,
+  resolved: FrameworkOptions,
+  started: number,
+  stdin?: Spooled,
+): Invocation {
+  const { identity } = program;
+  let options = resolved;
   const local = command.spec.flags ?? {};
   const flags = Object.fromEntries(Object.entries(parsed.flags).filter(([name]) => local[name] !== undefined));
-  const identityFlags = Object.fromEntries(Object.entries(parsed.given).filter(([name]) => local[name] !== undefined && local[name]!.identity !== false));
+  const identityFlags = Object.fromEntries(
+    Object.entries(parsed.given).filter(([name]) => local[name] !== undefined && local[name]!.identity !== false),
+  );
   const identityOf = (idempotencyKey?: string) =>
     invocationKey({
       program: identity.name,
@@ -170,23 +185,63 @@ function resolveCall(program: ProgramContext, host: Host, respond: Respond, form
     key = identityOf(effective);
   }
   return {
-    kind: 'run',
-    inv: {
-      program,
-      host,
-      command,
-      flags,
-      positionals: parsed.positionals,
-      options,
-      key,
-      argumentsDigest,
-      stdinPath: stdin?.path,
-      started,
-      heartbeatMs: parsed.flags[FrameworkFlag.HeartbeatMs] as number | undefined,
-      respond,
-      stateRoot: stateDirPath(host.env, identity.name),
-    },
+    program,
+    host,
+    command,
+    flags,
+    positionals: parsed.positionals,
+    options,
+    key,
+    argumentsDigest,
+    stdinPath: stdin?.path,
+    started,
+    heartbeatMs: parsed.flags[FrameworkFlag.HeartbeatMs] as number | undefined,
+    respond,
+    stateRoot: stateDirPath(host.env, identity.name),
   };
+}
+
+function resolveCall(
+  program: ProgramContext,
+  host: Host,
+  respond: Respond,
+  format: OutputFormat,
+  stdin?: Spooled,
+): Resolution {
+  const { identity } = program;
+  const started = host.now();
+  const parsed = parseArgv(program.tree, host.argv);
+  const command = parsed.node.command;
+  const elapsed = () => host.now() - started;
+  const baseMeta = { ...(command ? { command: command.path.join(' ') } : {}), tool_version: identity.version };
+  const immediate = immediateAnswer(identity, host, parsed, format, { elapsed, meta: baseMeta });
+  if (immediate) return immediate;
+
+  const errors = [...parsed.errors];
+  let options: FrameworkOptions = { budgetMs: undefined, timeoutMs: undefined, idempotencyKey: undefined };
+  if (command?.spec.interruption) {
+    const flagMs = parsed.flags[FrameworkFlag.Budget] as number | undefined;
+    const budget = resolveBudget({ flagMs, env: host.env, interactive: host.stdinIsTTY });
+    if (!budget.ok) errors.push(budget.error);
+    else {
+      const timeoutFlag = parsed.flags[FrameworkFlag.Timeout] as number | undefined;
+      const timeoutMs = resolveTimeout(timeoutFlag, command.spec.interruption);
+      options = { ...options, budgetMs: budget.budgetMs, timeoutMs };
+    }
+  }
+  if (errors.length > 0 || !command) {
+    if (!command && format === OutputFormat.Text) host.writeStderr(groupHelp(identity, parsed.node));
+    const limits = {
+      ...(options.budgetMs !== undefined ? { budget_ms: options.budgetMs } : {}),
+      ...(options.timeoutMs !== undefined ? { timeout_ms: options.timeoutMs } : {}),
+    };
+    const meta = { ...baseMeta, ...limits };
+    return {
+      kind: 'answer',
+      envelope: buildEnvelope({ exitCode: ExitCode.ARG_ERROR, durationMs: elapsed(), error: argError(errors), meta }),
+    };
+  }
+  return { kind: 'run', inv: invocationOf(program, host, respond, parsed, command, options, started, stdin) };
 }
 
 async function runCall(program: ProgramContext, host: Host): Promise<ProcessExitCode> {
@@ -250,7 +305,13 @@ async function runDirect(inv: Invocation): Promise<Envelope> {
         durationMs: host.now() - inv.started,
         data: { partial: true },
         meta: callMeta(inv),
-        error: { code: ErrorCode.Cancelled, message: `Command cancelled by ${winner}`, retryable: false, phase: Phase.Execution, context: { signal: winner } },
+        error: {
+          code: ErrorCode.Cancelled,
+          message: `Command cancelled by ${winner}`,
+          retryable: false,
+          phase: Phase.Execution,
+          context: { signal: winner },
+        },
       });
     }
     await winner.finish(true);
@@ -272,7 +333,15 @@ async function superviseJob(program: ProgramContext, host: Host, jobId: string):
     host.writeStderr(`supervisor: job ${jobId} is run by another process\n`);
     return ExitCode.SUCCESS;
   }
-  const jobHost: Host = { ...host, argv: job.argv, cwd: job.cwd, stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false, programWords: () => job.programWords };
+  const jobHost: Host = {
+    ...host,
+    argv: job.argv,
+    cwd: job.cwd,
+    stdoutIsTTY: false,
+    stderrIsTTY: false,
+    stdinIsTTY: false,
+    programWords: () => job.programWords,
+  };
   const respond: Respond = async (envelope) => envelope.meta.exit_code;
   const resolution = resolveCall(program, jobHost, respond, OutputFormat.Json);
   if (resolution.kind !== 'run') {
@@ -286,8 +355,10 @@ async function superviseJob(program: ProgramContext, host: Host, jobId: string):
     stdinPath: job.stdinPath,
     options: { ...resolution.inv.options, budgetMs: undefined, timeoutMs: job.timeoutMs || undefined },
   };
-  const outcome = await runJob(inv, store, job, RunMode.Supervisor, () => host.writeStderr(`supervisor: pid ${host.pid} runs job ${job.id}\n`));
+  const announce = () => host.writeStderr(`supervisor: pid ${host.pid} runs job ${job.id}\n`);
+  const outcome = await runJob(inv, store, job, RunMode.Supervisor, announce);
   const code = outcome.kind === 'ended' ? outcome.envelope.meta.exit_code : ExitCode.INCOMPLETE;
-  host.writeStderr(`supervisor: job ${job.id} ${outcome.kind === 'ended' ? `ended with exit ${code}` : 'paused at a safe point'}\n`);
+  const how = outcome.kind === 'ended' ? `ended with exit ${code}` : 'paused at a safe point';
+  host.writeStderr(`supervisor: job ${job.id} ${how}\n`);
   return code;
 }

@@ -16,6 +16,11 @@ export function resultOfThrown(thrown: unknown, codes: CodeTable = FRAMEWORK_COD
   const message = isStintErrorLike(thrown) ? thrown.message : thrown instanceof Error ? thrown.message : String(thrown);
   return {
     exitCode: ExitCode.GENERAL_ERROR,
-    error: { code: ErrorCode.InternalError, message: message.split('\n')[0] || 'unexpected error', retryable: false, phase: Phase.Execution },
+    error: {
+      code: ErrorCode.InternalError,
+      message: message.split('\n')[0] || 'unexpected error',
+      retryable: false,
+      phase: Phase.Execution,
+    },
   };
 }

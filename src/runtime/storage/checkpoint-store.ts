@@ -18,7 +18,10 @@ const LOCK_POLL_MS = 50;
 const KEY = 'checkpoint';
 
 /** A checkpoint read from disk, or the reason it could not be used. */
-export type Loaded<S> = { readonly kind: 'none' } | { readonly kind: 'found'; readonly record: CheckpointRecord<S> } | { readonly kind: 'unreadable'; readonly reason: string };
+export type Loaded<S> =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'found'; readonly record: CheckpointRecord<S> }
+  | { readonly kind: 'unreadable'; readonly reason: string };
 
 /** The narrow face of the store that the runtime's context uses. */
 export interface CheckpointStore {
@@ -72,7 +75,10 @@ export async function openCheckpointStore(
       if (bytes === undefined) return { kind: 'none' };
       try {
         const record = unpack(bytes) as CheckpointRecord<S>;
-        if (record?.version !== CHECKPOINT_FORMAT) return { kind: 'unreadable', reason: `checkpoint format ${String(record?.version)} is not ${CHECKPOINT_FORMAT}` };
+        if (record?.version !== CHECKPOINT_FORMAT) {
+          const reason = `checkpoint format ${String(record?.version)} is not ${CHECKPOINT_FORMAT}`;
+          return { kind: 'unreadable', reason };
+        }
         return { kind: 'found', record };
       } catch (error) {
         return { kind: 'unreadable', reason: `the checkpoint could not be decoded (${(error as Error).message})` };

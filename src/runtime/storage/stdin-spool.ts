@@ -40,7 +40,10 @@ export async function spoolStdin(host: Host, spec: StdinSpec, stateRoot: string)
     for await (const chunk of host.readStdin()) {
       bytes += chunk.length;
       if (bytes > limit) {
-        throw new StintError(ErrorCode.StdinTooLarge, `stdin holds more than ${limit} bytes`, { phase: 'validation', fix_required: 'Pass the input as a file instead' });
+        throw new StintError(ErrorCode.StdinTooLarge, `stdin holds more than ${limit} bytes`, {
+          phase: 'validation',
+          fix_required: 'Pass the input as a file instead',
+        });
       }
       hash.update(chunk);
       writeSync(fd, chunk);
