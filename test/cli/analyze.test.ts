@@ -121,6 +121,7 @@ describe('stint analyze: bad input gets its code, never a crash or a hang', () =
       const gap = (envelope.data!['unresolved'] as { code: string; context?: { line?: number } }[])[0]!;
       assert.equal(gap.code, c.code);
       if (c.line) assert.equal(gap.context?.line, c.line);
+      assert.ok(!/\(line \d+\) \(line \d+\)/.test(envelope.error!.message), `names its line once: ${envelope.error!.message}`);
     });
   }
 

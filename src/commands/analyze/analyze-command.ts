@@ -45,7 +45,8 @@ function unresolvedOf(input: { path: string }, error: { code: string; message: s
     kind: 'unresolved',
     entry: {
       q: input.path,
-      reason: line ? `${error.message} (line ${line})` : error.message,
+      // The header's errors already name their line; a chunk's error is told it here.
+      reason: line && !error.message.includes(`(line ${line})`) ? `${error.message} (line ${line})` : error.message,
       code,
       ...(line ? { context: { line } } : {}),
     },
