@@ -99,6 +99,7 @@ describe('stint analyze: bad input gets its code, never a crash or a hang', () =
     writeFileSync(world.path('binary.bin'), Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x00, 0x00, 0xff, 0x10, 0x0a, 0x00]));
     execFileSync('mkfifo', [world.path('a-fifo')]);
     writeFileSync(world.path('long-record.csv'), `a,b\n1,"${'x'.repeat(20000)}"\n2,y\n`);
+    writeFileSync(world.path('bad-header.csv'), 'a,"b\n');
   });
   const cases: { name: string; path: () => string; args?: string[]; exit: number; code: string; line?: number }[] = [
     { name: 'missing file', path: () => world.path('nope.csv'), exit: 5, code: 'FILE_NOT_FOUND' },
@@ -106,6 +107,7 @@ describe('stint analyze: bad input gets its code, never a crash or a hang', () =
     { name: 'a FIFO (never opened, so no hang)', path: () => world.path('a-fifo'), exit: 4, code: 'NOT_A_FILE' },
     { name: 'a binary file', path: () => world.path('binary.bin'), exit: 4, code: 'NOT_CSV' },
     { name: 'an empty file', path: () => csv('empty'), exit: 4, code: 'EMPTY_INPUT' },
+    { name: 'a header that is not CSV', path: () => world.path('bad-header.csv'), exit: 4, code: 'MALFORMED_CSV', line: 1 },
     { name: 'an unterminated quote', path: () => csv('unterminated-quote'), exit: 4, code: 'MALFORMED_CSV', line: 3 },
     { name: 'a quote inside an unquoted field', path: () => csv('quote-in-unquoted-field'), exit: 4, code: 'MALFORMED_CSV', line: 2 },
     { name: 'text after a closing quote', path: () => csv('text-after-closing-quote'), exit: 4, code: 'MALFORMED_CSV', line: 2 },
