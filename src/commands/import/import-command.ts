@@ -8,25 +8,24 @@ import { DangerLevel } from '../../contract/vocabulary/danger-level.js';
 import { Phase } from '../../contract/vocabulary/phase.js';
 import { SideEffects } from '../../contract/vocabulary/side-effects.js';
 import { defineCommand } from '../../runtime/program/define-command.js';
-import type { CommandResult } from '../../runtime/program/command-spec.js';
-import { openChunkPool, writerWorkerCount, type ChunkPool } from '../../engine/chunk-pool.js';
-import {
-  DEFAULT_MAX_RECORD_BYTES, runChunked, type ChunkedOutcome, type Watermark,
-} from '../../engine/chunked-run.js';
+import type { CommandContext, CommandResult } from '../../runtime/program/command-spec.js';
+import { openWorkerPool, type WorkerPool } from '../../engine/chunk-pool.js';
+import { DEFAULT_MAX_RECORD_BYTES, type Watermark } from '../../engine/chunked-run.js';
+import type { FileOutcome, FileWork } from '../../engine/file-work.js';
+import { processFile } from '../../engine/process-file.js';
+import type { Progress } from '../../contract/incomplete.js';
+import { ProgressUnit } from '../../contract/vocabulary/progress-unit.js';
 import { readCsvHeader, type CsvHeader } from '../csv-header.js';
 import { Framing } from '../../engine/framing.js';
-import { workerFailedError } from '../../engine/worker-failed.js';
 import { fingerprintOf, inspectInput } from '../../engine/input-file.js';
 import { BAD_ROW_MESSAGE } from './bad-row.js';
 import { chunkSizeFlag, IMPORT_CHUNK_SIZE, WORKERS_FLAG } from '../engine-flags.js';
-import type { ImportMapOptions } from './import-map.js';
+import type { ImportChunk, ImportMapOptions } from './import-map.js';
 import { RECORD_FORMAT, type ImportState, type RunRecord, type SavedState } from './import-records.js';
 import { findPrior, forgetRun } from './prior-run.js';
 import { openTable, TableKey, type Table } from './table-store.js';
 import { importFold, OnBadRow } from './import-fold.js';
-import {
-  dryCheckpoints, putHeaderSpan, spanWriter, tableCommits, type CommitRun, type Commits, type ImportStore,
-} from './import-commits.js';
+import { importSink, putHeaderSpan, spanWriter, type ImportSink, type ImportStore } from './import-sink.js';
 
 export { OnBadRow } from './import-fold.js';
 
@@ -41,22 +40,29 @@ export const Effect = { Written: 'written', Noop: 'noop', None: 'none' } as cons
 export type Effect = (typeof Effect)[keyof typeof Effect];
 
 /** One import call, settled before its table opens: the input, its header and the flags that shape the run. */
-interface ImportCall extends CommitRun {
+interface ImportCall {
+  readonly ctx: CommandContext;
   readonly path: string;
+  readonly absolute: string;
   readonly size: number;
-  readonly ino: number;
+  readonly header: CsvHeader;
+  readonly fingerprint: unknown;
   readonly keyIndex: number | undefined;
+  readonly keyed: boolean;
+  readonly idem: string;
   readonly keyGiven: boolean;
   readonly into: string;
   readonly dryRun: boolean;
+  readonly sync: boolean;
   readonly onBadRow: OnBadRow;
+  readonly workers: number | undefined;
   readonly chunkSize: number;
 }
 
-/** Where a run begins: a finished run to answer again, or a fold state and the watermark it starts at. */
+/** Where a run begins: a finished run to answer again, or after the committed rows (none: at the first record). */
 type ImportStart =
   | { readonly kind: 'replay'; readonly record: RunRecord }
-  | { readonly kind: 'fold'; readonly state: ImportState; readonly from: Watermark; readonly continued: boolean };
+  | { readonly kind: 'begin'; readonly nextId: number; readonly resumed?: { watermark: Watermark; state: SavedState } };
 
 function outcomeData(path: string, state: SavedState, keyed: boolean, extraGap?: Unresolved) {
   const established: Established<{ rows: number; first_id?: number; last_id?: number }>[] = state.ranges.map((r) => ({
@@ -109,15 +115,14 @@ export const importCommand = defineCommand({
     const keyIndex = keyIndexOf(header, flags.key);
     const call: ImportCall = {
       ctx, header, keyIndex, keyed: keyIndex !== undefined, fingerprint: fingerprintOf([input]),
-      path: input.path, absolute: input.absolute, size: input.size, ino: input.ino,
+      path: input.path, absolute: input.absolute, size: input.size,
       idem: options.idempotencyKey!, keyGiven: options.idempotencyKeyGiven === true,
       into: flags.into, dryRun: flags['dry-run'], sync: !flags['no-sync'],
-      onBadRow: flags['on-bad-row'], chunkSize: flags['chunk-size'],
+      onBadRow: flags['on-bad-row'], workers: flags.workers, chunkSize: flags['chunk-size'],
     };
     // The worker threads boot (~60 ms) while msgpackr and LevelDB load and the table opens, not after.
-    // Both promises are awaited below; the empty handlers only keep an early failure of one from
-    // going unhandled while the other is awaited.
-    const pooling = openChunkPool(flags.workers ?? writerWorkerCount());
+    // processFile awaits the pool; the empty handler only keeps an early failure from going unhandled meanwhile.
+    const pooling = openWorkerPool(call.workers);
     pooling.catch(() => undefined);
     // Loaded here, not at the top: every stint call (even --version) loads this module.
     const msgpack = import('msgpackr');
@@ -126,8 +131,7 @@ export const importCommand = defineCommand({
     try {
       table = call.dryRun ? undefined : await openTable(call.into, true);
       const { pack, unpack } = await msgpack;
-      const pool = await pooling;
-      return await importWith(call, pool, table && { table, pack, unpack });
+      return await importWith(call, pooling, table && { table, pack, unpack });
     } finally {
       // A pool that failed to start has nothing to close; its error is the one thrown above.
       await pooling.then((pool) => pool.close(), () => undefined);
@@ -149,23 +153,24 @@ function keyIndexOf(header: CsvHeader, key: string | undefined): number | undefi
   return index;
 }
 
-/** The import once its table (none in a dry run) and pool are open: begin, fold the chunks, answer. */
+/** The import once its table (none in a dry run) is open: where it begins, the file through processFile, the answer. */
 async function importWith(
-  call: ImportCall, pool: ChunkPool, store: ImportStore | undefined,
+  call: ImportCall, pool: Promise<WorkerPool>, store: ImportStore | undefined,
 ): Promise<CommandResult<Record<string, unknown>>> {
-  const start = store ? await startInTable(call, store) : await startDry(call);
+  const start: ImportStart = store ? await startInTable(call, store) : { kind: 'begin', nextId: 1 };
   if (start.kind === 'replay') return replayOf(start.record);
-  const commits = store ? tableCommits(call, store, start.continued) : dryCheckpoints(call.ctx);
-  const outcome = await foldChunks(call, pool, store, start, commits);
-  await commits.settled();
-  return answerOf(call, store, outcome, commits.started());
+  const { ctx, idem, fingerprint, absolute, header, sync } = call;
+  const sink = store && importSink({
+    ...store, idem, argumentsDigest: ctx.argumentsDigest, fingerprint, absolute, header, sync, resumed: start.resumed,
+  });
+  const outcome = await processFile(ctx, fileWork(call, pool, store, start.nextId, sink));
+  return answerOf(call, store, outcome, sink?.started() ?? false);
 }
 
 /** What the table holds of this run decides where it begins; a table with other columns is refused. */
 async function startInTable(call: ImportCall, store: ImportStore): Promise<ImportStart> {
   const { table, unpack } = store;
-  const { ctx, idem, fingerprint, path, absolute, size } = call;
-  const { keyGiven } = call;
+  const { ctx, idem, fingerprint, path, absolute, size, keyGiven } = call;
   const prior = await findPrior({
     table, unpack, idem, keyGiven, argumentsDigest: ctx.argumentsDigest, fingerprint, path, absolute, size,
   });
@@ -178,55 +183,51 @@ async function startInTable(call: ImportCall, store: ImportStore): Promise<Impor
     });
   }
   if (prior.kind === 'continue') {
-    return { kind: 'fold', state: { ...prior.state, pending: undefined }, from: prior.watermark, continued: true };
+    const resumed = { watermark: prior.watermark, state: prior.state };
+    return { kind: 'begin', nextId: prior.state.nextId, resumed };
   }
   if (prior.stale) await forgetRun(table, idem, call.sync);
   const next = await table.get(TableKey.NextId);
-  return freshStart(call, next ? Number(Buffer.from(next).toString()) : 1);
+  return { kind: 'begin', nextId: next ? Number(Buffer.from(next).toString()) : 1 };
 }
 
-/** A dry run begins at its own checkpoint, when the identical call left one. */
-async function startDry(call: ImportCall): Promise<ImportStart> {
-  const restored = (await call.ctx.restore<SavedState & { watermark: Watermark }>(call.fingerprint))?.state;
-  if (!restored) return freshStart(call, 1);
-  return { kind: 'fold', state: { ...restored, pending: undefined }, from: restored.watermark, continued: false };
-}
-
-function freshStart(call: ImportCall, nextId: number): ImportStart {
-  const state: ImportState = {
-    nextId, imported: 0, badCount: 0, badSample: [], ranges: [], rangeOpen: false, pending: undefined,
-  };
-  const from = { offset: call.header.dataStart, line: call.header.dataLine };
-  return { kind: 'fold', state, from, continued: false };
-}
-
-/** The file's chunks through the pool and the fold, from where the run begins to its end or a stop. */
-function foldChunks(
-  call: ImportCall, pool: ChunkPool, store: ImportStore | undefined,
-  start: Extract<ImportStart, { kind: 'fold' }>, commits: Commits,
-): Promise<ChunkedOutcome<ImportState>> {
-  const span = store && spanWriter(call.idem, store.pack);
+/**
+ * The file as processFile takes it: CSV records from after the header, the
+ * rows staged by the fold and committed exactly once through the sink (a
+ * dry run checkpoints instead), progress in rows.
+ */
+function fileWork(
+  call: ImportCall, pool: Promise<WorkerPool>, store: ImportStore | undefined, nextId: number, sink?: ImportSink,
+): FileWork<ImportChunk, ImportState> {
   const keyed = call.keyIndex !== undefined ? { keyIndex: call.keyIndex } : {};
-  return runChunked({
-    pool,
-    path: call.absolute,
-    fileSize: call.size,
-    fileIno: call.ino,
+  const span = store && spanWriter(call.idem, store.pack);
+  return {
+    path: call.path,
     framing: Framing.Csv,
     mapModule: MAP_MODULE,
     options: { width: call.header.names.length, ...keyed } satisfies ImportMapOptions,
+    initial: () => ({
+      nextId, imported: 0, badCount: 0, badSample: [], ranges: [], rangeOpen: false, pending: undefined,
+    }),
+    from: { offset: call.header.dataStart, line: call.header.dataLine },
+    fold: importFold(store?.table, call.keyed, call.onBadRow, span),
+    pool,
     chunkSize: call.chunkSize,
     maxRecordBytes: DEFAULT_MAX_RECORD_BYTES,
-    from: start.from,
-    state: start.state,
-    fold: importFold(store?.table, call.keyed, call.onBadRow, span),
-    safePoint: commits.safePoint,
-  });
+    // A dry run counts every row it checked; a commit, the rows it made durable.
+    progress: sink ? committedRows : checkedRows,
+    // An upsert's lookups must see the last commit: only an append folds while it is in flight.
+    ...(sink ? { sink, commitAhead: !call.keyed } : {}),
+  };
 }
+
+const committedRows = (state: ImportState): Progress => ({ done: state.imported, unit: ProgressUnit.Rows });
+const checkedRows = (state: ImportState): Progress =>
+  ({ done: state.imported + state.badCount, unit: ProgressUnit.Rows });
 
 /** The answer to how the fold ended; a run that reached its end (or its failing row) is recorded in the table. */
 async function answerOf(
-  call: ImportCall, store: ImportStore | undefined, outcome: ChunkedOutcome<ImportState>, started: boolean,
+  call: ImportCall, store: ImportStore | undefined, outcome: FileOutcome<ImportState>, started: boolean,
 ): Promise<CommandResult<Record<string, unknown>>> {
   const { pending: _, ...folded } = outcome.state;
   if (outcome.kind === 'stopped') {
@@ -235,9 +236,6 @@ async function answerOf(
     const gap = { q: `lines ${outcome.watermark.line}-`, reason: 'not imported yet: the import paused' };
     const data = outcomeData(call.path, folded, call.keyed, gap);
     return { exitCode: ExitCode.INCOMPLETE, data: { ...data, cause: call.ctx.stopCause() ?? Cause.Budget } };
-  }
-  if (outcome.kind === 'failed' && outcome.error.code === ErrorCode.WorkerFailed) {
-    throw workerFailedError(outcome.error);
   }
   if (outcome.kind === 'failed' && RESUMABLE_FAILURES.has(outcome.error.code)) {
     // Not a bad row: fail, keeping the checkpoint so the same call resumes.
@@ -253,7 +251,12 @@ async function answerOf(
 async function recordRun(
   call: ImportCall,
   store: ImportStore,
-  ended: { folded: SavedState; watermark: Watermark; result: CommandResult<Record<string, unknown>>; started: boolean },
+  ended: {
+    readonly folded: SavedState;
+    readonly watermark: Watermark;
+    readonly result: CommandResult<Record<string, unknown>>;
+    readonly started: boolean;
+  },
 ): Promise<void> {
   const { folded, watermark, result } = ended;
   const record: RunRecord = {
@@ -265,7 +268,7 @@ async function recordRun(
   const last = store.table.batch();
   last.del(TableKey.checkpoint(call.idem));
   last.put(TableKey.run(call.idem), store.pack(record));
-  if (!ended.started) putHeaderSpan(call, spanWriter(call.idem, store.pack), last);
+  if (!ended.started) putHeaderSpan({ ...call, pack: store.pack }, last);
   await last.write(call.sync);
 }
 
