@@ -33,6 +33,7 @@ export {
 
 // Big inputs on every core: a worker-side map (see `stint/worker`) and a main-side fold.
 export { processFile, type FileWork, type FileOutcome } from './engine/process-file.js';
+export { openWorkerPool, type WorkerPool } from './engine/chunk-pool.js';
 export {
   processFiles, type FilesWork, type FilesOutcome, type FileStart, type FileEnd, type ReadableFile,
 } from './engine/process-files.js';

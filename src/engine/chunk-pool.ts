@@ -12,6 +12,29 @@ export interface ChunkPool {
   close(): Promise<void>;
 }
 
+/** Worker threads opened ahead of a processFile call (see openWorkerPool); whoever opened them closes them. */
+export interface WorkerPool {
+  readonly workers: number;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the worker threads before processFile needs them, so they boot
+ * (~60 ms) while the caller opens its store: pass the promise as `pool`.
+ * Default: one thread per core but one, left to a fold heavy on the main thread.
+ */
+export function openWorkerPool(workers = writerWorkerCount()): Promise<WorkerPool> {
+  return openChunkPool(workers);
+}
+
+/** The pool a run uses: the one opened ahead (left open), or its own (closed after it). */
+export async function poolFor(
+  work: { readonly pool?: Promise<WorkerPool>; readonly workers?: number },
+): Promise<{ readonly pool: ChunkPool; readonly owned: boolean }> {
+  if (work.pool) return { pool: (await work.pool) as ChunkPool, owned: false };
+  return { pool: await openChunkPool(work.workers ?? defaultWorkerCount()), owned: true };
+}
+
 /** One worker per core: for folds that are light on the main thread. */
 export function defaultWorkerCount(): number {
   return Math.max(1, availableParallelism());

@@ -1,4 +1,6 @@
-import type { Fold } from './chunked-run.js';
+import type { Progress } from '../contract/incomplete.js';
+import type { WorkerPool } from './chunk-pool.js';
+import type { Fold, Watermark } from './chunked-run.js';
 import type { Framing } from './framing.js';
 import type { Sink } from './sink.js';
 import type { WireError } from './worker-protocol.js';
@@ -14,9 +16,15 @@ export interface FileWork<P, S> {
   readonly options?: unknown;
   /** The state before the first chunk (when there is no checkpoint). */
   initial(): S;
+  /** Where the records begin (after a header, say) when nothing is resumed; default the first byte, line 1. */
+  readonly from?: Watermark;
+  /** What a safe point reports as progress (rows, say); default the bytes of the input read so far. */
+  progress?(state: S, watermark: Watermark): Progress;
   /** Folds partials in file order; every yield is a safe point. */
   readonly fold: Fold<P, S>;
   readonly workers?: number;
+  /** Worker threads opened ahead (openWorkerPool, while a store opens, say): used, not opened, and left open. */
+  readonly pool?: Promise<WorkerPool>;
   readonly chunkSize?: number;
   readonly maxRecordBytes?: number;
   /**
@@ -25,10 +33,24 @@ export interface FileWork<P, S> {
    * fold yields is committed: output it returns without yielding is not.
    */
   readonly sink?: Sink<S>;
+  /**
+   * With a sink: fold the next chunk while the last commit is in flight (one at a time); a stop and the end
+   * wait for it. Only for a fold that never reads its own output back from the store.
+   */
+  readonly commitAhead?: boolean;
 }
 
-/** How processFile ended: `done`, `stopped` at a safe point (answer INCOMPLETE), or `failed` at `line`. */
+/**
+ * How processFile ended: `done`, `stopped` at a safe point (answer INCOMPLETE), or `failed` at `line`;
+ * `watermark` is where the folded records end (a stop's is where the next call begins).
+ */
 export type FileOutcome<S> =
-  | { readonly kind: 'done'; readonly state: S }
-  | { readonly kind: 'stopped'; readonly state: S }
-  | { readonly kind: 'failed'; readonly state: S; readonly error: WireError; readonly line: number };
+  | { readonly kind: 'done'; readonly state: S; readonly watermark: Watermark }
+  | { readonly kind: 'stopped'; readonly state: S; readonly watermark: Watermark }
+  | {
+      readonly kind: 'failed';
+      readonly state: S;
+      readonly watermark: Watermark;
+      readonly error: WireError;
+      readonly line: number;
+    };

@@ -1,6 +1,6 @@
 import type { CommandContext } from '../runtime/program/command-spec.js';
 import { fingerprintOf, inspectInput } from './input-file.js';
-import { foldFiles, type ReadableFile } from './process-files.js';
+import { foldFiles, type FileEnd, type ReadableFile } from './process-files.js';
 import { foldIntoSink } from './sink-run.js';
 import type { FileOutcome, FileWork } from './file-work.js';
 export type { FileOutcome, FileWork } from './file-work.js';
@@ -26,16 +26,18 @@ export async function foldOneFile<P, S>(
   fingerprint: unknown,
   work: Omit<FileWork<P, S>, 'path'>,
 ): Promise<FileOutcome<S>> {
-  const outcome = await foldFiles<P, S, FileOutcome<S>>(ctx, [input], fingerprint, {
+  const one = {
     ...work,
-    begin: () => ({ state: work.initial() }),
-    end(ended) {
+    begin: () => ({ state: work.initial(), ...(work.from ? { from: work.from } : {}) }),
+    end(ended: FileEnd<S>): FileOutcome<S> {
       if (ended.kind === 'refused') throw ended.error;
-      const { kind, state } = ended;
-      return kind === 'done' ? { kind, state } : { kind, state, error: ended.error, line: ended.line };
+      const { kind, state, watermark } = ended;
+      if (kind === 'done') return { kind, state, watermark };
+      return { kind, state, watermark, error: ended.error, line: ended.line };
     },
-  });
+  };
+  const outcome = await foldFiles<P, S, FileOutcome<S>>(ctx, [input], fingerprint, one, work.progress?.bind(work));
   // One file has no boundary to stop at after it: a stop always comes inside it.
-  if (outcome.kind === 'stopped') return { kind: 'stopped', state: outcome.current!.state };
+  if (outcome.kind === 'stopped') return { kind: 'stopped', ...outcome.current! };
   return outcome.results[0]!;
 }

@@ -3,7 +3,7 @@ import type { Progress } from '../contract/incomplete.js';
 import { StintError } from '../contract/stint-error.js';
 import { ProgressUnit } from '../contract/vocabulary/progress-unit.js';
 import type { CommandContext } from '../runtime/program/command-spec.js';
-import { defaultWorkerCount, openChunkPool, type ChunkPool } from './chunk-pool.js';
+import { poolFor, type ChunkPool, type WorkerPool } from './chunk-pool.js';
 import { DEFAULT_MAX_RECORD_BYTES, runChunked, type Fold, type Watermark } from './chunked-run.js';
 import type { Framing } from './framing.js';
 import { fingerprintOf, inspectInput, type InputFile } from './input-file.js';
@@ -31,6 +31,8 @@ export type FileEnd<S> =
       readonly kind: 'failed';
       readonly file: ReadableFile;
       readonly state: S;
+      /** Where the records folded before the failing chunk end. */
+      readonly watermark: Watermark;
       readonly error: WireError;
       readonly line: number;
     }
@@ -53,6 +55,8 @@ export interface FilesWork<P, S, R> {
   /** A file's result, once it ended; results are kept in the checkpoint, so they must be plain data. */
   end(ended: FileEnd<S>): R;
   readonly workers?: number;
+  /** Worker threads opened ahead (openWorkerPool): used, not opened, and left open. */
+  readonly pool?: Promise<WorkerPool>;
   readonly chunkSize?: number;
   readonly maxRecordBytes?: number;
 }
@@ -96,24 +100,30 @@ export async function processFiles<P, S, R>(
   return foldFiles(ctx, inputs, fingerprintOf(inputs), work);
 }
 
-/** The files' run, from inputs already inspected and the fingerprint their checkpoint is checked against. */
+/**
+ * The files' run, from inputs already inspected and the fingerprint their checkpoint is checked against;
+ * `progressOf` (one file's work) measures a safe point's progress in its own unit instead of bytes.
+ */
 export async function foldFiles<P, S, R>(
   ctx: CommandContext,
   inputs: readonly InputFile[],
   fingerprint: unknown,
   work: Omit<FilesWork<P, S, R>, 'paths'>,
+  progressOf?: (state: S, watermark: Watermark) => Progress,
 ): Promise<FilesOutcome<S, R>> {
   const restored = await ctx.restore<FilesCheckpoint<S, R>>(fingerprint);
   let saved: FilesCheckpoint<S, R> = restored?.state ?? { index: 0, results: [] };
   const progress = progressOver(inputs);
   const paths = (from: number) => inputs.slice(from).map((input) => input.path);
-  let pool: ChunkPool | undefined;
-  const poolOf = async () => (pool ??= await openChunkPool(work.workers ?? defaultWorkerCount()));
+  let opened: { readonly pool: ChunkPool; readonly owned: boolean } | undefined;
+  const poolOf = async () => (opened ??= await poolFor(work)).pool;
   try {
     for (let index = saved.index; index < inputs.length; index++) {
       const input = inputs[index]!;
+      const at = (current: Current<S>) =>
+        progressOf?.(current.state, current.watermark) ?? progress(index, current.watermark.offset);
       const checkpoint = (current: Current<S>) =>
-        ctx.checkpoint<FilesCheckpoint<S, R>>({ ...saved, index, current }, progress(index, current.watermark.offset));
+        ctx.checkpoint<FilesCheckpoint<S, R>>({ ...saved, index, current }, at(current));
       const step = input.kind === 'bad'
         ? refused(input, input.error)
         : await foldFile(input, saved.current, work, poolOf, checkpoint);
@@ -129,7 +139,7 @@ export async function foldFiles<P, S, R>(
       }
     }
   } finally {
-    await pool?.close();
+    if (opened?.owned) await opened.pool.close();
   }
   return { kind: 'done', results: saved.results };
 }
@@ -173,7 +183,8 @@ async function foldFile<P, S>(
   if (outcome.kind === 'done') return { kind: 'done', file: input, state: outcome.state, watermark: outcome.watermark };
   // A dead thread is not the file's fault: the call fails, and the checkpoint stays for the identical call.
   if (outcome.error.code === ErrorCode.WorkerFailed) throw workerFailedError(outcome.error);
-  return { kind: 'failed', file: input, state: outcome.state, error: outcome.error, line: outcome.line };
+  const { state, watermark, error, line } = outcome;
+  return { kind: 'failed', file: input, state, watermark, error, line };
 }
 
 const refused = (file: InputFile, error: StintError): FileEnd<never> => ({ kind: 'refused', file, error });

@@ -1,14 +1,21 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { ErrorCode } from '../contract/error-code.js';
+import type { Progress } from '../contract/incomplete.js';
 import { StintError } from '../contract/stint-error.js';
 import { ProgressUnit } from '../contract/vocabulary/progress-unit.js';
 import type { CommandContext } from '../runtime/program/command-spec.js';
-import { defaultWorkerCount, openChunkPool } from './chunk-pool.js';
-import { DEFAULT_MAX_RECORD_BYTES, runChunked, type SafePoint } from './chunked-run.js';
+import { poolFor } from './chunk-pool.js';
+import { DEFAULT_MAX_RECORD_BYTES, runChunked, type SafePoint, type Watermark } from './chunked-run.js';
 import type { FileOutcome, FileWork } from './file-work.js';
 import type { ReadableFile } from './process-files.js';
 import { workerFailedError } from './worker-failed.js';
 import type { Sink, SinkMark } from './sink.js';
+
+/** What a safe point reports: the work's own measure, or the bytes of the input read so far. */
+export type ProgressOf<S> = (state: S, watermark: Watermark) => Progress;
+
+const bytesOf = (total: number): ProgressOf<unknown> => (_, watermark) =>
+  ({ done: watermark.offset, total, unit: ProgressUnit.Bytes });
 
 /**
  * The sink's mark for this run, checked against the input (output committed
@@ -16,7 +23,11 @@ import type { Sink, SinkMark } from './sink.js';
  * files), and reported as the progress so far.
  */
 export async function resumeFromSink<S>(
-  ctx: CommandContext, sink: Sink<S>, fingerprint: unknown, input: { readonly path: string; readonly size: number },
+  ctx: CommandContext,
+  sink: Sink<S>,
+  fingerprint: unknown,
+  input: { readonly path: string; readonly size: number },
+  progressOf: ProgressOf<S> = bytesOf(input.size),
 ): Promise<SinkMark<S> | undefined> {
   const mark = await sink.resume();
   if (mark === undefined) return undefined;
@@ -26,31 +37,54 @@ export async function resumeFromSink<S>(
       fix_required: 'Restore the file, or start a new run with a new --idempotency-key (committed output stays)',
     });
   }
-  ctx.progress(mark.watermark.offset, input.size, ProgressUnit.Bytes);
+  const { done, total, unit } = progressOf(mark.state, mark.watermark);
+  ctx.progress(done, total, unit);
   return mark;
 }
 
-/** A safe point with a sink: commit the output and its watermark, then report progress and answer whether to stop. */
-export function sinkSafePoint<S>(
-  ctx: CommandContext, sink: Sink<S>, fingerprint: unknown, total: number,
-): SafePoint<S> {
+/** A sink's safe points, and the last commit (in flight when the fold commits ahead). */
+export interface SinkCommits<S> {
+  readonly safePoint: SafePoint<S>;
+  /** Resolves once the last commit is durable; rejects with its failure. */
+  settled(): Promise<void>;
+}
+
+/**
+ * A safe point with a sink: commit the output and its watermark, report
+ * progress once it is durable, and answer whether to stop. Ahead, the fold
+ * goes on while one commit is in flight; a stop waits for it.
+ */
+export function sinkCommits<S>(
+  ctx: CommandContext, sink: Sink<S>, fingerprint: unknown, how: { progressOf: ProgressOf<S>; ahead: boolean },
+): SinkCommits<S> {
   const input = JSON.stringify(fingerprint);
-  return async (state, watermark) => {
-    await sink.commit({ watermark, state, input });
-    // A store that never leaves the thread (PGlite's wasm) would starve the timers: the budget, the heartbeat.
-    await nextTurn();
-    ctx.progress(watermark.offset, total, ProgressUnit.Bytes);
+  let inflight: Promise<void> = Promise.resolve();
+  async function safePoint(state: S, watermark: Watermark): Promise<boolean> {
+    await inflight;
+    // Taken now: the fold may change its state while the commit is in flight.
+    const { done, total, unit } = how.progressOf(state, watermark);
+    inflight = sink.commit({ watermark, state, input }).then(async () => {
+      // A store that never leaves the thread (PGlite's wasm) would starve the timers: the budget, the heartbeat.
+      await nextTurn();
+      ctx.progress(done, total, unit);
+    });
+    // Its failure (a full disk) is thrown where it is awaited; until then it must not count as unhandled.
+    inflight.catch(() => undefined);
+    if (!how.ahead || ctx.stopRequested()) await inflight;
     return ctx.stopRequested();
-  };
+  }
+  return { safePoint, settled: () => inflight };
 }
 
 /** processFile with a sink: resume from the sink's mark, commit at every safe point (no checkpoint store). */
 export async function foldIntoSink<P, S>(
   ctx: CommandContext, input: ReadableFile, fingerprint: unknown, work: FileWork<P, S> & { readonly sink: Sink<S> },
 ): Promise<FileOutcome<S>> {
-  const restored = await resumeFromSink(ctx, work.sink, fingerprint, input);
-  const pool = await openChunkPool(work.workers ?? defaultWorkerCount());
+  const progressOf = work.progress ?? bytesOf(input.size);
+  const restored = await resumeFromSink(ctx, work.sink, fingerprint, input, progressOf);
+  const { pool, owned } = await poolFor(work);
   try {
+    const commits = sinkCommits(ctx, work.sink, fingerprint, { progressOf, ahead: work.commitAhead === true });
     const outcome = await runChunked({
       pool,
       path: input.absolute,
@@ -61,15 +95,15 @@ export async function foldIntoSink<P, S>(
       options: work.options,
       chunkSize: work.chunkSize ?? 1024 * 1024,
       maxRecordBytes: work.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES,
-      from: restored?.watermark ?? { offset: 0, line: 1 },
+      from: restored?.watermark ?? work.from ?? { offset: 0, line: 1 },
       state: restored?.state ?? work.initial(),
       fold: work.fold,
-      safePoint: sinkSafePoint(ctx, work.sink, fingerprint, input.size),
+      safePoint: commits.safePoint,
     });
+    await commits.settled();
     if (outcome.kind === 'failed' && outcome.error.code === ErrorCode.WorkerFailed) throw workerFailedError(outcome.error);
-    if (outcome.kind === 'failed') return { kind: 'failed', state: outcome.state, error: outcome.error, line: outcome.line };
-    return { kind: outcome.kind, state: outcome.state };
+    return outcome;
   } finally {
-    await pool.close();
+    if (owned) await pool.close();
   }
 }

@@ -6,140 +6,63 @@ import { StintError } from '../../contract/stint-error.js';
 import { Cause } from '../../contract/vocabulary/cause.js';
 import { DangerLevel } from '../../contract/vocabulary/danger-level.js';
 import { Phase } from '../../contract/vocabulary/phase.js';
-import { ProgressUnit } from '../../contract/vocabulary/progress-unit.js';
 import { SideEffects } from '../../contract/vocabulary/side-effects.js';
 import { defineCommand } from '../../runtime/program/define-command.js';
-import type { CommandResult } from '../../runtime/program/command-spec.js';
-import { openChunkPool, writerWorkerCount } from '../../engine/chunk-pool.js';
-import { DEFAULT_MAX_RECORD_BYTES, runChunked, type Fold, type Watermark } from '../../engine/chunked-run.js';
+import type { CommandContext, CommandResult } from '../../runtime/program/command-spec.js';
+import { openWorkerPool, type WorkerPool } from '../../engine/chunk-pool.js';
+import { DEFAULT_MAX_RECORD_BYTES, type Watermark } from '../../engine/chunked-run.js';
+import type { FileOutcome, FileWork } from '../../engine/file-work.js';
+import { processFile } from '../../engine/process-file.js';
+import type { Progress } from '../../contract/incomplete.js';
+import { ProgressUnit } from '../../contract/vocabulary/progress-unit.js';
 import { readCsvHeader, type CsvHeader } from '../csv-header.js';
 import { Framing } from '../../engine/framing.js';
-import { workerFailedError } from '../../engine/worker-failed.js';
 import { fingerprintOf, inspectInput } from '../../engine/input-file.js';
-import { BAD_ROW_MESSAGE, type BadRow } from './bad-row.js';
+import { BAD_ROW_MESSAGE } from './bad-row.js';
 import { chunkSizeFlag, IMPORT_CHUNK_SIZE, WORKERS_FLAG } from '../engine-flags.js';
 import type { ImportChunk, ImportMapOptions } from './import-map.js';
-import { closeSync, openSync } from 'node:fs';
-import { fileRangeDigest } from './import-ledger.js';
 import { RECORD_FORMAT, type ImportState, type RunRecord, type SavedState } from './import-records.js';
-import { findPrior, forgetRun, type PriorRun } from './prior-run.js';
-import { importSink } from './import-sink.js';
-import { openTable, TableKey, type Table, type TableBatch } from './table-store.js';
-import { releaseSlot } from './row-slots.js';
+import { findPrior, forgetRun } from './prior-run.js';
+import { openTable, TableKey, type Table } from './table-store.js';
+import { importFold, OnBadRow } from './import-fold.js';
+import { importSink, putHeaderSpan, spanWriter, type ImportSink, type ImportStore } from './import-sink.js';
+
+export { OnBadRow } from './import-fold.js';
 
 const MAP_MODULE = new URL('./import-map.js', import.meta.url).href;
-const BAD_SAMPLE_LIMIT = 100;
 /** Chunk failures that say nothing about the rows: the run fails with them and the same call resumes. */
 const RESUMABLE_FAILURES: ReadonlySet<string> = new Set([
   ErrorCode.InputTruncated, ErrorCode.InputReplaced, ErrorCode.FileUnreadable,
 ]);
-const RANGE_LIMIT = 1000;
-
-/** What to do with a malformed row. */
-export const OnBadRow = { Skip: 'skip', Fail: 'fail' } as const;
-export type OnBadRow = (typeof OnBadRow)[keyof typeof OnBadRow];
 
 /** Whether a call wrote rows, replayed a finished run, or (dry run) wrote nothing. */
 export const Effect = { Written: 'written', Noop: 'noop', None: 'none' } as const;
 export type Effect = (typeof Effect)[keyof typeof Effect];
 
-const encodeId = (id: number) => Buffer.from(String(id));
-
-/** Records a chunk's span in the ledger, in the batch that commits its rows. */
-type SpanWriter = (batch: TableBatch, start: number, end: number, digest: Uint8Array) => void;
-
-function noteBad(state: ImportState, line: number, reason: BadRow): void {
-  state.badCount++;
-  state.rangeOpen = false;
-  if (state.badSample.length < BAD_SAMPLE_LIMIT) state.badSample.push({ line, reason });
+/** One import call, settled before its table opens: the input, its header and the flags that shape the run. */
+interface ImportCall {
+  readonly ctx: CommandContext;
+  readonly path: string;
+  readonly absolute: string;
+  readonly size: number;
+  readonly header: CsvHeader;
+  readonly fingerprint: unknown;
+  readonly keyIndex: number | undefined;
+  readonly keyed: boolean;
+  readonly idem: string;
+  readonly keyGiven: boolean;
+  readonly into: string;
+  readonly dryRun: boolean;
+  readonly sync: boolean;
+  readonly onBadRow: OnBadRow;
+  readonly workers: number | undefined;
+  readonly chunkSize: number;
 }
 
-/** Imported rows `firstLine`..`lastLine` (ids `firstId`..`lastId`) extend the open range or start one. */
-function noteRun(state: ImportState, firstLine: number, lastLine: number, rows: number, firstId: number, lastId: number): void {
-  state.imported += rows;
-  const last = state.ranges.at(-1);
-  if (last && (state.rangeOpen || state.ranges.length >= RANGE_LIMIT)) {
-    last.lastLine = lastLine;
-    last.rows += rows;
-    last.lastId = lastId;
-  } else {
-    state.ranges.push({ firstLine, lastLine, rows, firstId, lastId });
-  }
-  state.rangeOpen = true;
-}
-
-/**
- * The main-side fold: give each good row its id in file order (or the id
- * its key already has) and stage the puts; the safe point commits them with
- * the checkpoint in one batch.
- */
-function importFold(
-  table: Table | undefined, keyed: boolean, onBadRow: OnBadRow, span: SpanWriter,
-): Fold<ImportChunk, ImportState> {
-  return async function* (chunks, state) {
-    for await (const chunk of chunks) {
-      const { partial } = chunk;
-      const batch = table?.batch();
-      if (batch) span(batch, chunk.start, chunk.end, partial.digest);
-      const stopAt = onBadRow === OnBadRow.Fail && partial.bad.length > 0 ? partial.bad[0]!.before : partial.rows;
-      const existing = new Map<string, number>();
-      if (keyed && table && partial.keys) {
-        const unique = [...new Set(partial.keys.slice(0, stopAt))];
-        const found = await table.getMany(unique.map(TableKey.index));
-        unique.forEach((key, k) => found[k] && existing.set(key, Number(Buffer.from(found[k]!).toString())));
-      }
-      // A view per row over the chunk's one buffer: the constructor is about twice as fast as subarray.
-      const { buffer, byteOffset } = partial.packed;
-      const rowBytes = (r: number) => {
-        const start = r === 0 ? 0 : partial.ends[r - 1]!;
-        return new Uint8Array(buffer, byteOffset + start, partial.ends[r]! - start);
-      };
-      let badIndex = 0;
-      let r = 0;
-      while (r < stopAt) {
-        while (badIndex < partial.bad.length && partial.bad[badIndex]!.before <= r) {
-          const bad = partial.bad[badIndex++]!;
-          noteBad(state, chunk.line + bad.line, bad.reason);
-        }
-        // The good rows up to the next bad one: a run of lines, and (appending) of consecutive ids.
-        const end = Math.min(stopAt, badIndex < partial.bad.length ? partial.bad[badIndex]!.before : stopAt);
-        const firstId = state.nextId;
-        if (keyed) {
-          for (let q = r; q < end; q++) {
-            const key = partial.keys![q]!;
-            const known = existing.get(key);
-            const id = known ?? state.nextId++;
-            if (known === undefined) {
-              existing.set(key, id);
-              batch?.put(TableKey.index(key), encodeId(id));
-            }
-            batch?.put(TableKey.row(id), rowBytes(q));
-            noteRun(state, chunk.line + partial.lines[q]!, chunk.line + partial.lines[q]!, 1, id, id);
-          }
-        } else {
-          if (batch) for (let q = r; q < end; q++) batch.put(TableKey.row(firstId + q - r), rowBytes(q));
-          state.nextId = firstId + end - r;
-          noteRun(state, chunk.line + partial.lines[r]!, chunk.line + partial.lines[end - 1]!, end - r, firstId, state.nextId - 1);
-        }
-        r = end;
-      }
-      // The batch holds copies of the rows: the worker may pack another chunk into their slot.
-      releaseSlot(partial.slot);
-      if (onBadRow === OnBadRow.Fail && partial.bad.length > 0) {
-        const bad = partial.bad[0]!;
-        noteBad(state, chunk.line + bad.line, bad.reason);
-        state.failed = { line: chunk.line + bad.line, reason: bad.reason };
-        state.pending = batch;
-        yield state;
-        return state;
-      }
-      for (; badIndex < partial.bad.length; badIndex++) noteBad(state, chunk.line + partial.bad[badIndex]!.line, partial.bad[badIndex]!.reason);
-      state.pending = batch;
-      yield state;
-    }
-    return state;
-  };
-}
+/** Where a run begins: a finished run to answer again, or after the committed rows (none: at the first record). */
+type ImportStart =
+  | { readonly kind: 'replay'; readonly record: RunRecord }
+  | { readonly kind: 'begin'; readonly nextId: number; readonly resumed?: { watermark: Watermark; state: SavedState } };
 
 function outcomeData(path: string, state: SavedState, keyed: boolean, extraGap?: Unresolved) {
   const established: Established<{ rows: number; first_id?: number; last_id?: number }>[] = state.ranges.map((r) => ({
@@ -189,137 +112,26 @@ export const importCommand = defineCommand({
     const input = inspectInput(positionals.file, ctx.cwd);
     if (input.kind === 'bad') throw input.error;
     const header = readCsvHeader(input.absolute, input.size, DEFAULT_MAX_RECORD_BYTES, input.path);
-    const keyIndex = flags.key === undefined ? undefined : header.names.indexOf(flags.key);
-    if (keyIndex === -1) {
-      throw new StintError(StintCode.KeyColumnMissing, `--key ${flags.key}: the header has no such column`, { context: { columns: header.names }, fix_required: 'Name a column of the header with --key' });
-    }
-    const fingerprint = fingerprintOf([input]);
-    const dryRun = flags['dry-run'];
-    const keyed = keyIndex !== undefined;
-    const idem = options.idempotencyKey!;
+    const keyIndex = keyIndexOf(header, flags.key);
+    const call: ImportCall = {
+      ctx, header, keyIndex, keyed: keyIndex !== undefined, fingerprint: fingerprintOf([input]),
+      path: input.path, absolute: input.absolute, size: input.size,
+      idem: options.idempotencyKey!, keyGiven: options.idempotencyKeyGiven === true,
+      into: flags.into, dryRun: flags['dry-run'], sync: !flags['no-sync'],
+      onBadRow: flags['on-bad-row'], workers: flags.workers, chunkSize: flags['chunk-size'],
+    };
     // The worker threads boot (~60 ms) while msgpackr and LevelDB load and the table opens, not after.
-    // Both promises are awaited below; the empty handlers only keep an early failure of one from
-    // going unhandled while the other is awaited.
-    const pooling = openChunkPool(flags.workers ?? writerWorkerCount());
+    // processFile awaits the pool; the empty handler only keeps an early failure from going unhandled meanwhile.
+    const pooling = openWorkerPool(call.workers);
     pooling.catch(() => undefined);
     // Loaded here, not at the top: every stint call (even --version) loads this module.
     const msgpack = import('msgpackr');
     msgpack.catch(() => undefined);
     let table: Table | undefined;
     try {
-      table = dryRun ? undefined : await openTable(flags.into, true);
+      table = call.dryRun ? undefined : await openTable(call.into, true);
       const { pack, unpack } = await msgpack;
-      const pool = await pooling;
-      const sync = !flags['no-sync'];
-      let prior: PriorRun = { kind: 'none', stale: false };
-      let nextId = 1;
-      if (table) {
-        prior = await findPrior({
-          table, unpack, idem, keyGiven: options.idempotencyKeyGiven === true, argumentsDigest: ctx.argumentsDigest,
-          fingerprint, path: input.path, absolute: input.absolute, size: input.size,
-        });
-        if (prior.kind === 'replay') return replayOf(prior.record);
-        const columns = await table.get(TableKey.Columns);
-        if (columns && JSON.stringify(unpack(columns)) !== JSON.stringify(header.names)) {
-          throw new StintError(StintCode.ColumnsMismatch, `the table at ${flags.into} has other columns than ${input.path}`, {
-            context: { table: unpack(columns) as unknown, file: header.names },
-            fix_required: 'Import into another --into folder, or make the header match the table',
-          });
-        }
-        if (prior.kind === 'none' && prior.stale) await forgetRun(table, idem, sync);
-        const next = await table.get(TableKey.NextId);
-        if (next) nextId = Number(Buffer.from(next).toString());
-      }
-      const restored = dryRun
-        ? (await ctx.restore<SavedState & { watermark: Watermark }>(fingerprint))?.state
-        : undefined;
-      const continued = prior.kind === 'continue' ? prior : undefined;
-      const base = continued?.state ?? restored;
-      const state: ImportState = { ...(base ?? { nextId, imported: 0, badCount: 0, badSample: [], ranges: [], rangeOpen: false }), pending: undefined };
-      const from = continued?.watermark ?? restored?.watermark ?? { offset: header.dataStart, line: header.dataLine };
-      const span: SpanWriter = (batch, start, end, digest) =>
-        batch.put(TableKey.span(idem, start), pack({ end, digest }));
-      const sink = table && importSink({
-        table, idem, argumentsDigest: ctx.argumentsDigest, fingerprint, header, sync, pack, unpack,
-      });
-      const inputText = JSON.stringify(fingerprint);
-      let started = continued !== undefined;
-      let inflight: Promise<void> = Promise.resolve();
-
-      const outcome = await runChunked({
-        pool,
-        path: input.absolute,
-        fileSize: input.size,
-        fileIno: input.ino,
-        framing: Framing.Csv,
-        mapModule: MAP_MODULE,
-        options: { width: header.names.length, ...(keyed ? { keyIndex } : {}) } satisfies ImportMapOptions,
-        chunkSize: flags['chunk-size'],
-        maxRecordBytes: DEFAULT_MAX_RECORD_BYTES,
-        from,
-        state,
-        fold: importFold(table, keyed, flags['on-bad-row'], span),
-        async safePoint(folded, watermark) {
-          if (!sink || !table) {
-            const { pending: _, ...rest } = folded;
-            const done = folded.imported + folded.badCount;
-            return ctx.checkpoint({ ...rest, watermark }, { done, unit: ProgressUnit.Rows });
-          }
-          // The rows of this chunk and the checkpoint that records them: one batch, so a kill between them is impossible.
-          const batch = (folded.pending ??= table.batch());
-          batch.put(TableKey.NextId, encodeId(folded.nextId));
-          if (!started) {
-            // The header is the ledger's first span: a file with another header is other bytes.
-            span(batch, 0, header.dataStart, headerDigest(input.absolute, header.dataStart));
-            batch.put(TableKey.Columns, pack(header.names));
-          }
-          started = true;
-          // One commit in flight while the next chunk is folded; a stop (or an upsert, whose
-          // lookups must see it) waits for it to be durable first.
-          await inflight;
-          const imported = folded.imported;
-          const committing = sink.commit({ watermark, state: folded, input: inputText });
-          folded.pending = undefined;
-          inflight = committing.then(() => ctx.progress(imported, undefined, ProgressUnit.Rows));
-          // Its failure (a full disk) is thrown where it is awaited; until then it must not count as unhandled.
-          inflight.catch(() => undefined);
-          if (keyed || ctx.stopRequested()) await inflight;
-          return ctx.stopRequested();
-        },
-      });
-
-      await inflight;
-      const { pending: _, ...folded } = outcome.state;
-      if (outcome.kind === 'stopped') {
-        // Whatever stopped it (budget, signal, cancel), the committed rows and their checkpoint stay:
-        // the identical call continues after them and never imports them again.
-        const data = outcomeData(input.path, folded, keyed, { q: `lines ${outcome.watermark.line}-`, reason: 'not imported yet: the import paused' });
-        return { exitCode: ExitCode.INCOMPLETE, data: { ...data, cause: ctx.stopCause() ?? Cause.Budget } };
-      }
-      if (outcome.kind === 'failed' && outcome.error.code === ErrorCode.WorkerFailed) {
-        throw workerFailedError(outcome.error);
-      }
-      if (outcome.kind === 'failed' && RESUMABLE_FAILURES.has(outcome.error.code)) {
-        // Not a bad row: fail, keeping the checkpoint so the same call resumes.
-        const { code, message, context } = outcome.error;
-        throw new StintError(code as ErrorCode, message, { context: { ...context } });
-      }
-      const result = resultOf(input.path, folded, keyed, outcome, { dryRun, into: flags.into });
-      if (table) {
-        const record: RunRecord = {
-          version: RECORD_FORMAT, argumentsDigest: ctx.argumentsDigest, fingerprint,
-          watermark: outcome.watermark, state: folded,
-          exitCode: result.exitCode, data: result.data as Record<string, unknown>,
-          ...(result.error ? { error: result.error } : {}),
-        };
-        // The run's end: its checkpoint goes and its response stays, under its key, in one batch.
-        const last = table.batch();
-        last.del(TableKey.checkpoint(idem));
-        last.put(TableKey.run(idem), pack(record));
-        if (!started) span(last, 0, header.dataStart, headerDigest(input.absolute, header.dataStart));
-        await last.write(sync);
-      }
-      return dryRun ? { ...result, meta: { dry_run: true } } : result;
+      return await importWith(call, pooling, table && { table, pack, unpack });
     } finally {
       // A pool that failed to start has nothing to close; its error is the one thrown above.
       await pooling.then((pool) => pool.close(), () => undefined);
@@ -327,6 +139,138 @@ export const importCommand = defineCommand({
     }
   },
 });
+
+/** The index of the --key column, or undefined without --key; a header without it is KEY_COLUMN_MISSING. */
+function keyIndexOf(header: CsvHeader, key: string | undefined): number | undefined {
+  if (key === undefined) return undefined;
+  const index = header.names.indexOf(key);
+  if (index === -1) {
+    throw new StintError(StintCode.KeyColumnMissing, `--key ${key}: the header has no such column`, {
+      context: { columns: header.names },
+      fix_required: 'Name a column of the header with --key',
+    });
+  }
+  return index;
+}
+
+/** The import once its table (none in a dry run) is open: where it begins, the file through processFile, the answer. */
+async function importWith(
+  call: ImportCall, pool: Promise<WorkerPool>, store: ImportStore | undefined,
+): Promise<CommandResult<Record<string, unknown>>> {
+  const start: ImportStart = store ? await startInTable(call, store) : { kind: 'begin', nextId: 1 };
+  if (start.kind === 'replay') return replayOf(start.record);
+  const { ctx, idem, fingerprint, absolute, header, sync } = call;
+  const sink = store && importSink({
+    ...store, idem, argumentsDigest: ctx.argumentsDigest, fingerprint, absolute, header, sync, resumed: start.resumed,
+  });
+  const outcome = await processFile(ctx, fileWork(call, pool, store, start.nextId, sink));
+  return answerOf(call, store, outcome, sink?.started() ?? false);
+}
+
+/** What the table holds of this run decides where it begins; a table with other columns is refused. */
+async function startInTable(call: ImportCall, store: ImportStore): Promise<ImportStart> {
+  const { table, unpack } = store;
+  const { ctx, idem, fingerprint, path, absolute, size, keyGiven } = call;
+  const prior = await findPrior({
+    table, unpack, idem, keyGiven, argumentsDigest: ctx.argumentsDigest, fingerprint, path, absolute, size,
+  });
+  if (prior.kind === 'replay') return prior;
+  const columns = await table.get(TableKey.Columns);
+  if (columns && JSON.stringify(unpack(columns)) !== JSON.stringify(call.header.names)) {
+    throw new StintError(StintCode.ColumnsMismatch, `the table at ${call.into} has other columns than ${path}`, {
+      context: { table: unpack(columns) as unknown, file: call.header.names },
+      fix_required: 'Import into another --into folder, or make the header match the table',
+    });
+  }
+  if (prior.kind === 'continue') {
+    const resumed = { watermark: prior.watermark, state: prior.state };
+    return { kind: 'begin', nextId: prior.state.nextId, resumed };
+  }
+  if (prior.stale) await forgetRun(table, idem, call.sync);
+  const next = await table.get(TableKey.NextId);
+  return { kind: 'begin', nextId: next ? Number(Buffer.from(next).toString()) : 1 };
+}
+
+/**
+ * The file as processFile takes it: CSV records from after the header, the
+ * rows staged by the fold and committed exactly once through the sink (a
+ * dry run checkpoints instead), progress in rows.
+ */
+function fileWork(
+  call: ImportCall, pool: Promise<WorkerPool>, store: ImportStore | undefined, nextId: number, sink?: ImportSink,
+): FileWork<ImportChunk, ImportState> {
+  const keyed = call.keyIndex !== undefined ? { keyIndex: call.keyIndex } : {};
+  const span = store && spanWriter(call.idem, store.pack);
+  return {
+    path: call.path,
+    framing: Framing.Csv,
+    mapModule: MAP_MODULE,
+    options: { width: call.header.names.length, ...keyed } satisfies ImportMapOptions,
+    initial: () => ({
+      nextId, imported: 0, badCount: 0, badSample: [], ranges: [], rangeOpen: false, pending: undefined,
+    }),
+    from: { offset: call.header.dataStart, line: call.header.dataLine },
+    fold: importFold(store?.table, call.keyed, call.onBadRow, span),
+    pool,
+    chunkSize: call.chunkSize,
+    maxRecordBytes: DEFAULT_MAX_RECORD_BYTES,
+    // A dry run counts every row it checked; a commit, the rows it made durable.
+    progress: sink ? committedRows : checkedRows,
+    // An upsert's lookups must see the last commit: only an append folds while it is in flight.
+    ...(sink ? { sink, commitAhead: !call.keyed } : {}),
+  };
+}
+
+const committedRows = (state: ImportState): Progress => ({ done: state.imported, unit: ProgressUnit.Rows });
+const checkedRows = (state: ImportState): Progress =>
+  ({ done: state.imported + state.badCount, unit: ProgressUnit.Rows });
+
+/** The answer to how the fold ended; a run that reached its end (or its failing row) is recorded in the table. */
+async function answerOf(
+  call: ImportCall, store: ImportStore | undefined, outcome: FileOutcome<ImportState>, started: boolean,
+): Promise<CommandResult<Record<string, unknown>>> {
+  const { pending: _, ...folded } = outcome.state;
+  if (outcome.kind === 'stopped') {
+    // Whatever stopped it (budget, signal, cancel), the committed rows and their checkpoint stay:
+    // the identical call continues after them and never imports them again.
+    const gap = { q: `lines ${outcome.watermark.line}-`, reason: 'not imported yet: the import paused' };
+    const data = outcomeData(call.path, folded, call.keyed, gap);
+    return { exitCode: ExitCode.INCOMPLETE, data: { ...data, cause: call.ctx.stopCause() ?? Cause.Budget } };
+  }
+  if (outcome.kind === 'failed' && RESUMABLE_FAILURES.has(outcome.error.code)) {
+    // Not a bad row: fail, keeping the checkpoint so the same call resumes.
+    const { code, message, context } = outcome.error;
+    throw new StintError(code as ErrorCode, message, { context: { ...context } });
+  }
+  const result = resultOf(call.path, folded, call.keyed, outcome, { dryRun: call.dryRun, into: call.into });
+  if (store) await recordRun(call, store, { folded, watermark: outcome.watermark, result, started });
+  return call.dryRun ? { ...result, meta: { dry_run: true } } : result;
+}
+
+/** The run's end: its checkpoint goes and its response stays, under its key, in one batch. */
+async function recordRun(
+  call: ImportCall,
+  store: ImportStore,
+  ended: {
+    readonly folded: SavedState;
+    readonly watermark: Watermark;
+    readonly result: CommandResult<Record<string, unknown>>;
+    readonly started: boolean;
+  },
+): Promise<void> {
+  const { folded, watermark, result } = ended;
+  const record: RunRecord = {
+    version: RECORD_FORMAT, argumentsDigest: call.ctx.argumentsDigest, fingerprint: call.fingerprint,
+    watermark, state: folded,
+    exitCode: result.exitCode, data: result.data as Record<string, unknown>,
+    ...(result.error ? { error: result.error } : {}),
+  };
+  const last = store.table.batch();
+  last.del(TableKey.checkpoint(call.idem));
+  last.put(TableKey.run(call.idem), store.pack(record));
+  if (!ended.started) putHeaderSpan({ ...call, pack: store.pack }, last);
+  await last.write(call.sync);
+}
 
 /** A finished run answered again: the same response, and nothing written. */
 function replayOf(record: RunRecord): CommandResult<Record<string, unknown>> {
@@ -358,14 +302,4 @@ function resultOf(
     : `${folded.imported} rows imported; ${data.unresolved_total} could not be`;
   const error = { code: ErrorCode.PartialFailure, message, retryable: false, phase: Phase.Execution };
   return { exitCode: ExitCode.PARTIAL_FAILURE, data, error };
-}
-
-/** The digest of the header's bytes, read once at the start of a run. */
-function headerDigest(path: string, dataStart: number): Uint8Array {
-  const fd = openSync(path, 'r');
-  try {
-    return fileRangeDigest(fd, 0, dataStart);
-  } finally {
-    closeSync(fd);
-  }
 }

@@ -1,30 +1,73 @@
+import { closeSync, openSync } from 'node:fs';
 import type { CsvHeader } from '../csv-header.js';
+import type { Watermark } from '../../engine/chunked-run.js';
 import { levelSink } from '../../engine/level-sink.js';
 import type { Sink } from '../../engine/sink.js';
-import { RECORD_FORMAT, type ImportCheckpoint, type ImportState } from './import-records.js';
-import { TableKey, type Table } from './table-store.js';
+import { encodeId, type SpanWriter } from './import-fold.js';
+import { fileRangeDigest } from './import-ledger.js';
+import { RECORD_FORMAT, type ImportCheckpoint, type ImportState, type SavedState } from './import-records.js';
+import { TableKey, type Table, type TableBatch } from './table-store.js';
 
-export interface ImportRun {
+/** The table an import writes, with the codec of its records. */
+export interface ImportStore {
   readonly table: Table;
-  readonly idem: string;
-  readonly argumentsDigest: string;
-  readonly fingerprint: unknown;
-  readonly header: CsvHeader;
-  readonly sync: boolean;
   readonly pack: (value: unknown) => Uint8Array;
   readonly unpack: (bytes: Uint8Array) => unknown;
 }
 
+/** One run into the table: its key, the input it reads, and where it resumes (as findPrior decided). */
+export interface ImportRun extends ImportStore {
+  readonly idem: string;
+  readonly argumentsDigest: string;
+  readonly fingerprint: unknown;
+  /** The input's absolute path: its header is the ledger's first span. */
+  readonly absolute: string;
+  readonly header: CsvHeader;
+  readonly sync: boolean;
+  /** The committed rows this run continues after: a paused run's, or a finished run's whose file grew. */
+  readonly resumed: { readonly watermark: Watermark; readonly state: SavedState } | undefined;
+}
+
+/** The import's sink; `started` says whether the run's header span and columns are in the table yet. */
+export interface ImportSink extends Sink<ImportState> {
+  started(): boolean;
+}
+
+/** The ledger's writer: a chunk's span, under the run's key, in the batch that commits its rows. */
+export function spanWriter(idem: string, pack: (value: unknown) => Uint8Array): SpanWriter {
+  return (batch, start, end, digest) => batch.put(TableKey.span(idem, start), pack({ end, digest }));
+}
+
+/** The header is the ledger's first span: a file with another header is other bytes. */
+export function putHeaderSpan(run: Pick<ImportRun, 'idem' | 'pack' | 'absolute' | 'header'>, batch: TableBatch): void {
+  const { dataStart } = run.header;
+  spanWriter(run.idem, run.pack)(batch, 0, dataStart, headerDigest(run.absolute, dataStart));
+}
+
 /**
  * An import's commits, through the LevelDB sink: a chunk's rows (and its
- * ledger span, staged in `pending`) and the run's checkpoint in one batch.
+ * ledger span, staged in `pending`), the next id, and the run's checkpoint
+ * in one batch. It resumes where findPrior found the committed rows end:
+ * by content, when only the file's metadata changed.
  */
-export function importSink(run: ImportRun): Sink<ImportState> {
-  return levelSink<ImportState>({
+export function importSink(run: ImportRun): ImportSink {
+  let started = run.resumed !== undefined;
+  const input = JSON.stringify(run.fingerprint);
+  const sink = levelSink<ImportState>({
     db: run.table,
     markKey: TableKey.checkpoint(run.idem),
     sync: run.sync,
-    staged: (state) => state.pending,
+    staged(state) {
+      const batch = state.pending ?? run.table.batch();
+      state.pending = undefined;
+      batch.put(TableKey.NextId, encodeId(state.nextId));
+      if (!started) {
+        putHeaderSpan(run, batch);
+        batch.put(TableKey.Columns, run.pack(run.header.names));
+      }
+      started = true;
+      return batch;
+    },
     encode({ watermark, state }) {
       const { pending: _, ...saved } = state;
       const { argumentsDigest, fingerprint, header } = run;
@@ -39,4 +82,16 @@ export function importSink(run: ImportRun): Sink<ImportState> {
       return { watermark: record.watermark, state, input: JSON.stringify(record.fingerprint) };
     },
   });
+  const resumed = run.resumed && { ...run.resumed, state: { ...run.resumed.state, pending: undefined }, input };
+  return { resume: () => Promise.resolve(resumed), commit: (mark) => sink.commit(mark), started: () => started };
+}
+
+/** The digest of the header's bytes, read once at the start of a run. */
+function headerDigest(path: string, dataStart: number): Uint8Array {
+  const fd = openSync(path, 'r');
+  try {
+    return fileRangeDigest(fd, 0, dataStart);
+  } finally {
+    closeSync(fd);
+  }
 }

@@ -1,0 +1,143 @@
+import type { Fold, FoldChunk } from '../../engine/chunked-run.js';
+import type { BadRow } from './bad-row.js';
+import type { ImportChunk } from './import-map.js';
+import type { ImportState } from './import-records.js';
+import { releaseSlot } from './row-slots.js';
+import { TableKey, type Table, type TableBatch } from './table-store.js';
+
+/** What to do with a malformed row. */
+export const OnBadRow = { Skip: 'skip', Fail: 'fail' } as const;
+export type OnBadRow = (typeof OnBadRow)[keyof typeof OnBadRow];
+
+/** Records a chunk's span in the ledger, in the batch that commits its rows. */
+export type SpanWriter = (batch: TableBatch, start: number, end: number, digest: Uint8Array) => void;
+
+const BAD_SAMPLE_LIMIT = 100;
+const RANGE_LIMIT = 1000;
+
+export const encodeId = (id: number) => Buffer.from(String(id));
+
+function noteBad(state: ImportState, line: number, reason: BadRow): void {
+  state.badCount++;
+  state.rangeOpen = false;
+  if (state.badSample.length < BAD_SAMPLE_LIMIT) state.badSample.push({ line, reason });
+}
+
+/** Imported rows `firstLine`..`lastLine` (ids `firstId`..`lastId`) extend the open range or start one. */
+function noteRun(
+  state: ImportState, firstLine: number, lastLine: number, rows: number, firstId: number, lastId: number,
+): void {
+  state.imported += rows;
+  const last = state.ranges.at(-1);
+  if (last && (state.rangeOpen || state.ranges.length >= RANGE_LIMIT)) {
+    last.lastLine = lastLine;
+    last.rows += rows;
+    last.lastId = lastId;
+  } else {
+    state.ranges.push({ firstLine, lastLine, rows, firstId, lastId });
+  }
+  state.rangeOpen = true;
+}
+
+/** The ids the keys of the chunk's first `stopAt` rows already have in the table. */
+async function knownIds(table: Table, keys: readonly string[], stopAt: number): Promise<Map<string, number>> {
+  const existing = new Map<string, number>();
+  const unique = [...new Set(keys.slice(0, stopAt))];
+  const found = await table.getMany(unique.map(TableKey.index));
+  unique.forEach((key, k) => found[k] && existing.set(key, Number(Buffer.from(found[k]!).toString())));
+  return existing;
+}
+
+/** Row `r` of the chunk: a view over its one buffer (the constructor is about twice as fast as subarray). */
+function rowView(partial: ImportChunk): (r: number) => Uint8Array {
+  const { buffer, byteOffset } = partial.packed;
+  return (r) => {
+    const start = r === 0 ? 0 : partial.ends[r - 1]!;
+    return new Uint8Array(buffer, byteOffset + start, partial.ends[r]! - start);
+  };
+}
+
+/** What one chunk's rows are staged into: its batch (none in a dry run), the known ids of its keys. */
+interface Staging {
+  readonly batch: TableBatch | undefined;
+  readonly existing: Map<string, number>;
+  readonly keyed: boolean;
+  /** The rows past this one are not staged (the first bad one, with --on-bad-row fail). */
+  readonly stopAt: number;
+}
+
+/** Stages the chunk's good rows before `stopAt` and notes the bad ones among them; answers the bad rows noted. */
+function stageRows(state: ImportState, chunk: FoldChunk<ImportChunk>, staging: Staging): number {
+  const { partial } = chunk;
+  const { batch, existing, keyed, stopAt } = staging;
+  const rowBytes = rowView(partial);
+  let badIndex = 0;
+  let r = 0;
+  while (r < stopAt) {
+    while (badIndex < partial.bad.length && partial.bad[badIndex]!.before <= r) {
+      const bad = partial.bad[badIndex++]!;
+      noteBad(state, chunk.line + bad.line, bad.reason);
+    }
+    // The good rows up to the next bad one: a run of lines, and (appending) of consecutive ids.
+    const end = Math.min(stopAt, badIndex < partial.bad.length ? partial.bad[badIndex]!.before : stopAt);
+    const firstId = state.nextId;
+    if (keyed) {
+      for (let q = r; q < end; q++) {
+        const key = partial.keys![q]!;
+        const known = existing.get(key);
+        const id = known ?? state.nextId++;
+        if (known === undefined) {
+          existing.set(key, id);
+          batch?.put(TableKey.index(key), encodeId(id));
+        }
+        batch?.put(TableKey.row(id), rowBytes(q));
+        noteRun(state, chunk.line + partial.lines[q]!, chunk.line + partial.lines[q]!, 1, id, id);
+      }
+    } else {
+      if (batch) for (let q = r; q < end; q++) batch.put(TableKey.row(firstId + q - r), rowBytes(q));
+      state.nextId = firstId + end - r;
+      const lastLine = chunk.line + partial.lines[end - 1]!;
+      noteRun(state, chunk.line + partial.lines[r]!, lastLine, end - r, firstId, state.nextId - 1);
+    }
+    r = end;
+  }
+  return badIndex;
+}
+
+/**
+ * The main-side fold: give each good row its id in file order (or the id
+ * its key already has) and stage the puts; the safe point commits them with
+ * the checkpoint in one batch.
+ */
+export function importFold(
+  table: Table | undefined, keyed: boolean, onBadRow: OnBadRow, span: SpanWriter | undefined,
+): Fold<ImportChunk, ImportState> {
+  return async function* (chunks, state) {
+    for await (const chunk of chunks) {
+      const { partial } = chunk;
+      const batch = table?.batch();
+      if (batch && span) span(batch, chunk.start, chunk.end, partial.digest);
+      const stopAt = onBadRow === OnBadRow.Fail && partial.bad.length > 0 ? partial.bad[0]!.before : partial.rows;
+      const existing = keyed && table && partial.keys
+        ? await knownIds(table, partial.keys, stopAt)
+        : new Map<string, number>();
+      let badIndex = stageRows(state, chunk, { batch, existing, keyed, stopAt });
+      // The batch holds copies of the rows: the worker may pack another chunk into their slot.
+      releaseSlot(partial.slot);
+      state.pending = batch;
+      if (onBadRow === OnBadRow.Fail && partial.bad.length > 0) {
+        const bad = partial.bad[0]!;
+        noteBad(state, chunk.line + bad.line, bad.reason);
+        state.failed = { line: chunk.line + bad.line, reason: bad.reason };
+        yield state;
+        return state;
+      }
+      for (; badIndex < partial.bad.length; badIndex++) {
+        const bad = partial.bad[badIndex]!;
+        noteBad(state, chunk.line + bad.line, bad.reason);
+      }
+      yield state;
+    }
+    return state;
+  };
+}
