@@ -4,8 +4,7 @@ import type { Framing } from './framing.js';
 import { orderedChunks } from './ordered-chunks.js';
 import { driveFold, type FoldOver } from './fold-loop.js';
 
-/** The longest record a run reads by default before it calls the record malformed (usually an unterminated quote). */
-export const DEFAULT_MAX_RECORD_BYTES = 64 * 1024 * 1024;
+export { DEFAULT_MAX_RECORD_BYTES } from './framing.js';
 
 /** Where the folded work ends: a record start, and its 1-based line number. */
 export interface Watermark {

@@ -59,3 +59,6 @@ export function findRecordStart(bytes: Uint8Array, from: number, to: number, sta
   state.inQuote = inQuote;
   return -1;
 }
+
+/** The longest record a run reads by default before it calls the record malformed (usually an unterminated quote). */
+export const DEFAULT_MAX_RECORD_BYTES = 64 * 1024 * 1024;

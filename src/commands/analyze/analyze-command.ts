@@ -1,163 +1,12 @@
-import { ErrorCode } from '../../contract/error-code.js';
-import { STINT_CODES, StintWarning } from '../stint-codes.js';
-import type { ErrorDetail } from '../../contract/envelope.js';
 import { ExitCode } from '../../contract/exit-code.js';
-import { outcomeOf, type Established, type Outcome, type Unresolved } from '../../contract/outcome.js';
-import { Cause } from '../../contract/vocabulary/cause.js';
+import type { Outcome } from '../../contract/outcome.js';
 import { DangerLevel } from '../../contract/vocabulary/danger-level.js';
 import { SideEffects } from '../../contract/vocabulary/side-effects.js';
 import { defineCommand } from '../../runtime/program/define-command.js';
-import type { CommandContext, CommandResult } from '../../runtime/program/command-spec.js';
-import { DEFAULT_MAX_RECORD_BYTES, type Fold, type Watermark } from '../../engine/chunked-run.js';
-import { Framing } from '../../engine/framing.js';
-import { processFiles, type FileEnd, type ReadableFile } from '../../engine/process-files.js';
-import { mergeTableStats, newTableStats, summarizeColumn, type TableStats } from './column-stats.js';
-import { readCsvHeader, type CsvHeader } from '../csv-header.js';
+import { DEFAULT_MAX_RECORD_BYTES } from '../../engine/framing.js';
 import { renderAnalysisText } from './analysis-text.js';
 import { chunkSizeFlag, MAX_RECORD_SIZE, WORKERS_FLAG } from '../engine-flags.js';
 import type { FileAnalysis, FileCitation } from './file-analysis.js';
-
-const MAP_MODULE = new URL('./csv-stats-map.js', import.meta.url).href;
-
-type FileResult =
-  | { readonly kind: 'established'; readonly entry: Established<FileAnalysis, FileCitation> }
-  | { readonly kind: 'unresolved'; readonly entry: Unresolved; readonly exitCode: ExitCode };
-
-/** One file's fold: its header and the statistics merged so far. */
-interface FileFold {
-  readonly header: CsvHeader;
-  readonly stats: TableStats;
-}
-
-/** The main-side fold: merge each chunk's statistics in file order. */
-const foldStats: Fold<TableStats, FileFold> = async function* (chunks, fold) {
-  for await (const chunk of chunks) {
-    mergeTableStats(fold.stats, chunk.partial, chunk.line);
-    yield fold;
-  }
-  return fold;
-};
-
-/** A file that failed with a code (stint's or the framework's), under the exit code declared for it. */
-function unresolvedOf(input: { path: string }, error: { code: string; message: string }, line?: number): FileResult {
-  const code = error.code;
-  return {
-    kind: 'unresolved',
-    entry: {
-      q: input.path,
-      // The header's errors already name their line; a chunk's error is told it here.
-      reason: line && !error.message.includes(`(line ${line})`) ? `${error.message} (line ${line})` : error.message,
-      code,
-      ...(line ? { context: { line } } : {}),
-    },
-    exitCode: STINT_CODES.exitCodeOf(code) ?? ExitCode.PRECONDITION,
-  };
-}
-
-function warningsFor(ctx: CommandContext, input: ReadableFile, header: CsvHeader, stats: TableStats): void {
-  if (stats.ragged.count > 0) {
-    ctx.warn({
-      code: StintWarning.RaggedRows,
-      message: `${input.path}: ${stats.ragged.count} rows`
-        + ` do not have the header's ${header.names.length} fields and were left out`,
-      context: { path: input.path, count: stats.ragged.count, lines: stats.ragged.lines },
-    });
-  }
-  if (stats.invalidUtf8.count > 0) {
-    ctx.warn({
-      code: StintWarning.InvalidUtf8Replaced,
-      message: `${input.path}: ${stats.invalidUtf8.count} lines are not valid UTF-8;`
-        + ' their bad bytes were read as U+FFFD',
-      context: { path: input.path, count: stats.invalidUtf8.count, lines: stats.invalidUtf8.lines },
-    });
-  }
-  const seen = new Set<string>();
-  const duplicates = header.names.filter((name) => (seen.has(name) ? true : (seen.add(name), false)));
-  if (duplicates.length > 0) {
-    ctx.warn({
-      code: StintWarning.DuplicateColumnNames,
-      message: `${input.path}: the header repeats ${[...new Set(duplicates)].join(', ')}`,
-      context: { path: input.path, names: [...new Set(duplicates)] },
-    });
-  }
-}
-
-function establishedOf(input: ReadableFile, header: CsvHeader, stats: TableStats, watermark: Watermark): FileResult {
-  const lastRead = watermark.offset > 0 && watermark.line > 1 ? watermark.line - 1 : watermark.line;
-  const lastLine = Math.max(header.dataLine - 1, lastRead);
-  return {
-    kind: 'established',
-    entry: {
-      q: input.path,
-      a: { rows: stats.rows, columns: header.names.map((name, k) => summarizeColumn(name, stats.columns[k]!)) },
-      cite: {
-        path: input.path,
-        size: input.size,
-        mtime: new Date(input.mtimeMs).toISOString(),
-        bytes: [0, input.size],
-        lines: [1, lastLine],
-      },
-    },
-  };
-}
-
-/** What one file came to: its statistics, or why it has none. */
-function resultOf(ctx: CommandContext, ended: FileEnd<FileFold>): FileResult {
-  const { file } = ended;
-  if (ended.kind === 'refused') {
-    return unresolvedOf(file, ended.error, Number(ended.error.extras.context?.['line']) || undefined);
-  }
-  if (ended.kind === 'failed') {
-    return unresolvedOf(file, ended.error, ended.line);
-  }
-  const { header, stats } = ended.state;
-  warningsFor(ctx, ended.file, header, stats);
-  return establishedOf(ended.file, header, stats, ended.watermark);
-}
-
-/** Exit code and error for an outcome: 0 when complete, 3 when partial, the file's own when nothing was established. */
-function verdict(results: readonly FileResult[], outcome: Outcome): { exitCode: ExitCode; error?: ErrorDetail } {
-  const failed = results.filter((r): r is FileResult & { kind: 'unresolved' } => r.kind === 'unresolved');
-  if (failed.length === 0) return { exitCode: ExitCode.SUCCESS };
-  if (outcome.established.length > 0) {
-    return {
-      exitCode: ExitCode.PARTIAL_FAILURE,
-      error: {
-        code: ErrorCode.PartialFailure,
-        message: `${failed.length} of ${results.length} files could not be analyzed`,
-        retryable: false,
-        phase: 'execution',
-      },
-    };
-  }
-  const first = failed[0]!;
-  return {
-    exitCode: first.exitCode,
-    error: {
-      code: first.entry.code!,
-      message: results.length === 1
-        ? first.entry.reason
-        : `none of ${results.length} files could be analyzed; first: ${first.entry.reason}`,
-      retryable: false,
-      phase: 'execution',
-    },
-  };
-}
-
-/** Stopped at a safe point: INCOMPLETE, with the files done so far as the partial outcome. */
-function stopped(
-  finished: readonly FileResult[],
-  remaining: readonly string[],
-  ctx: CommandContext,
-): CommandResult<Outcome> {
-  const established = finished.flatMap((r) => (r.kind === 'established' ? [r.entry] : []));
-  const cause = ctx.stopCause() ?? Cause.Budget;
-  const unresolved = [
-    ...finished.flatMap((r) => (r.kind === 'unresolved' ? [r.entry] : [])),
-    ...remaining.map((path) => ({ q: path, reason: `not finished: the work stopped (${cause})` })),
-  ];
-  return { exitCode: ExitCode.INCOMPLETE, data: outcomeOf(established, unresolved, cause) };
-}
 
 export const analyzeCommand = defineCommand({
   name: 'analyze',
@@ -208,32 +57,9 @@ export const analyzeCommand = defineCommand({
     },
   },
   examples: [{ description: 'Analyze the bundled sample', command: 'stint analyze fixtures/csv/cities.csv' }],
-  async run({ positionals, flags }, ctx) {
-    const maxRecordBytes = flags['max-record-size'];
-    const outcome = await processFiles(ctx, {
-      paths: positionals.file,
-      framing: Framing.Csv,
-      mapModule: MAP_MODULE,
-      workers: flags.workers,
-      chunkSize: flags['chunk-size'],
-      maxRecordBytes,
-      begin(file) {
-        const header = readCsvHeader(file.absolute, file.size, maxRecordBytes, file.path);
-        const from = { offset: header.dataStart, line: header.dataLine };
-        const width = header.names.length;
-        return { state: { header, stats: newTableStats(width) }, from, options: { width } };
-      },
-      fold: foldStats,
-      end: (ended) => resultOf(ctx, ended),
-    });
-    if (outcome.kind === 'stopped') return stopped(outcome.results, outcome.remaining, ctx);
-
-    const results = outcome.results;
-    const established = results.flatMap((r) => (r.kind === 'established' ? [r.entry] : []));
-    const unresolved = results.flatMap((r) => (r.kind === 'unresolved' ? [r.entry] : []));
-    const data = outcomeOf(established, unresolved, unresolved.length ? Cause.BadInput : undefined);
-    const { exitCode, error } = verdict(results, data);
-    return { exitCode, data, ...(error ? { error } : {}) };
+  async run(input, ctx) {
+    const { runAnalyze } = await import('./analyze-run.js');
+    return runAnalyze(input, ctx);
   },
   text: (data) => renderAnalysisText(data as Outcome<FileAnalysis, FileCitation>),
 });

@@ -2,12 +2,10 @@ import type { Fold, FoldChunk } from '../../engine/chunked-run.js';
 import type { BadRow } from './bad-row.js';
 import type { ImportChunk } from './import-map.js';
 import type { ImportState } from './import-records.js';
+import { OnBadRow } from './on-bad-row.js';
 import { releaseSlot } from './row-slots.js';
 import { TableKey, type Table, type TableBatch } from './table-store.js';
 
-/** What to do with a malformed row. */
-export const OnBadRow = { Skip: 'skip', Fail: 'fail' } as const;
-export type OnBadRow = (typeof OnBadRow)[keyof typeof OnBadRow];
 
 /** Records a chunk's span in the ledger, in the batch that commits its rows. */
 export type SpanWriter = (batch: TableBatch, start: number, end: number, digest: Uint8Array) => void;

@@ -1,0 +1,2 @@
+/** `--output -`: the rows go to stdout. */
+export const STDOUT = '-';

@@ -1,0 +1,288 @@
+import { ErrorCode } from '../../contract/error-code.js';
+import { StintCode } from '../stint-codes.js';
+import { ExitCode } from '../../contract/exit-code.js';
+import { outcomeOf, type Established, type Unresolved } from '../../contract/outcome.js';
+import { StintError } from '../../contract/stint-error.js';
+import { Cause } from '../../contract/vocabulary/cause.js';
+import { Phase } from '../../contract/vocabulary/phase.js';
+import type { CommandContext, CommandResult, FrameworkOptions } from '../../runtime/program/command-spec.js';
+import { openWorkerPool, type WorkerPool } from '../../engine/chunk-pool.js';
+import { DEFAULT_MAX_RECORD_BYTES, type Watermark } from '../../engine/chunked-run.js';
+import type { FileOutcome, FileWork } from '../../engine/file-work.js';
+import { processFile } from '../../engine/process-file.js';
+import type { Progress } from '../../contract/incomplete.js';
+import { ProgressUnit } from '../../contract/vocabulary/progress-unit.js';
+import { readCsvHeader, type CsvHeader } from '../csv-header.js';
+import { Framing } from '../../engine/framing.js';
+import { fingerprintOf, inspectInput } from '../../engine/input-file.js';
+import { BAD_ROW_MESSAGE } from './bad-row.js';
+import type { ImportChunk, ImportMapOptions } from './import-map.js';
+import { RECORD_FORMAT, type ImportState, type RunRecord, type SavedState } from './import-records.js';
+import { findPrior, forgetRun } from './prior-run.js';
+import { openTable, TableKey, type Table } from './table-store.js';
+import { importFold } from './import-fold.js';
+import type { OnBadRow } from './on-bad-row.js';
+import { importSink, putHeaderSpan, spanWriter, type ImportSink, type ImportStore } from './import-sink.js';
+
+
+const MAP_MODULE = new URL('./import-map.js', import.meta.url).href;
+/** Chunk failures that say nothing about the rows: the run fails with them and the same call resumes. */
+const RESUMABLE_FAILURES: ReadonlySet<string> = new Set([
+  ErrorCode.InputTruncated, ErrorCode.InputReplaced, ErrorCode.FileUnreadable,
+]);
+
+/** Whether a call wrote rows, replayed a finished run, or (dry run) wrote nothing. */
+export const Effect = { Written: 'written', Noop: 'noop', None: 'none' } as const;
+export type Effect = (typeof Effect)[keyof typeof Effect];
+
+/** One import call, settled before its table opens: the input, its header and the flags that shape the run. */
+interface ImportCall {
+  readonly ctx: CommandContext;
+  readonly path: string;
+  readonly absolute: string;
+  readonly size: number;
+  readonly header: CsvHeader;
+  readonly fingerprint: unknown;
+  readonly keyIndex: number | undefined;
+  readonly keyed: boolean;
+  readonly idem: string;
+  readonly keyGiven: boolean;
+  readonly into: string;
+  readonly dryRun: boolean;
+  readonly sync: boolean;
+  readonly onBadRow: OnBadRow;
+  readonly workers: number | undefined;
+  readonly chunkSize: number;
+}
+
+/** Where a run begins: a finished run to answer again, or after the committed rows (none: at the first record). */
+type ImportStart =
+  | { readonly kind: 'replay'; readonly record: RunRecord }
+  | { readonly kind: 'begin'; readonly nextId: number; readonly resumed?: { watermark: Watermark; state: SavedState } };
+
+function outcomeData(path: string, state: SavedState, keyed: boolean, extraGap?: Unresolved) {
+  const established: Established<{ rows: number; first_id?: number; last_id?: number }>[] = state.ranges.map((r) => ({
+    q: `lines ${r.firstLine}-${r.lastLine}`,
+    a: { rows: r.rows, ...(keyed ? {} : { first_id: r.firstId, last_id: r.lastId }) },
+    cite: { path, lines: [r.firstLine, r.lastLine] },
+  }));
+  const unresolved: Unresolved[] = state.badSample.map((b) => ({ q: `line ${b.line}`, reason: BAD_ROW_MESSAGE[b.reason], code: b.reason, context: { line: b.line } }));
+  if (extraGap) unresolved.push(extraGap);
+  const gaps = state.badCount + (extraGap ? 1 : 0);
+  const outcome = outcomeOf(established, unresolved, gaps > 0 ? Cause.BadInput : undefined);
+  return { ...outcome, unresolved_total: gaps, rows_imported: state.imported };
+}
+
+
+/** What an import needs of its call (import-command.ts declares it). */
+export interface ImportInput {
+  readonly positionals: { readonly file: string };
+  readonly flags: {
+    readonly into: string;
+    readonly key: string | undefined;
+    readonly 'dry-run': boolean;
+    readonly 'on-bad-row': OnBadRow;
+    readonly 'no-sync': boolean;
+    readonly workers: number | undefined;
+    readonly 'chunk-size': number;
+  };
+  readonly options: FrameworkOptions;
+}
+
+/** The import itself, loaded only when the command runs (start-up loads the declarations alone). */
+export async function runImport(
+  { positionals, flags, options }: ImportInput, ctx: CommandContext,
+): Promise<CommandResult<Record<string, unknown>>> {
+    const input = inspectInput(positionals.file, ctx.cwd);
+    if (input.kind === 'bad') throw input.error;
+    const header = readCsvHeader(input.absolute, input.size, DEFAULT_MAX_RECORD_BYTES, input.path);
+    const keyIndex = keyIndexOf(header, flags.key);
+    const call: ImportCall = {
+      ctx, header, keyIndex, keyed: keyIndex !== undefined, fingerprint: fingerprintOf([input]),
+      path: input.path, absolute: input.absolute, size: input.size,
+      idem: options.idempotencyKey!, keyGiven: options.idempotencyKeyGiven === true,
+      into: flags.into, dryRun: flags['dry-run'], sync: !flags['no-sync'],
+      onBadRow: flags['on-bad-row'], workers: flags.workers, chunkSize: flags['chunk-size'],
+    };
+    // The worker threads boot (~60 ms) while msgpackr and LevelDB load and the table opens, not after.
+    // processFile awaits the pool; the empty handler only keeps an early failure from going unhandled meanwhile.
+    const pooling = openWorkerPool(call.workers);
+    pooling.catch(() => undefined);
+    // Loaded here, not at the top: every stint call (even --version) loads this module.
+    const msgpack = import('msgpackr');
+    msgpack.catch(() => undefined);
+    let table: Table | undefined;
+    try {
+      table = call.dryRun ? undefined : await openTable(call.into, true);
+      const { pack, unpack } = await msgpack;
+      return await importWith(call, pooling, table && { table, pack, unpack });
+    } finally {
+      // A pool that failed to start has nothing to close; its error is the one thrown above.
+      await pooling.then((pool) => pool.close(), () => undefined);
+      await table?.close();
+    }
+  }
+
+/** The index of the --key column, or undefined without --key; a header without it is KEY_COLUMN_MISSING. */
+function keyIndexOf(header: CsvHeader, key: string | undefined): number | undefined {
+  if (key === undefined) return undefined;
+  const index = header.names.indexOf(key);
+  if (index === -1) {
+    throw new StintError(StintCode.KeyColumnMissing, `--key ${key}: the header has no such column`, {
+      context: { columns: header.names },
+      fix_required: 'Name a column of the header with --key',
+    });
+  }
+  return index;
+}
+
+/** The import once its table (none in a dry run) is open: where it begins, the file through processFile, the answer. */
+async function importWith(
+  call: ImportCall, pool: Promise<WorkerPool>, store: ImportStore | undefined,
+): Promise<CommandResult<Record<string, unknown>>> {
+  const start: ImportStart = store ? await startInTable(call, store) : { kind: 'begin', nextId: 1 };
+  if (start.kind === 'replay') return replayOf(start.record);
+  const { ctx, idem, fingerprint, absolute, header, sync } = call;
+  const sink = store && importSink({
+    ...store, idem, argumentsDigest: ctx.argumentsDigest, fingerprint, absolute, header, sync, resumed: start.resumed,
+  });
+  const outcome = await processFile(ctx, fileWork(call, pool, store, start.nextId, sink));
+  return answerOf(call, store, outcome, sink?.started() ?? false);
+}
+
+/** What the table holds of this run decides where it begins; a table with other columns is refused. */
+async function startInTable(call: ImportCall, store: ImportStore): Promise<ImportStart> {
+  const { table, unpack } = store;
+  const { ctx, idem, fingerprint, path, absolute, size, keyGiven } = call;
+  const prior = await findPrior({
+    table, unpack, idem, keyGiven, argumentsDigest: ctx.argumentsDigest, fingerprint, path, absolute, size,
+  });
+  if (prior.kind === 'replay') return prior;
+  const columns = await table.get(TableKey.Columns);
+  if (columns && JSON.stringify(unpack(columns)) !== JSON.stringify(call.header.names)) {
+    throw new StintError(StintCode.ColumnsMismatch, `the table at ${call.into} has other columns than ${path}`, {
+      context: { table: unpack(columns) as unknown, file: call.header.names },
+      fix_required: 'Import into another --into folder, or make the header match the table',
+    });
+  }
+  if (prior.kind === 'continue') {
+    const resumed = { watermark: prior.watermark, state: prior.state };
+    return { kind: 'begin', nextId: prior.state.nextId, resumed };
+  }
+  if (prior.stale) await forgetRun(table, idem, call.sync);
+  const next = await table.get(TableKey.NextId);
+  return { kind: 'begin', nextId: next ? Number(Buffer.from(next).toString()) : 1 };
+}
+
+/**
+ * The file as processFile takes it: CSV records from after the header, the
+ * rows staged by the fold and committed exactly once through the sink (a
+ * dry run checkpoints instead), progress in rows.
+ */
+function fileWork(
+  call: ImportCall, pool: Promise<WorkerPool>, store: ImportStore | undefined, nextId: number, sink?: ImportSink,
+): FileWork<ImportChunk, ImportState> {
+  const keyed = call.keyIndex !== undefined ? { keyIndex: call.keyIndex } : {};
+  const span = store && spanWriter(call.idem, store.pack);
+  return {
+    path: call.path,
+    framing: Framing.Csv,
+    mapModule: MAP_MODULE,
+    options: { width: call.header.names.length, ...keyed } satisfies ImportMapOptions,
+    initial: () => ({
+      nextId, imported: 0, badCount: 0, badSample: [], ranges: [], rangeOpen: false, pending: undefined,
+    }),
+    from: { offset: call.header.dataStart, line: call.header.dataLine },
+    fold: importFold(store?.table, call.keyed, call.onBadRow, span),
+    pool,
+    chunkSize: call.chunkSize,
+    maxRecordBytes: DEFAULT_MAX_RECORD_BYTES,
+    // A dry run counts every row it checked; a commit, the rows it made durable.
+    progress: sink ? committedRows : checkedRows,
+    // An upsert's lookups must see the last commit: only an append folds while it is in flight.
+    ...(sink ? { sink, commitAhead: !call.keyed } : {}),
+  };
+}
+
+const committedRows = (state: ImportState): Progress => ({ done: state.imported, unit: ProgressUnit.Rows });
+const checkedRows = (state: ImportState): Progress =>
+  ({ done: state.imported + state.badCount, unit: ProgressUnit.Rows });
+
+/** The answer to how the fold ended; a run that reached its end (or its failing row) is recorded in the table. */
+async function answerOf(
+  call: ImportCall, store: ImportStore | undefined, outcome: FileOutcome<ImportState>, started: boolean,
+): Promise<CommandResult<Record<string, unknown>>> {
+  const { pending: _, ...folded } = outcome.state;
+  if (outcome.kind === 'stopped') {
+    // Whatever stopped it (budget, signal, cancel), the committed rows and their checkpoint stay:
+    // the identical call continues after them and never imports them again.
+    const gap = { q: `lines ${outcome.watermark.line}-`, reason: 'not imported yet: the import paused' };
+    const data = outcomeData(call.path, folded, call.keyed, gap);
+    return { exitCode: ExitCode.INCOMPLETE, data: { ...data, cause: call.ctx.stopCause() ?? Cause.Budget } };
+  }
+  if (outcome.kind === 'failed' && RESUMABLE_FAILURES.has(outcome.error.code)) {
+    // Not a bad row: fail, keeping the checkpoint so the same call resumes.
+    const { code, message, context } = outcome.error;
+    throw new StintError(code as ErrorCode, message, { context: { ...context } });
+  }
+  const result = resultOf(call.path, folded, call.keyed, outcome, { dryRun: call.dryRun, into: call.into });
+  if (store) await recordRun(call, store, { folded, watermark: outcome.watermark, result, started });
+  return call.dryRun ? { ...result, meta: { dry_run: true } } : result;
+}
+
+/** The run's end: its checkpoint goes and its response stays, under its key, in one batch. */
+async function recordRun(
+  call: ImportCall,
+  store: ImportStore,
+  ended: {
+    readonly folded: SavedState;
+    readonly watermark: Watermark;
+    readonly result: CommandResult<Record<string, unknown>>;
+    readonly started: boolean;
+  },
+): Promise<void> {
+  const { folded, watermark, result } = ended;
+  const record: RunRecord = {
+    version: RECORD_FORMAT, argumentsDigest: call.ctx.argumentsDigest, fingerprint: call.fingerprint,
+    watermark, state: folded,
+    exitCode: result.exitCode, data: result.data as Record<string, unknown>,
+    ...(result.error ? { error: result.error } : {}),
+  };
+  const last = store.table.batch();
+  last.del(TableKey.checkpoint(call.idem));
+  last.put(TableKey.run(call.idem), store.pack(record));
+  if (!ended.started) putHeaderSpan({ ...call, pack: store.pack }, last);
+  await last.write(call.sync);
+}
+
+/** A finished run answered again: the same response, and nothing written. */
+function replayOf(record: RunRecord): CommandResult<Record<string, unknown>> {
+  const data = { ...record.data, effect: Effect.Noop };
+  const error = record.error ? { error: record.error } : {};
+  return { exitCode: record.exitCode, data, ...error, meta: { idempotency_hit: true } };
+}
+
+/** The response of a run that reached the end of its file (or stopped at a bad row, with --on-bad-row fail). */
+function resultOf(
+  path: string,
+  folded: SavedState,
+  keyed: boolean,
+  outcome: { kind: 'done' } | { kind: 'failed'; line: number; error: { code: string; message: string } },
+  how: { dryRun: boolean; into: string },
+): CommandResult<Record<string, unknown>> {
+  const gap = outcome.kind === 'failed'
+    ? {
+        q: `line ${outcome.line}-`, reason: outcome.error.message, code: outcome.error.code,
+        context: { line: outcome.line },
+      }
+    : undefined;
+  const effect = how.dryRun ? Effect.None : Effect.Written;
+  const dry = how.dryRun ? { dry_run: true } : {};
+  const data = { ...outcomeData(path, folded, keyed, gap), effect, into: how.into, ...dry };
+  if (folded.badCount === 0 && gap === undefined) return { exitCode: ExitCode.SUCCESS, data };
+  const message = folded.failed
+    ? `stopped at the bad row on line ${folded.failed.line}; ${folded.imported} rows before it are imported`
+    : `${folded.imported} rows imported; ${data.unresolved_total} could not be`;
+  const error = { code: ErrorCode.PartialFailure, message, retryable: false, phase: Phase.Execution };
+  return { exitCode: ExitCode.PARTIAL_FAILURE, data, error };
+}
