@@ -8,8 +8,12 @@ import type { Sink, SinkMark } from '../../../src/engine/sink.js';
 import type { Fold } from '../../../src/engine/chunked-run.js';
 import type { CommandContext } from '../../../src/runtime/program/command-spec.js';
 import type { Counts } from '../../../docs/examples/wc/wc-map.js';
-import { programPath } from '../../helpers/paths.js';
+import { join } from 'node:path';
+import { REPO_ROOT } from '../../helpers/paths.js';
 import { tempWorld } from '../../helpers/temp-world.js';
+
+/** The guide's wc map, as the suite built it. */
+const WC_MAP = join(REPO_ROOT, 'build', 'docs', 'examples', 'wc', 'wc-map.js');
 
 const world = tempWorld('sink');
 
@@ -54,7 +58,7 @@ function contextStoppingAt(stopAt: number): CommandContext {
 }
 
 const work = (path: string, sink: Sink<Lines>): FileWork<Counts, Lines> => ({
-  path, framing: Framing.Lines, mapModule: pathToFileURL(programPath('wc-map')).href,
+  path, framing: Framing.Lines, mapModule: pathToFileURL(WC_MAP).href,
   initial: () => ({ total: 0, staged: 0 }), fold: countLines, chunkSize: 4096, workers: 1, sink,
 });
 
