@@ -46,23 +46,35 @@ function percent(progress: Progress | undefined): string {
 }
 
 /** The INCOMPLETE error's message: how far the work got, and whether it goes on by itself. */
-function incompleteMessage(budget: string, state: IncompleteState, progress: Progress | undefined): string {
-  const running = state === IncompleteState.Running;
-  if (progress === undefined) {
-    const next = running ? 'the work continues in the background' : 'the next call starts from the beginning';
-    return `${budget} ran out before the first safe point; ${next}`;
-  }
-  if (running) return `${budget} reached at ${percent(progress)}; the work continues in the background`;
+/** Where the work stands: a percentage while it runs on, the units done when it is paused. */
+function whereOf(state: IncompleteState, progress: Progress | undefined): string | undefined {
+  if (progress === undefined) return undefined;
+  if (state === IncompleteState.Running) return `at ${percent(progress)}`;
   const of = progress.total !== undefined ? ` of ${progress.total}` : '';
-  const unit = progress.unit ? ` ${progress.unit}` : '';
-  return `${budget} reached after ${progress.done ?? 0}${of}${unit}; state is saved`;
+  return `after ${progress.done ?? 0}${of}${progress.unit ? ` ${progress.unit}` : ''}`;
+}
+
+function incompleteMessage(budgetMs: number | undefined, state: IncompleteState, progress?: Progress): string {
+  const running = state === IncompleteState.Running;
+  const next = running ? 'the work continues in the background' : 'state is saved';
+  const where = whereOf(state, progress);
+  // A job asked about (job status, job wait with nothing left to wait for) has no budget of this call to name.
+  if (!budgetMs) {
+    if (where === undefined) return running ? 'Running; no safe point yet' : 'Paused before its first safe point';
+    return `${running ? 'Running' : 'Paused'} ${where}; ${next}`;
+  }
+  const budget = `Call budget of ${budgetMs}ms`;
+  if (where === undefined) {
+    const after = running ? next : 'the next call starts from the beginning';
+    return `${budget} ran out before the first safe point; ${after}`;
+  }
+  return `${budget} reached ${where}; ${next}`;
 }
 
 /** The INCOMPLETE (14) response: neither success nor failure, with the one command that continues the work. */
 export function incompleteEnvelope(parts: IncompleteParts): Envelope<IncompleteData> {
   const { job, state, progress } = parts;
-  const budget = parts.budgetMs ? `Call budget of ${parts.budgetMs}ms` : 'The call';
-  const message = incompleteMessage(budget, state, progress);
+  const message = incompleteMessage(parts.budgetMs, state, progress);
   return buildEnvelope<IncompleteData>({
     exitCode: ExitCode.INCOMPLETE,
     durationMs: parts.durationMs,
