@@ -57,8 +57,15 @@ export type ChunkedOutcome<S> =
   | { readonly kind: 'stopped'; readonly state: S; readonly watermark: Watermark }
   | { readonly kind: 'failed'; readonly state: S; readonly watermark: Watermark; readonly error: WireError; readonly line: number };
 
+/** A worker resolves the map module from its own folder, so a relative path would name a file inside stint. */
+function checkMapModule(mapModule: string): void {
+  if (/^[a-z][a-z0-9+.-]*:/i.test(mapModule)) return;
+  throw new Error(`mapModule "${mapModule}" is not a URL: pass new URL('./your-map.js', import.meta.url).href`);
+}
+
 /** Runs one file through the pool and the author's fold, from a watermark to the end or a stop. */
 export async function runChunked<P, S>(run: ChunkedRun<P, S>): Promise<ChunkedOutcome<S>> {
+  checkMapModule(run.mapModule);
   let watermark = run.from;
   let pulled = run.from;
   let failure: { error: WireError; line: number } | undefined;
