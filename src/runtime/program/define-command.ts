@@ -136,7 +136,41 @@ function checkFlags(spec: CommandSpec, reserved: ReadonlySet<string>): void {
       shorts.add(flag.short);
     }
     if (flag.required && flag.default !== undefined) refuse(spec.name, field, 'a required flag has no default');
+    const wrongDefault = flag.default === undefined ? undefined : defaultProblem(flag);
+    if (wrongDefault) refuse(spec.name, `${field}.default`, wrongDefault);
   }
+}
+
+const NUMERIC_FLAGS: ReadonlySet<string> = new Set(['integer', 'number', 'duration', 'bytes']);
+
+/**
+ * What is wrong with a flag's default, if anything: the handler receives it as it is (unparsed), so it must
+ * already be a value of the flag's type, within its bounds (a duration or a size in plain ms or bytes).
+ */
+function defaultProblem(flag: FlagSpec): string | undefined {
+  const value = flag.default;
+  if (NUMERIC_FLAGS.has(flag.type)) return numericDefaultProblem(flag, value);
+  if (flag.type === 'boolean') {
+    return typeof value === 'boolean' ? undefined : "a boolean flag's default is true or false";
+  }
+  if (flag.type === 'enum') {
+    const listed = typeof value === 'string' && flag.enumValues?.includes(value);
+    return listed ? undefined : 'the default is one of enumValues';
+  }
+  return typeof value === 'string' ? undefined : "a string flag's default is a string";
+}
+
+const UNIT_OF: Readonly<Record<string, string>> = { duration: ' (in ms)', bytes: ' (in bytes)' };
+
+function numericDefaultProblem(flag: FlagSpec, value: unknown): string | undefined {
+  const whole = flag.type !== 'number';
+  if (typeof value !== 'number' || !Number.isFinite(value) || (whole && !Number.isInteger(value))) {
+    return `a ${flag.type} flag's default is a${whole ? ' whole' : ''} number${UNIT_OF[flag.type] ?? ''}`;
+  }
+  if ((flag.min !== undefined && value < flag.min) || (flag.max !== undefined && value > flag.max)) {
+    return `the default ${value} is outside the flag's bounds`;
+  }
+  return undefined;
 }
 
 function checkPositionals(spec: CommandSpec): void {

@@ -51,3 +51,18 @@ test('the framework adds its flags and exit codes', () => {
   assert.deepEqual(Object.keys(registered.flags).sort(), ['budget', 'heartbeat-ms', 'idempotency-key', 'timeout']);
   assert.deepEqual(Object.keys(registered.exitCodes).map(Number).sort((a, b) => a - b), [0, 1, 2, 4, 10, 12, 14]);
 });
+
+test('a flag default that is not a value of its type is refused naming it (the handler gets it unparsed)', () => {
+  const flag = (spec: Record<string, unknown>) => base({ flags: { x: { description: 'x', ...spec } as never } });
+  const refused = [
+    { type: 'duration', default: '5s' }, { type: 'integer', default: 'abc' }, { type: 'integer', default: 1.5 },
+    { type: 'bytes', default: 10, min: 1024 }, { type: 'boolean', default: 'yes' },
+    { type: 'enum', enumValues: ['a', 'b'], default: 'c' }, { type: 'string', default: 3 },
+  ];
+  for (const spec of refused) assert.equal(refusedField(flag(spec)), 'flags.x.default', JSON.stringify(spec));
+  const accepted = [
+    { type: 'duration', default: 5000 }, { type: 'number', default: 0.5 }, { type: 'bytes', default: 2048, min: 1024 },
+    { type: 'boolean', default: false }, { type: 'enum', enumValues: ['a', 'b'], default: 'b' }, { type: 'string', default: 'x' },
+  ];
+  for (const spec of accepted) assert.doesNotThrow(() => defineCommand(flag(spec)), JSON.stringify(spec));
+});
