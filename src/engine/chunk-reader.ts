@@ -13,13 +13,20 @@ function inputReplaced(path: string): Error {
 
 /** The file ends before the size the run began with: it was cut short or replaced while being read. */
 function inputTruncated(path: string, at: number, fileSize: number): Error {
-  const message = `${path} is shorter than the ${fileSize} bytes it had when the run began (it ends before byte ${at + 1}): it changed during the run`;
+  const message = `${path} is shorter than the ${fileSize} bytes it had when the run began`
+    + ` (it ends before byte ${at + 1}): it changed during the run`;
   return Object.assign(new Error(message), { code: ErrorCode.InputTruncated, context: { path, at, size: fileSize } });
 }
 
 /** A record-aligned view of one chunk, valid until the next read on this thread. */
 export type FramedChunk =
-  | { readonly kind: 'framed'; readonly bytes: Uint8Array; readonly start: number; readonly end: number; readonly newlines: number }
+  | {
+      readonly kind: 'framed';
+      readonly bytes: Uint8Array;
+      readonly start: number;
+      readonly end: number;
+      readonly newlines: number;
+    }
   | { readonly kind: 'misaligned'; readonly start: number }
   | { readonly kind: 'too-long'; readonly start: number; readonly newlines: number };
 
@@ -112,7 +119,7 @@ export class ChunkReader {
     return this.window(start, limit, fileSize);
   }
 
-  /** Reads twice as far from the same start; undefined once a record has run past nominalEnd by more than maxRecordBytes. */
+  /** Reads twice as far from the same start; undefined once a record runs past nominalEnd by over maxRecordBytes. */
   grow(task: ChunkTask, start: number): Window | undefined {
     const loaded = this.bufferEnd;
     if (loaded >= task.fileSize || loaded - task.nominalEnd > task.maxRecordBytes) return undefined;
@@ -121,7 +128,8 @@ export class ChunkReader {
   }
 
   private window(start: number, limit: number, fileSize: number): Window {
-    return { kind: 'window', start, bytes: this.buffer.subarray(start - this.bufferStart, Math.max(start, limit) - this.bufferStart), atEof: limit >= fileSize };
+    const bytes = this.buffer.subarray(start - this.bufferStart, Math.max(start, limit) - this.bufferStart);
+    return { kind: 'window', start, bytes, atEof: limit >= fileSize };
   }
 
   /**
@@ -154,7 +162,9 @@ export class ChunkReader {
           start = fileSize;
           break;
         }
-        if (limit - readFrom > nominalEnd - readFrom + maxRecordBytes) return { kind: 'misaligned', start: task.nominalStart };
+        if (limit - readFrom > nominalEnd - readFrom + maxRecordBytes) {
+          return { kind: 'misaligned', start: task.nominalStart };
+        }
         start = limit;
         limit = this.extend(path, readFrom + 2 * (limit - readFrom), fileSize);
       }
@@ -175,7 +185,8 @@ export class ChunkReader {
       else if (limit >= fileSize) end = fileSize;
       if (end >= 0 && end - nominalEnd <= maxRecordBytes) break;
       if (end >= 0 || limit - nominalEnd > maxRecordBytes) {
-        return task.speculative ? { kind: 'misaligned', start: task.nominalStart } : { kind: 'too-long', start, newlines: state.newlines };
+        if (task.speculative) return { kind: 'misaligned', start: task.nominalStart };
+        return { kind: 'too-long', start, newlines: state.newlines };
       }
       cursor = limit;
       limit = this.extend(path, this.bufferStart + 2 * (limit - this.bufferStart), fileSize);

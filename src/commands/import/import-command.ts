@@ -14,30 +14,76 @@ export const importCommand = defineCommand({
   positionals: [{ name: 'file', type: 'string', description: 'The CSV file (a header row, then records)' }],
   flags: {
     into: { type: 'string', required: true, description: 'The table: a LevelDB folder, created when absent' },
-    key: { type: 'string', description: 'Upsert by this column instead of appending (rows keep the id their key first got)' },
-    'dry-run': { type: 'boolean', description: 'Read and check the whole file and report what would be written; write nothing' },
-    'on-bad-row': { type: 'enum', enumValues: Object.values(OnBadRow), default: OnBadRow.Skip, description: 'skip: report malformed rows and import the rest; fail: stop at the first one' },
-    'no-sync': { type: 'boolean', identity: false, description: 'Commit without fsync: faster; a kill still loses nothing, a power loss may lose the last commits' },
+    key: {
+      type: 'string',
+      description: 'Upsert by this column instead of appending (rows keep the id their key first got)',
+    },
+    'dry-run': {
+      type: 'boolean',
+      description: 'Read and check the whole file and report what would be written; write nothing',
+    },
+    'on-bad-row': {
+      type: 'enum',
+      enumValues: Object.values(OnBadRow),
+      default: OnBadRow.Skip,
+      description: 'skip: report malformed rows and import the rest; fail: stop at the first one',
+    },
+    'no-sync': {
+      type: 'boolean',
+      identity: false,
+      description: 'Commit without fsync: faster; a kill still loses nothing, a power loss may lose the last commits',
+    },
     workers: { ...WORKERS_FLAG, description: 'Worker threads (default: one per core but one, which the writes need)' },
     'chunk-size': chunkSizeFlag('Bytes per chunk (one committed batch each)', IMPORT_CHUNK_SIZE),
   },
   interruption: { detach: false, resume: true },
   exitCodes: {
-    [ExitCode.SUCCESS]: { description: 'Every row was imported (or the run is replayed unchanged)', retryable: false, sideEffects: SideEffects.Complete },
-    [ExitCode.PARTIAL_FAILURE]: { description: 'Some rows were imported; data.unresolved names the others', retryable: false, sideEffects: SideEffects.Partial },
-    [ExitCode.PRECONDITION]: { description: 'The input is not a regular CSV file, or lacks the --key column; nothing was written', retryable: false, sideEffects: SideEffects.None },
-    [ExitCode.NOT_FOUND]: { description: 'The input file does not exist; nothing was written', retryable: false, sideEffects: SideEffects.None },
-    [ExitCode.CONFLICT]: { description: 'The key was used with other arguments or input, or the table has other columns', retryable: false, sideEffects: SideEffects.None },
-    [ExitCode.PERMISSION_DENIED]: { description: 'The input cannot be read; nothing was written', retryable: false, sideEffects: SideEffects.None },
+    [ExitCode.SUCCESS]: {
+      description: 'Every row was imported (or the run is replayed unchanged)',
+      retryable: false,
+      sideEffects: SideEffects.Complete,
+    },
+    [ExitCode.PARTIAL_FAILURE]: {
+      description: 'Some rows were imported; data.unresolved names the others',
+      retryable: false,
+      sideEffects: SideEffects.Partial,
+    },
+    [ExitCode.PRECONDITION]: {
+      description: 'The input is not a regular CSV file, or lacks the --key column; nothing was written',
+      retryable: false,
+      sideEffects: SideEffects.None,
+    },
+    [ExitCode.NOT_FOUND]: {
+      description: 'The input file does not exist; nothing was written',
+      retryable: false,
+      sideEffects: SideEffects.None,
+    },
+    [ExitCode.CONFLICT]: {
+      description: 'The key was used with other arguments or input, or the table has other columns',
+      retryable: false,
+      sideEffects: SideEffects.None,
+    },
+    [ExitCode.PERMISSION_DENIED]: {
+      description: 'The input cannot be read; nothing was written',
+      retryable: false,
+      sideEffects: SideEffects.None,
+    },
     [ExitCode.UNAVAILABLE]: {
       description:
         'The table is held by another process, or a disk is full (NO_SPACE); committed rows stay; call again',
       retryable: false,
       sideEffects: SideEffects.Partial,
     },
-    [ExitCode.INCOMPLETE]: { description: 'Paused at a committed checkpoint; run data.continue_command', retryable: false, sideEffects: SideEffects.Partial },
+    [ExitCode.INCOMPLETE]: {
+      description: 'Paused at a committed checkpoint; run data.continue_command',
+      retryable: false,
+      sideEffects: SideEffects.Partial,
+    },
   },
-  examples: [{ description: 'Import a file, then export it back', command: 'stint import rows.csv --into rows.db && stint export rows.db --output copy.csv' }],
+  examples: [{
+    description: 'Import a file, then export it back',
+    command: 'stint import rows.csv --into rows.db && stint export rows.db --output copy.csv',
+  }],
   async run(input, ctx) {
     const { runImport } = await import('./import-run.js');
     return runImport(input, ctx);

@@ -18,7 +18,7 @@ export interface ImportMapOptions {
 export interface ImportChunk {
   readonly rows: number;
   readonly packed: Uint8Array;
-  /** Set when `packed`, `ends` and `lines` are in a slot shared with the worker: hand it back (releaseSlot) once done. */
+  /** Set when `packed`, `ends` and `lines` are in a slot shared with the worker: hand it back (releaseSlot). */
   readonly slot: SlotFlag | null;
   /** End offset of each row in `packed`. */
   readonly ends: Uint32Array;
@@ -53,7 +53,9 @@ export function map(bytes: Uint8Array, info: ChunkInfo): ImportChunk {
   return read(bytes, info, bytes.length, true)!.partial;
 }
 
-type Scanned = Pick<ImportChunk, 'rows' | 'keys' | 'bad'> & { readonly framed: { consumed: number; newlines: number } | undefined };
+type Scanned = Pick<ImportChunk, 'rows' | 'keys' | 'bad'> & {
+  readonly framed: { consumed: number; newlines: number } | undefined;
+};
 
 function read(bytes: Uint8Array, info: ChunkInfo, limit: number, atEof: boolean): WindowResult<ImportChunk> {
   // Packed rows take about as many bytes as their CSV; a slot that proves too small is replaced by a bigger one.
@@ -102,7 +104,8 @@ function scan(bytes: Uint8Array, { width, keyIndex }: ImportMapOptions, limit: n
 
 /** Without a slot: the row tables copied to the chunk's size, and `packed` a view the reply's clone copies whole. */
 function ownTables(rows: number): Pick<ImportChunk, 'packed' | 'slot' | 'ends' | 'lines'> {
-  return { packed: output.bytes.subarray(0, output.used), slot: null, ends: ends.slice(0, rows), lines: lines.slice(0, rows) };
+  const packed = output.bytes.subarray(0, output.used);
+  return { packed, slot: null, ends: ends.slice(0, rows), lines: lines.slice(0, rows) };
 }
 
 /** The row tables go into the slot after the rows (4-byte aligned); a slot too small for it all is replaced. */
@@ -115,7 +118,10 @@ function inSlot(taken: Slot, rows: number): Pick<ImportChunk, 'packed' | 'slot' 
     slot = slots.regrow(slot, slotSize, output.bytes, output.used);
   }
   const at = slot.bytes.byteOffset + tables;
-  const shared = { ends: new Uint32Array(slot.bytes.buffer, at, rows), lines: new Uint32Array(slot.bytes.buffer, at + 4 * rows, rows) };
+  const shared = {
+    ends: new Uint32Array(slot.bytes.buffer, at, rows),
+    lines: new Uint32Array(slot.bytes.buffer, at + 4 * rows, rows),
+  };
   shared.ends.set(ends.subarray(0, rows));
   shared.lines.set(lines.subarray(0, rows));
   return { packed: slot.bytes.subarray(0, output.used), slot: slot.flag, ...shared };

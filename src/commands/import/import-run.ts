@@ -66,7 +66,9 @@ function outcomeData(path: string, state: SavedState, keyed: boolean, extraGap?:
     a: { rows: r.rows, ...(keyed ? {} : { first_id: r.firstId, last_id: r.lastId }) },
     cite: { path, lines: [r.firstLine, r.lastLine] },
   }));
-  const unresolved: Unresolved[] = state.badSample.map((b) => ({ q: `line ${b.line}`, reason: BAD_ROW_MESSAGE[b.reason], code: b.reason, context: { line: b.line } }));
+  const unresolved: Unresolved[] = state.badSample.map((b) => ({
+    q: `line ${b.line}`, reason: BAD_ROW_MESSAGE[b.reason], code: b.reason, context: { line: b.line },
+  }));
   if (extraGap) unresolved.push(extraGap);
   const gaps = state.badCount + (extraGap ? 1 : 0);
   const outcome = outcomeOf(established, unresolved, gaps > 0 ? Cause.BadInput : undefined);

@@ -55,7 +55,7 @@ export type TableBatch = LevelBatch;
 /** The table as import and export use it: the writes of a LevelDB sink, and reads. */
 export interface Table extends LevelWrites {
   getMany(keys: readonly string[]): Promise<(Uint8Array | undefined)[]>;
-  /** Entries whose key starts with `prefix`, in key order, a batch at a time (one native call per batch, not per row). */
+  /** Entries whose key starts with `prefix`, in key order, a batch at a time (one native call a batch, not a row). */
   entries(prefix: string): AsyncIterable<readonly [string, Uint8Array][]>;
   /** Rows in id order (after the row key `after` when given), a batch of entries at a time (one native call each). */
   rows(after?: string): AsyncIterable<readonly [string, Uint8Array][]>;
@@ -65,10 +65,13 @@ export interface Table extends LevelWrites {
 }
 
 /** The first key after every key that starts with `prefix`. */
-const prefixEnd = (prefix: string) => prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+const prefixEnd = (prefix: string) =>
+  prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
 
 /** A batch on a reused native one: written, it is cleared and lent out again. */
-function reusedBatch(native: NativeBatches, open: () => boolean, track: (write: Promise<void>) => Promise<void>): TableBatch {
+function reusedBatch(
+  native: NativeBatches, open: () => boolean, track: (write: Promise<void>) => Promise<void>,
+): TableBatch {
   const batch = native.take();
   let length = 0;
   let written = false;
@@ -102,7 +105,10 @@ function reusedBatch(native: NativeBatches, open: () => boolean, track: (write: 
 /** Opens (or creates) a table; a database another process holds is DATABASE_LOCKED, retryable. */
 export async function openTable(dir: string, create: boolean): Promise<Table> {
   if (!create && !existsSync(dir)) {
-    throw new StintError(StintCode.TableNotFound, `no table at ${dir}`, { context: { path: dir }, fix_required: 'Import into it first: stint import <file.csv> --into <dir>' });
+    throw new StintError(StintCode.TableNotFound, `no table at ${dir}`, {
+      context: { path: dir },
+      fix_required: 'Import into it first: stint import <file.csv> --into <dir>',
+    });
   }
   const { Level } = await import('level');
   const db = new Level<string, Uint8Array>(dir, { valueEncoding: 'view', createIfMissing: create });
@@ -110,10 +116,12 @@ export async function openTable(dir: string, create: boolean): Promise<Table> {
     await db.open();
   } catch (error) {
     if (isLevelLocked(error)) throw databaseLocked('the table', dir);
-    throw new StintError(StintCode.TableUnreadable, `the database at ${dir} cannot be opened: ${(error as Error).message}`, { context: { path: dir } });
+    const message = `the database at ${dir} cannot be opened: ${(error as Error).message}`;
+    throw new StintError(StintCode.TableUnreadable, message, { context: { path: dir } });
   }
   /** Entries in a key range, a batch at a time. */
-  async function* batches(range: { gte?: string; gt?: string; lt: string }): AsyncGenerator<readonly [string, Uint8Array][]> {
+  type Range = { gte?: string; gt?: string; lt: string };
+  async function* batches(range: Range): AsyncGenerator<readonly [string, Uint8Array][]> {
     const iterator = db.iterator(range);
     try {
       for (;;) {
@@ -139,7 +147,8 @@ export async function openTable(dir: string, create: boolean): Promise<Table> {
     // Reused native batches are several times faster than the public chained one, which is the fallback.
     batch: () => (native ? reusedBatch(native, () => db.status === 'open', track) : levelWrites(db).batch()),
     entries: (prefix) => batches({ gte: prefix, lt: prefixEnd(prefix) }),
-    rows: (after) => batches(after === undefined ? { gte: TableKey.RowPrefix, lt: ROW_END } : { gt: after, lt: ROW_END }),
+    rows: (after) =>
+      batches(after === undefined ? { gte: TableKey.RowPrefix, lt: ROW_END } : { gt: after, lt: ROW_END }),
     async version() {
       const hash = createHash('sha256');
       for (const prefix of VERSIONED_PREFIXES) {
