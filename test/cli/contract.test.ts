@@ -272,6 +272,17 @@ describe('terminals', () => {
     const text = await inTerminal('--version', {});
     assert.match(text, /^stint 0\.1\.0\r?\n/);
   });
+
+  test('stdout sent to a file at a terminal: the envelope goes there, the error is also said on stderr', async () => {
+    const { mkdtempSync, readFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const out = `${mkdtempSync(`${tmpdir()}/stint-redirect-`)}/out.json`;
+    const seen = await inTerminal(`analyze /nowhere/nope.csv > ${out}`, { NO_COLOR: '1' });
+    assert.match(seen, /error \[FILE_NOT_FOUND, exit 5\]/);
+    assert.equal(JSON.parse(readFileSync(out, 'utf8')).error.code, 'FILE_NOT_FOUND');
+    const success = await inTerminal(`--version --format json > ${out}`, {});
+    assert.equal(success, '', 'a success says nothing more');
+  });
 });
 
 describe('the README example program', () => {

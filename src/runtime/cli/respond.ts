@@ -12,6 +12,10 @@ export function respondTo(host: Host, format: OutputFormat, identity: ProgramIde
   return async (envelope, text) => {
     if (format === OutputFormat.Json) {
       await host.writeStdout(renderJson(envelope));
+      // A person at a terminal whose stdout goes to a file would otherwise see a failure as silence.
+      if (!envelope.ok && envelope.meta.exit_code !== ExitCode.INCOMPLETE && host.stderrIsTTY && !host.stdoutIsTTY) {
+        host.writeStderr(renderErrorText(identity.name, envelope, paintFor(host.stderrIsTTY, host.env)));
+      }
       return envelope.meta.exit_code;
     }
     const paint = paintFor(host.stderrIsTTY, host.env);
