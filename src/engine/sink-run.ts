@@ -101,7 +101,9 @@ export async function foldIntoSink<P, S>(
       safePoint: commits.safePoint,
     });
     await commits.settled();
-    if (outcome.kind === 'failed' && outcome.error.code === ErrorCode.WorkerFailed) throw workerFailedError(outcome.error);
+    if (outcome.kind === 'failed' && outcome.error.code === ErrorCode.WorkerFailed) {
+      throw workerFailedError(outcome.error);
+    }
     return outcome;
   } finally {
     if (owned) await pool.close();
