@@ -1,9 +1,16 @@
 import { availableParallelism } from 'node:os';
+import { setTimeout as delay } from 'node:timers/promises';
 import { ErrorCode } from '../contract/error-code.js';
 import type { ChunkReply, ChunkTask } from './worker-protocol.js';
 
 /** CommonJS on purpose: piscina require()s it, and require() of an ES module aborts if the pool closes mid-start. */
 const WORKER_START = new URL('./worker-start.cjs', import.meta.url).href;
+
+/**
+ * How long closing the pool may take before the run goes on without it: a thread that died mid-task can leave
+ * piscina's destroy() pending, and the answer must not wait on it (the process ends its threads when it exits).
+ */
+const CLOSE_GRACE_MS = 2_000;
 
 /** The pool as the fold sees it: run a chunk, get a reply (never a rejection), and close. */
 export interface ChunkPool {
@@ -81,6 +88,8 @@ export async function openChunkPool(workers: number): Promise<ChunkPool> {
         return workerFailed(task, error);
       }
     },
-    close: () => pool.destroy(),
+    close: async () => {
+      await Promise.race([pool.destroy(), delay(CLOSE_GRACE_MS, undefined, { ref: false })]);
+    },
   };
 }

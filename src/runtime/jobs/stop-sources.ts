@@ -15,6 +15,8 @@ const GRACE_MS = {
   [StopReason.Timeout]: 5_000,
   [StopReason.Cancel]: 2_000,
   [StopReason.Stalled]: 1_000,
+  // A handler stuck where no safe point comes (a hung pool) must not make SIGTERM a no-op.
+  [StopReason.Terminate]: 5_000,
 } as const;
 type Graced = keyof typeof GRACE_MS;
 
@@ -95,9 +97,9 @@ function wireWatch({ host, store, job, stop, progressAt, onWatch, graced }: Wiri
 }
 
 /** SIGTERM pauses; SIGINT interrupts (a supervisor pauses), and a second SIGINT does not wait for the safe point. */
-function wireSignals({ host, mode, stop, force }: Wiring): Cancel[] {
+function wireSignals({ host, mode, stop, force, graced }: Wiring): Cancel[] {
   let interrupts = 0;
-  const offTerm = host.onSignal('SIGTERM', () => stop.request(StopReason.Terminate));
+  const offTerm = host.onSignal('SIGTERM', () => graced(StopReason.Terminate));
   const offInt = host.onSignal('SIGINT', () => {
     if (++interrupts > 1) force(StopReason.Interrupt);
     stop.request(mode === RunMode.Supervisor ? StopReason.Terminate : StopReason.Interrupt);

@@ -200,3 +200,14 @@ test('a handler stuck past the budget: 14 paused a little after the budget, from
   assert.equal(job.status.state, JobState.Paused);
   assert.ok(job.checkpoint);
 });
+
+test('SIGTERM to a handler stuck short of a safe point: 14 paused after a grace, from its checkpoint', async () => {
+  const { home, clock, run } = setUp('stuck-sigterm');
+  const termed = await run(['stuck', String(STEPS), '--budget', '0'], (host) => {
+    clock.setTimeout(() => host.signal('SIGTERM'), 5 * STEP_MS);
+  });
+  assert.equal(termed.code, ExitCode.INCOMPLETE, 'SIGTERM is never a no-op');
+  assert.equal(termed.envelope.data?.['state'], JobState.Paused);
+  assert.equal(doneOf(termed), 3, 'the last step it checkpointed');
+  assert.equal(newestJob(home).status.state, JobState.Paused);
+});
