@@ -55,7 +55,13 @@ export interface ChunkedRun<P, S> {
 export type ChunkedOutcome<S> =
   | { readonly kind: 'done'; readonly state: S; readonly watermark: Watermark }
   | { readonly kind: 'stopped'; readonly state: S; readonly watermark: Watermark }
-  | { readonly kind: 'failed'; readonly state: S; readonly watermark: Watermark; readonly error: WireError; readonly line: number };
+  | {
+      readonly kind: 'failed';
+      readonly state: S;
+      readonly watermark: Watermark;
+      readonly error: WireError;
+      readonly line: number;
+    };
 
 /** A worker resolves the map module from its own folder, so a relative path would name a file inside stint. */
 function checkMapModule(mapModule: string): void {

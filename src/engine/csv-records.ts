@@ -36,7 +36,7 @@ export interface PackedRecord {
   start: number;
   end: number;
   count: number;
-  /** Each field's UTF-8 bytes in `bytes` (its header excluded; doubled quotes undone): for the few fields a handler reads. */
+  /** Each field's UTF-8 bytes in `bytes` (header excluded, doubled quotes undone), for the fields a handler reads. */
   fieldStarts: Int32Array;
   fieldEnds: Int32Array;
 }
@@ -71,7 +71,10 @@ function growFields(): void {
   const e = new Int32Array(k * 2); e.set(current.fieldEnds); current.fieldEnds = e;
 }
 
-/** Closes field `index`'s string (its header at `header`, its bytes up to `end`) and notes where its bytes are; returns the new end. */
+/**
+ * Closes field `index`'s string (its header at `header`, its bytes up to `end`) and notes where its bytes are;
+ * returns the new end.
+ */
 function endField(output: PackedOutput, header: number, end: number, index: number): number {
   const length = end - header - 1;
   const closed = closeString(output, header, end);
@@ -91,7 +94,9 @@ function endField(output: PackedOutput, header: number, end: number, index: numb
  * and the file goes on (the caller reads further, resets the output and
  * calls again from the start).
  */
-export function readCsvRecords(bytes: Uint8Array, output: PackedOutput, sink: RecordSink, limit = bytes.length, atEof = true): { consumed: number; newlines: number } | undefined {
+export function readCsvRecords(
+  bytes: Uint8Array, output: PackedOutput, sink: RecordSink, limit = bytes.length, atEof = true,
+): { consumed: number; newlines: number } | undefined {
   const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
   const checkUtf8 = !isUtf8(b);
   const n = b.length;
@@ -206,7 +211,12 @@ export function readCsvRecords(bytes: Uint8Array, output: PackedOutput, sink: Re
     const shift = arrayHeaderSize(count) - arrayHeader;
     o = closeArray(output, recordOut, arrayHeader, count, o);
     // Only when the field count changed: the record's strings moved with the header.
-    if (shift !== 0) for (let k = 0; k < count; k++) { current.fieldStarts[k]! += shift; current.fieldEnds[k]! += shift; }
+    if (shift !== 0) {
+      for (let k = 0; k < count; k++) {
+        current.fieldStarts[k]! += shift;
+        current.fieldEnds[k]! += shift;
+      }
+    }
     out = output.bytes;
     arrayHeader = arrayHeaderSize(count);
     output.used = o;

@@ -43,7 +43,9 @@ export function scanParity(bytes: Uint8Array, from: number, to: number, state: S
  * just past it (the next record's start), or -1 when bytes[from, to) has none.
  * Updates `state` over the bytes it passed.
  */
-export function findRecordStart(bytes: Uint8Array, from: number, to: number, state: ScanState, quoted: boolean): number {
+export function findRecordStart(
+  bytes: Uint8Array, from: number, to: number, state: ScanState, quoted: boolean,
+): number {
   let inQuote = state.inQuote;
   for (let i = from; i < to; i++) {
     const c = bytes[i];

@@ -5,25 +5,39 @@ import { StintError } from '../contract/stint-error.js';
 
 /** A named input, checked before anything opens it (a FIFO must never be opened: that blocks). */
 export type InputFile =
-  | { readonly kind: 'file'; readonly path: string; readonly absolute: string; readonly size: number; readonly mtimeMs: number; readonly ino: number }
+  | {
+      readonly kind: 'file';
+      readonly path: string;
+      readonly absolute: string;
+      readonly size: number;
+      readonly mtimeMs: number;
+      readonly ino: number;
+    }
   | { readonly kind: 'bad'; readonly path: string; readonly error: StintError };
+
+/** An input refused before it is opened, with its code. */
+const bad = (path: string, code: ErrorCode, message: string): InputFile =>
+  ({ kind: 'bad', path, error: new StintError(code, message, { context: { path } }) });
 
 export function inspectInput(path: string, cwd: string): InputFile {
   const absolute = resolve(cwd, path);
   try {
     const stat = statSync(absolute);
-    if (stat.isDirectory()) return { kind: 'bad', path, error: new StintError(ErrorCode.NotAFile, `${path} is a directory`, { context: { path } }) };
-    if (!stat.isFile()) return { kind: 'bad', path, error: new StintError(ErrorCode.NotAFile, `${path} is not a regular file (a FIFO, socket or device)`, { context: { path } }) };
+    if (stat.isDirectory()) return bad(path, ErrorCode.NotAFile, `${path} is a directory`);
+    const special = `${path} is not a regular file (a FIFO, socket or device)`;
+    if (!stat.isFile()) return bad(path, ErrorCode.NotAFile, special);
     accessSync(absolute, constants.R_OK);
     return { kind: 'file', path, absolute, size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'bad', path, error: new StintError(ErrorCode.FileNotFound, `${path} does not exist`, { context: { path } }) };
-    return { kind: 'bad', path, error: new StintError(ErrorCode.FileUnreadable, `${path} cannot be read: ${(error as Error).message}`, { context: { path } }) };
+    if (code === 'ENOENT' || code === 'ENOTDIR') return bad(path, ErrorCode.FileNotFound, `${path} does not exist`);
+    return bad(path, ErrorCode.FileUnreadable, `${path} cannot be read: ${(error as Error).message}`);
   }
 }
 
 /** What a checkpoint is checked against: a change in any input means start over. */
 export function fingerprintOf(inputs: readonly InputFile[]): unknown {
-  return inputs.map((input) => (input.kind === 'file' ? { path: input.absolute, size: input.size, mtimeMs: input.mtimeMs, ino: input.ino } : { path: input.path, error: input.error.code }));
+  return inputs.map((input) => (input.kind === 'file'
+    ? { path: input.absolute, size: input.size, mtimeMs: input.mtimeMs, ino: input.ino }
+    : { path: input.path, error: input.error.code }));
 }

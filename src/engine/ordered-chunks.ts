@@ -4,8 +4,21 @@ import type { ChunkReply, ChunkTask, WireError } from './worker-protocol.js';
 
 /** A chunk whose start is proven to be a record start, in file order. */
 export type VerifiedChunk<P> =
-  | { readonly kind: 'mapped'; readonly index: number; readonly start: number; readonly end: number; readonly newlines: number; readonly partial: P }
-  | { readonly kind: 'failed'; readonly index: number; readonly start: number; readonly end: number; readonly error: WireError };
+  | {
+      readonly kind: 'mapped';
+      readonly index: number;
+      readonly start: number;
+      readonly end: number;
+      readonly newlines: number;
+      readonly partial: P;
+    }
+  | {
+      readonly kind: 'failed';
+      readonly index: number;
+      readonly start: number;
+      readonly end: number;
+      readonly error: WireError;
+    };
 
 export interface ChunkPlan {
   readonly path: string;
@@ -66,7 +79,8 @@ export async function* orderedChunks<P>(pool: ChunkPool, plan: ChunkPlan): Async
       yield { kind: 'failed', index, start: reply.start, end: reply.end, error: reply.error };
       return;
     }
-    yield { kind: 'mapped', index, start: reply.start, end: reply.end, newlines: reply.newlines, partial: reply.partial };
+    const { start, end, newlines, partial } = reply;
+    yield { kind: 'mapped', index, start, end, newlines, partial };
     expected = reply.end;
   }
 }

@@ -8,7 +8,9 @@ import type { ChunkMap, ChunkReply, ChunkTask, WindowMap } from './worker-protoc
 
 const reader = new ChunkReader();
 /** A handler's worker side: a map over framed chunks, or a self-framing window map. */
-type Mapper = { readonly kind: 'chunk'; readonly map: ChunkMap<unknown> } | { readonly kind: 'window'; readonly map: WindowMap<unknown> };
+type Mapper =
+  | { readonly kind: 'chunk'; readonly map: ChunkMap<unknown> }
+  | { readonly kind: 'window'; readonly map: WindowMap<unknown> };
 const maps = new Map<string, Mapper>();
 
 async function mapOf(url: string): Promise<Mapper> {
@@ -31,7 +33,11 @@ function failure(error: unknown, start: number, end: number): ChunkReply<unknown
     kind: 'failed',
     start,
     end,
-    error: { code: codeOf(error), message: (error as Error).message ?? String(error), ...(context && typeof context === 'object' ? { context: { ...context } } : {}) },
+    error: {
+      code: codeOf(error),
+      message: (error as Error).message ?? String(error),
+      ...(context && typeof context === 'object' ? { context: { ...context } } : {}),
+    },
   };
 }
 
@@ -41,31 +47,44 @@ const tooLong = (task: ChunkTask, start: number): ChunkReply<unknown> => ({
   end: start,
   error: {
     code: ErrorCode.RecordTooLong,
-    message: `a record at or after this line runs on for more than ${task.maxRecordBytes} bytes (an unterminated quote?)`,
+    message: `a record at or after this line runs on for more than ${task.maxRecordBytes} bytes`
+      + ' (an unterminated quote?)',
     context: { line_offset: 0 },
   },
 });
 
-/** A self-framing map: parse from the first record start until a record starts at or past nominalEnd, reading further if the last one runs on. */
+/** A record ran too far: a speculative chunk may have started mid-record (misaligned), an exact one is malformed. */
+const overrun = (task: ChunkTask, start: number): ChunkReply<unknown> =>
+  task.speculative ? { kind: 'misaligned', start: task.nominalStart } : tooLong(task, start);
+
+/**
+ * A self-framing map: parse from the first record start until a record starts at or past nominalEnd, reading
+ * further if the last one runs on.
+ */
 function mapWindowed(map: WindowMap<unknown>, task: ChunkTask): ChunkReply<unknown> {
   let window = reader.readWindow(task);
   if (window.kind === 'misaligned') return window;
   const start = window.start;
-  if (start >= task.nominalEnd || start >= task.fileSize) return { kind: 'mapped', start, end: start, newlines: 0, partial: map(new Uint8Array(0), { start, end: start, options: task.options, limit: 0, atEof: true })!.partial };
+  if (start >= task.nominalEnd || start >= task.fileSize) {
+    const empty = map(new Uint8Array(0), { start, end: start, options: task.options, limit: 0, atEof: true })!;
+    return { kind: 'mapped', start, end: start, newlines: 0, partial: empty.partial };
+  }
   for (;;) {
     let result;
     try {
-      result = map(window.bytes, { start, end: start + window.bytes.length, options: task.options, limit: task.nominalEnd - start, atEof: window.atEof });
+      const end = start + window.bytes.length;
+      const limit = task.nominalEnd - start;
+      result = map(window.bytes, { start, end, options: task.options, limit, atEof: window.atEof });
     } catch (error) {
       return failure(error, start, start + window.bytes.length);
     }
     if (result) {
       const end = start + result.consumed;
-      if (end - task.nominalEnd > task.maxRecordBytes) return task.speculative ? { kind: 'misaligned', start: task.nominalStart } : tooLong(task, start);
+      if (end - task.nominalEnd > task.maxRecordBytes) return overrun(task, start);
       return { kind: 'mapped', start, end, newlines: result.newlines, partial: result.partial };
     }
     const grown = reader.grow(task, start);
-    if (!grown || grown.kind !== 'window') return task.speculative ? { kind: 'misaligned', start: task.nominalStart } : tooLong(task, start);
+    if (!grown || grown.kind !== 'window') return overrun(task, start);
     window = grown;
   }
 }
@@ -81,13 +100,17 @@ const notLoaded = (task: ChunkTask, error: unknown): ChunkReply<unknown> => ({
   kind: 'failed',
   start: task.nominalStart,
   end: task.nominalStart,
-  error: { code: ErrorCode.WorkerFailed, message: `the map module failed to load: ${(error as Error).message ?? String(error)}` },
+  error: {
+    code: ErrorCode.WorkerFailed,
+    message: `the map module failed to load: ${(error as Error).message ?? String(error)}`,
+  },
 });
 
 const codeOf = (error: unknown): string => {
   const code = (error as { code?: unknown } | null)?.code;
   // Node's own ERR_* codes are not ours to put on the wire: they mean the map failed.
-  return typeof code === 'string' && /^[A-Z][A-Z0-9_]+$/.test(code) && !code.startsWith('ERR_') ? code : ErrorCode.WorkerFailed;
+  const ours = typeof code === 'string' && /^[A-Z][A-Z0-9_]+$/.test(code) && !code.startsWith('ERR_');
+  return ours ? code : ErrorCode.WorkerFailed;
 };
 
 export default async function mapChunk(task: ChunkTask): Promise<ChunkReply<unknown>> {

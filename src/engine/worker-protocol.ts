@@ -32,7 +32,13 @@ export interface WireError {
 
 /** The reply for one chunk: the exact record-aligned range and what the map made of it. */
 export type ChunkReply<P> =
-  | { readonly kind: 'mapped'; readonly start: number; readonly end: number; readonly newlines: number; readonly partial: P }
+  | {
+      readonly kind: 'mapped';
+      readonly start: number;
+      readonly end: number;
+      readonly newlines: number;
+      readonly partial: P;
+    }
   | { readonly kind: 'failed'; readonly start: number; readonly end: number; readonly error: WireError }
   /** A speculative start fell inside a record that runs on too long: redo from the exact start. */
   | { readonly kind: 'misaligned'; readonly start: number };
@@ -48,7 +54,10 @@ export interface ChunkInfo {
 /** The signature of a handler's worker-side map export. */
 export type ChunkMap<P> = (bytes: Uint8Array, info: ChunkInfo) => P;
 
-/** What a self-framing map sees besides the bytes: where its chunk's cut point lies, and whether the bytes reach the end of the file. */
+/**
+ * What a self-framing map sees besides the bytes: where its chunk's cut point lies, and whether the bytes reach
+ * the end of the file.
+ */
 export interface WindowInfo extends ChunkInfo {
   /** Records that start before this offset (in the bytes) are this chunk's; the last may run past it. */
   readonly limit: number;
