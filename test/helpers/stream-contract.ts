@@ -12,7 +12,8 @@ export interface CheckedStream {
   readonly terminal: Line;
 }
 
-const isObject = (value: unknown): value is Line => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Line =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 const isSummary = (line: Line): boolean => line['_summary'] === true;
 const isEnvelope = (line: Line): boolean => 'ok' in line && 'meta' in line && !isSummary(line);
 
@@ -35,7 +36,8 @@ function checkBody(lines: readonly Line[]): { items: Line[]; heartbeats: Line[] 
       heartbeats.push(line);
       return;
     }
-    assert.equal(line['_seq'], items.length + 1, `${where}: item _seq should be ${items.length + 1} (consecutive from 1)`);
+    const seq = items.length + 1;
+    assert.equal(line['_seq'], seq, `${where}: item _seq should be ${seq} (consecutive from 1)`);
     items.push(line);
   });
   return { items, heartbeats };

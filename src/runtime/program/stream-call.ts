@@ -13,7 +13,7 @@ type Signal = 'SIGINT' | 'SIGTERM';
 const STOP_OF: Readonly<Record<Signal, StopReason>> = { SIGINT: StopReason.Interrupt, SIGTERM: StopReason.Terminate };
 
 /** Whether this call answers as a stream of JSON lines: a streaming command, unless --no-stream (a parsed flag). */
-export function streamsItems(inv: Pick<Invocation, 'command'>, parsedFlags: Readonly<Record<string, unknown>>): boolean {
+export function streamsItems(inv: Pick<Invocation, 'command'>, parsedFlags: Readonly<Record<string, unknown>>) {
   return inv.command.spec.streaming === true && parsedFlags[NO_STREAM_FLAG] !== true;
 }
 

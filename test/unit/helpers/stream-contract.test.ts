@@ -4,7 +4,9 @@ import { checkStream } from '../../helpers/stream-contract.js';
 
 const item = (seq: number) => ({ _seq: seq, job_id: 'count-0badcafe', state: 'running', progress: { done: seq, total: 9 } });
 const heartbeat = { heartbeat: true, job_id: 'count-0badcafe', elapsed_ms: 10 };
-const summary = (count: number) => ({ _summary: true, _count: count, ok: true, data: { sum: 45 }, error: null, warnings: [], meta: { exit_code: 0, duration_ms: 5 } });
+const summary = (count: number) => ({
+  _summary: true, _count: count, ok: true, data: { sum: 45 }, error: null, warnings: [], meta: { exit_code: 0, duration_ms: 5 },
+});
 const failure = (exit: number, emitted?: number) => ({
   ok: false,
   data: { partial: true },
