@@ -76,7 +76,6 @@ export function jobWatchCommand({ storeOf, retryableOf }: WatchDeps): CommandSpe
       },
     },
     exitCodes: RELAYED,
-    examples: [{ description: 'Follow a background analyze', command: 'stint job watch analyze-1a2b3c4d' }],
     async run({ positionals, flags }, ctx) {
       const id = positionals['id'] as string;
       if (!isJobId(id)) return badId(id);
