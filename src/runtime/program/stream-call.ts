@@ -48,9 +48,9 @@ export async function runStreaming(
       envelope = finalEnvelope(inv, winner.result, winner.warnings);
     }
     const items = writer.close();
-    if (format === OutputFormat.Text) return await inv.respond(envelope, text);
-    await host.writeStdout(`${JSON.stringify(terminalLine(envelope, items))}\n`);
-    return envelope.meta.exit_code;
+    // The terminal line is the call's response: answered as any response is (a person at a terminal whose
+    // stdout goes to a file also reads a failure on stderr); in text, as the command's data or error.
+    return await inv.respond(format === OutputFormat.Json ? terminalLine(envelope, items) : envelope, text);
   } finally {
     for (const off of offs) off();
   }

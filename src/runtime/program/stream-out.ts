@@ -49,7 +49,7 @@ function withoutStreamKeys(fields: Fields): Fields {
  * The stream's one terminal line: on success a `_summary` with `_count` items that carries the response's
  * fields; otherwise the error envelope with `meta.items_emitted` (the last `_seq`, 0 when none).
  */
-export function terminalLine(envelope: Envelope, items: number): Record<string, unknown> {
+export function terminalLine(envelope: Envelope, items: number): Envelope & { _summary?: true; _count?: number } {
   if (envelope.ok) return { _summary: true, _count: items, ...envelope };
   return { ...envelope, meta: { ...envelope.meta, items_emitted: items } };
 }
