@@ -21,7 +21,7 @@ export { installSignalRouter } from './bin/signal-router.js';
 export type { Host, Cancel } from './runtime/host.js';
 
 // What a handler sees and returns.
-export type { CommandContext, Restored } from './runtime/program/command-spec.js';
+export type { CommandContext, Restored, StreamOut } from './runtime/program/command-spec.js';
 export type { Envelope, ErrorDetail, FieldError, WarningDetail } from './contract/envelope.js';
 export type { Progress } from './contract/incomplete.js';
 export { outcomeOf, type Outcome, type Established, type Unresolved } from './contract/outcome.js';

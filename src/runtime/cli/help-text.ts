@@ -92,6 +92,13 @@ export function commandHelp(program: ProgramIdentity, command: RegisteredCommand
       .join(' and ');
     lines.push(`When its budget runs out the work ${modes}; the call exits 14 with the command that continues it.`, '');
   }
+  if (spec.streaming) {
+    lines.push(
+      'Answers as a stream: one JSON object a line (items numbered _seq), ending on exactly one terminal line,',
+      'a _summary (exit 0) or an error envelope; --no-stream gives one envelope instead.',
+      '',
+    );
+  }
   lines.push(
     'Exit codes:',
     table(Object.entries(command.exitCodes).map(([code, entry]) => [

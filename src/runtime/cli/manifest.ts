@@ -102,6 +102,8 @@ function commandEntry(command: RegisteredCommand): Record<string, unknown> {
     exit_codes: ownExitCodes(command),
     ...(spec.interruption ? { interruption: wireInterruption(spec.interruption) } : {}),
     ...(spec.stdin ? { stdin: wireStdin(spec.stdin) } : {}),
+    // O-004's declaration as the manifest schema spells it; --no-stream gives the one envelope.
+    ...(spec.streaming ? { streaming_default: true } : {}),
     ...(spec.examples?.length ? { examples: spec.examples.map((e) => ({ ...e })) } : {}),
     ...(command.builtin ? { builtin: true } : {}),
   };

@@ -14,6 +14,7 @@ import { cancelIdleJob, settleJob } from './job-outcomes.js';
 import type { JobRecord } from './job-record.js';
 import { JobStore } from './job-store.js';
 import { waitOnJob } from './job-wait.js';
+import { jobWatchCommand } from './job-watch-command.js';
 import { stateDirPath } from '../storage/state-dir.js';
 
 const idArgument = [
@@ -228,5 +229,8 @@ export function jobCommands(program: () => ProgramContext): CommandSpec[] {
     retryableOf: (job) => program().commands
       .find((c) => c.path.join(' ') === job.command.join(' '))?.exitCodes[ExitCode.INCOMPLETE]?.retryable ?? false,
   };
-  return [jobWaitCommand(deps), jobStatusCommand(deps), jobCancelCommand(deps), jobListCommand(deps)];
+  return [
+    jobWaitCommand(deps), jobStatusCommand(deps), jobCancelCommand(deps), jobListCommand(deps),
+    jobWatchCommand(deps),
+  ];
 }

@@ -8,7 +8,7 @@ import { StintError } from '../../contract/stint-error.js';
 import { WarningCode } from '../../contract/warning-code.js';
 import { readJsonFile, writeFileAtomic } from '../storage/atomic-file.js';
 import { CHECKPOINT_FORMAT, openCheckpointStore, type CheckpointStore } from '../storage/checkpoint-store.js';
-import type { CommandContext, Restored } from './command-spec.js';
+import type { CommandContext, Restored, StreamOut } from './command-spec.js';
 import type { Host } from '../host.js';
 import { ensurePrivateDir } from '../storage/state-dir.js';
 
@@ -33,6 +33,8 @@ export interface CallContextParts {
   readonly onProgress?: (progress: Progress) => void;
   /** The caller's stdout, for a call whose data streams there. */
   readonly stdout?: (text: string) => Promise<void>;
+  /** The item stream of a streaming command. */
+  readonly stream?: StreamOut;
 }
 
 /** The context one call's handler gets, and what the runtime does with it after the handler returns. */
@@ -78,6 +80,8 @@ export function createCallContext(parts: CallContextParts): CallContext {
     stopRequested: parts.stopRequested,
     stopCause: parts.stopCause,
     now: () => host.now(),
+    sleep: (ms) => host.sleep(ms),
+    stream: parts.stream,
     scratchFile(path) {
       if (!store) throw new StintError(ErrorCode.InternalError, 'scratchFile() before restore(): restore first');
       const list = scratchListFor(parts.stateRoot, invocationKey);

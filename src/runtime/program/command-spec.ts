@@ -115,6 +115,17 @@ export interface CommandInput<F extends Readonly<Record<string, FlagSpec>>, P ex
   readonly options: FrameworkOptions;
 }
 
+/**
+ * The stdout of a streaming command (REQ-O-004): one JSON object a line. The framework numbers the items
+ * (`_seq` 1, 2, ...) and writes the one terminal line itself when the handler returns or a signal ends the call.
+ */
+export interface StreamOut {
+  /** One item line; resolves once it is handed to the OS. Nothing is written after the terminal line. */
+  item(item: Readonly<Record<string, unknown>>): Promise<void>;
+  /** A sign of life while nothing changed: `heartbeat: true`, never numbered. */
+  heartbeat(fields?: Readonly<Record<string, unknown>>): Promise<void>;
+}
+
 /** The narrow view of the runtime a handler sees. */
 export interface CommandContext {
   readonly cwd: string;
@@ -146,6 +157,10 @@ export interface CommandContext {
   scratchFile(path: string): void;
   /** Now, in ms; injected so that tests own the clock. */
   now(): number;
+  /** Resolves `ms` from now on the same clock (a poll's pause). */
+  sleep(ms: number): Promise<void>;
+  /** The item stream of a command that declares `streaming`; undefined otherwise (and under --no-stream). */
+  readonly stream: StreamOut | undefined;
   /**
    * The identity of this invocation (command, arguments, cwd, version, key): what jobs and checkpoints are keyed
    * by.
@@ -214,6 +229,16 @@ export interface CommandSpec<
    * into a pipe cannot pause and be continued by another call.
    */
   streamsStdout?(flags: FlagValues<F>): boolean;
+  /**
+   * The command's answer is a stream of JSON lines on stdout (REQ-O-004): the items it passes to
+   * `ctx.stream`, then exactly one terminal line the framework writes (a `_summary` on success, else the
+   * error envelope with `meta.items_emitted`); SIGINT ends it with CANCELLED (130). Such a command declares
+   * no `interruption` and accepts no --idempotency-key (a writer sets `idempotencyKey: false`);
+   * `--no-stream` gives the one envelope instead.
+   */
+  readonly streaming?: boolean;
+  /** How `--format text` shows one stream item (or heartbeat) of a streaming command. */
+  itemText?(item: Readonly<Record<string, unknown>>): string;
   /** How `--format text` shows a successful `data`. */
   text?(data: D): string;
 }

@@ -6,6 +6,7 @@ import { isMemberOf } from '../../contract/vocabulary/closed-set.js';
 import { SideEffects } from '../../contract/vocabulary/side-effects.js';
 import type { CommandSpec, FlagSpec, PositionalSpec } from './command-spec.js';
 import { FrameworkFlag, GLOBAL_FLAGS, frameworkFlagsFor } from '../cli/framework-flags.js';
+import { STREAM_FLAGS } from './stream-flag.js';
 
 const NAME = /^[a-z][a-z0-9-]*$/;
 const CODE = /^[A-Z][A-Z0-9_]+$/;
@@ -116,6 +117,21 @@ function checkInterruption(spec: CommandSpec, isWriter: boolean, acceptsKey: boo
   }
 }
 
+/**
+ * A stream cannot pause and be continued by another call (C-033), and a stream's events are not one request
+ * a key could deduplicate (C-007): a streaming writer sets `idempotencyKey: false`.
+ */
+function checkStreaming(spec: CommandSpec, acceptsKey: boolean): void {
+  if (spec.streaming === undefined) return;
+  if (typeof spec.streaming !== 'boolean') refuse(spec.name, 'streaming', 'must be a boolean');
+  if (!spec.streaming) return;
+  if (spec.interruption) refuse(spec.name, 'streaming', 'a streaming command cannot declare interruption');
+  if (acceptsKey) {
+    refuse(spec.name, 'streaming', 'a streaming command does not accept --idempotency-key: set idempotencyKey: false');
+  }
+  if (spec.streamsStdout) refuse(spec.name, 'streaming', 'a streaming command\'s stdout is its stream already');
+}
+
 function checkFlags(spec: CommandSpec, reserved: ReadonlySet<string>): void {
   const shorts = new Set<string>(Object.values(GLOBAL_FLAGS).flatMap((flag) => (flag.short ? [flag.short] : [])));
   for (const [name, flag] of Object.entries(spec.flags ?? {})) {
@@ -223,10 +239,14 @@ export function registerCommand(spec: CommandSpec, builtin: boolean): Registered
   const isWriter = writes(spec.dangerLevel);
   const acceptsKey = isWriter && spec.idempotencyKey !== false;
   checkInterruption(spec, isWriter, acceptsKey);
+  checkStreaming(spec, acceptsKey);
   checkExitCodes(spec, isWriter, builtin);
   const frameworkFlags = frameworkFlagsFor({ interruptible: spec.interruption !== undefined, acceptsKey });
   // Built-ins such as `job wait` declare --budget themselves.
-  checkFlags(spec, new Set([...Object.keys(GLOBAL_FLAGS), ...(builtin ? [] : Object.values(FrameworkFlag))]));
+  const streamFlags = spec.streaming ? STREAM_FLAGS : {};
+  checkFlags(spec, new Set([
+    ...Object.keys(GLOBAL_FLAGS), ...Object.keys(streamFlags), ...(builtin ? [] : Object.values(FrameworkFlag)),
+  ]));
   checkPositionals(spec);
 
   const exitCodes: Record<number, ExitCodeEntry> = {
@@ -247,7 +267,7 @@ export function registerCommand(spec: CommandSpec, builtin: boolean): Registered
     spec,
     path,
     id: path.join('.'),
-    flags: Object.freeze({ ...(spec.flags ?? {}), ...frameworkFlags }),
+    flags: Object.freeze({ ...(spec.flags ?? {}), ...frameworkFlags, ...streamFlags }),
     exitCodes: Object.freeze(exitCodes),
     builtin,
     writes: isWriter,

@@ -2,7 +2,7 @@ import type { WarningDetail } from '../../contract/envelope.js';
 import type { Progress } from '../../contract/incomplete.js';
 import { CAUSE_OF_STOP } from '../../contract/vocabulary/stop-reason.js';
 import { createCallContext } from './call-context.js';
-import type { CommandInput, CommandResult } from './command-spec.js';
+import type { CommandInput, CommandResult, StreamOut } from './command-spec.js';
 import { streamsStdout, type Invocation } from './invocation.js';
 import { heartbeat, terminalBar } from '../cli/progress-display.js';
 import { resultOfThrown } from './thrown.js';
@@ -21,6 +21,7 @@ export async function executeCommand(
   inv: Invocation,
   stop: StopController,
   onProgress?: (progress: Progress) => void,
+  stream?: StreamOut,
 ): Promise<Execution> {
   const { host, command } = inv;
   const warnings: WarningDetail[] = [];
@@ -37,6 +38,7 @@ export async function executeCommand(
     stateRoot: inv.stateRoot,
     ...(inv.stdinPath ? { stdinPath: inv.stdinPath } : {}),
     ...(streamsStdout(inv) ? { stdout: (text: string) => host.writeStdout(text) } : {}),
+    ...(stream ? { stream } : {}),
     warnings,
     stopRequested: () => stop.requested,
     stopCause: () => (stop.reason ? CAUSE_OF_STOP[stop.reason] : undefined),

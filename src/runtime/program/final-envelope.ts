@@ -1,7 +1,7 @@
 import type { CodeTable } from '../../contract/code-table.js';
 import { buildEnvelope, type Envelope, type WarningDetail } from '../../contract/envelope.js';
 import { ErrorCode } from '../../contract/error-code.js';
-import { ExitCode, type ProcessExitCode } from '../../contract/exit-code.js';
+import { ExitCode, SignalExitCode, type ProcessExitCode } from '../../contract/exit-code.js';
 import { Phase } from '../../contract/vocabulary/phase.js';
 import type { CommandResult } from './command-spec.js';
 import type { RegisteredCommand } from './define-command.js';
@@ -67,4 +67,21 @@ export function workEnded(exitCode: number): boolean {
     && exitCode !== ExitCode.GENERAL_ERROR
     && exitCode !== ExitCode.TIMEOUT
     && exitCode !== ExitCode.UNAVAILABLE;
+}
+
+/** The answer to a signal that ends a call with no safe point to reach: CANCELLED, 130 or 143 (REQ-F-013, F-069). */
+export function cancelledEnvelope(inv: Invocation, signal: 'SIGINT' | 'SIGTERM'): Envelope {
+  return buildEnvelope({
+    exitCode: SignalExitCode[signal],
+    durationMs: inv.host.now() - inv.started,
+    data: { partial: true },
+    meta: callMeta(inv),
+    error: {
+      code: ErrorCode.Cancelled,
+      message: `Command cancelled by ${signal}`,
+      retryable: false,
+      phase: Phase.Execution,
+      context: { signal },
+    },
+  });
 }

@@ -4,7 +4,7 @@ import { buildEnvelope } from '../../contract/envelope.js';
 import { codeTable } from '../../contract/code-table.js';
 import type { DeclaredCodeSet } from '../../contract/declared-codes.js';
 import { ErrorCode } from '../../contract/error-code.js';
-import { ExitCode, SignalExitCode, type ProcessExitCode } from '../../contract/exit-code.js';
+import { ExitCode, type ProcessExitCode } from '../../contract/exit-code.js';
 import { StintError } from '../../contract/stint-error.js';
 import { OutputFormat } from '../../contract/vocabulary/output-format.js';
 import { ArgProblem } from '../../contract/vocabulary/arg-problem.js';
@@ -16,7 +16,7 @@ import type { CommandSpec, FrameworkOptions } from './command-spec.js';
 import { buildCommandTree } from '../cli/command-tree.js';
 import { registerCommand, type RegisteredCommand } from './define-command.js';
 import { executeCommand } from './execute-command.js';
-import { callMeta, finalEnvelope } from './final-envelope.js';
+import { cancelledEnvelope, finalEnvelope } from './final-envelope.js';
 import { FrameworkFlag } from '../cli/framework-flags.js';
 import { commandHelp, groupHelp, type ProgramIdentity } from '../cli/help-text.js';
 import type { Host } from '../host.js';
@@ -34,6 +34,7 @@ import { spoolStdin, type Spooled } from '../storage/stdin-spool.js';
 import { StopController } from '../jobs/stop-controller.js';
 import { resultOfThrown } from './thrown.js';
 import { checkListedCodes } from './listed-codes.js';
+import { runStreaming, streamsItems } from './stream-call.js';
 
 /** What `createProgram` takes: the program's identity and its commands (each declared with `defineCommand`). */
 export interface ProgramSpec extends ProgramIdentity {
@@ -280,6 +281,7 @@ async function runCall(program: ProgramContext, host: Host): Promise<ProcessExit
       const unbudgeted = { ...inv, options: { ...inv.options, budgetMs: 0, timeoutMs: undefined } };
       return await respond(await runDirect(unbudgeted), text);
     }
+    if (streamsItems(inv, early.flags)) return await runStreaming(inv, format, text);
     if (inv.command.spec.interruption) return await respond(await runInterruptible(inv), text);
     return await respond(await runDirect(inv), text);
   } catch (thrown) {
@@ -299,21 +301,7 @@ async function runDirect(inv: Invocation): Promise<Envelope> {
   const offs = (['SIGINT', 'SIGTERM'] as const).map((signal) => host.onSignal(signal, () => signalled!(signal)));
   try {
     const winner = await Promise.race([executeCommand(inv, new StopController()), bySignal]);
-    if (typeof winner === 'string') {
-      return buildEnvelope({
-        exitCode: SignalExitCode[winner],
-        durationMs: host.now() - inv.started,
-        data: { partial: true },
-        meta: callMeta(inv),
-        error: {
-          code: ErrorCode.Cancelled,
-          message: `Command cancelled by ${winner}`,
-          retryable: false,
-          phase: Phase.Execution,
-          context: { signal: winner },
-        },
-      });
-    }
+    if (typeof winner === 'string') return cancelledEnvelope(inv, winner);
     await winner.finish(true);
     return finalEnvelope(inv, winner.result, winner.warnings);
   } finally {

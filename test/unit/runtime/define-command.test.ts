@@ -66,3 +66,19 @@ test('a flag default that is not a value of its type is refused naming it (the h
   ];
   for (const spec of accepted) assert.doesNotThrow(() => defineCommand(flag(spec)), JSON.stringify(spec));
 });
+
+test('a streaming command (REQ-O-004) cannot declare interruption nor accept --idempotency-key (C-033, C-007)', () => {
+  const incompleteReader = { description: 'Not done', retryable: true, sideEffects: 'none' } as const;
+  const interruptible = { interruption: { detach: true, resume: true }, exitCodes: { 0: ok, 14: incompleteReader } };
+  assert.equal(refusedField(base({ streaming: true, ...interruptible })), 'streaming');
+  assert.equal(refusedField(base({ streaming: true, dangerLevel: 'mutating' })), 'streaming', 'a writer gets the key by default');
+  assert.equal(refusedField(base({ streaming: true, dangerLevel: 'destructive', idempotencyKey: true })), 'streaming');
+  assert.equal(refusedField(base({ streaming: true, streamsStdout: () => true })), 'streaming');
+  assert.equal(refusedField(base({ streaming: 'yes' as never })), 'streaming');
+  // The same declarations without the stream are fine, and so is a streaming writer that takes no key.
+  assert.doesNotThrow(() => defineCommand(base(interruptible)));
+  assert.doesNotThrow(() => defineCommand(base({ dangerLevel: 'mutating' })));
+  const writer = registerCommand(base({ streaming: true, dangerLevel: 'mutating', idempotencyKey: false }), false);
+  assert.deepEqual(Object.keys(writer.flags), ['no-stream'], 'the framework adds --no-stream, and no key');
+  assert.equal(refusedField(base({ streaming: true, flags: { 'no-stream': { type: 'boolean', description: 'x' } } })), 'flags.no-stream');
+});
