@@ -78,6 +78,10 @@ export function createCallContext(parts: CallContextParts): CallContext {
     stopRequested: parts.stopRequested,
     stopCause: parts.stopCause,
     now: () => host.now(),
+    onSignal(handler) {
+      const offs = (['SIGINT', 'SIGTERM'] as const).map((signal) => host.onSignal(signal, () => handler(signal)));
+      return () => offs.forEach((off) => off());
+    },
     scratchFile(path) {
       if (!store) throw new StintError(ErrorCode.InternalError, 'scratchFile() before restore(): restore first');
       const list = scratchListFor(parts.stateRoot, invocationKey);

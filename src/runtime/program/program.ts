@@ -294,28 +294,46 @@ async function runCall(program: ProgramContext, host: Host): Promise<ProcessExit
 /** A command without interruption: no safe points, so a signal answers CANCELLED at once (REQ-F-013, F-069). */
 async function runDirect(inv: Invocation): Promise<Envelope> {
   const { host } = inv;
+  if (inv.command.spec.relay) return runRelay(inv);
   let signalled: ((signal: 'SIGINT' | 'SIGTERM') => void) | undefined;
   const bySignal = new Promise<'SIGINT' | 'SIGTERM'>((resolve) => (signalled = resolve));
   const offs = (['SIGINT', 'SIGTERM'] as const).map((signal) => host.onSignal(signal, () => signalled!(signal)));
   try {
     const winner = await Promise.race([executeCommand(inv, new StopController()), bySignal]);
-    if (typeof winner === 'string') {
-      return buildEnvelope({
-        exitCode: SignalExitCode[winner],
-        durationMs: host.now() - inv.started,
-        data: { partial: true },
-        meta: callMeta(inv),
-        error: {
-          code: ErrorCode.Cancelled,
-          message: `Command cancelled by ${winner}`,
-          retryable: false,
-          phase: Phase.Execution,
-          context: { signal: winner },
-        },
-      });
-    }
+    if (typeof winner === 'string') return signalAnswer(inv, winner, `Command cancelled by ${winner}`, {});
     await winner.finish(true);
     return finalEnvelope(inv, winner.result, winner.warnings);
+  } finally {
+    for (const off of offs) off();
+  }
+}
+
+/** The CANCELLED answer of a signal (130/143), with what the command had done as `data`, marked partial. */
+function signalAnswer(inv: Invocation, signal: 'SIGINT' | 'SIGTERM', message: string, data: object): Envelope {
+  return buildEnvelope({
+    exitCode: SignalExitCode[signal],
+    durationMs: inv.host.now() - inv.started,
+    data: { ...data, partial: true },
+    meta: callMeta(inv),
+    error: { code: ErrorCode.Cancelled, message, retryable: false, phase: Phase.Execution, context: { signal } },
+  });
+}
+
+/**
+ * A relay (`CommandSpec.relay`) passes a signal on to the command it runs and waits for it: the call then
+ * answers CANCELLED with the handler's data (the callee's continue_command, so nothing is lost), unless the
+ * handler relays a final answer verbatim.
+ */
+async function runRelay(inv: Invocation): Promise<Envelope> {
+  let heard: 'SIGINT' | 'SIGTERM' | undefined;
+  const offs = (['SIGINT', 'SIGTERM'] as const).map((signal) => inv.host.onSignal(signal, () => (heard ??= signal)));
+  try {
+    const execution = await executeCommand(inv, new StopController());
+    await execution.finish(true);
+    const { result } = execution;
+    if (heard === undefined || result.verbatim) return finalEnvelope(inv, result, execution.warnings);
+    const message = `Cancelled by ${heard}; the work done is kept and data.continue_command continues it`;
+    return signalAnswer(inv, heard, message, (result.data ?? {}) as object);
   } finally {
     for (const off of offs) off();
   }
