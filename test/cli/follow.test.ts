@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ErrorCode } from '../../src/contract/error-code.js';
 import { RunStatus } from '../../src/contract/vocabulary/run-status.js';
@@ -146,4 +147,28 @@ test('SIGINT goes once to the running continuation; the answer is 130 CANCELLED 
   assert.match(data.continue_command, /never-advances.* 'continue'$/);
   assert.equal(data['continuations'], 1);
   assert.deepEqual(calls(log), ['start', 'wait-signal', 'waiting', 'SIGINT'], 'passed on once, nothing run after');
+});
+
+test('SIGTERM while following a program built on stint: 143 with a continue_command that finishes the work', async () => {
+  const program = programPath('wc-stdin');
+  const text = Array.from({ length: 3000 }, (_, k) => `line ${k} holds some words`).join('\n') + '\n';
+  const whole = await runJson(['count', '--budget', '0'], { program, env: freshHome(), stdin: text });
+  // 20 chunks at 100 ms each: 2 s of work at least, in calls of 1 s.
+  const env = freshHome({ AGENT_CALL_BUDGET_MS: '1000' });
+  const running = startCli(follow([process.execPath, program, 'count', '--pause-ms', '100']), { env, stdin: text });
+  const jobs = join(env.STINT_HOME, 'jobs');
+  for (let waited = 0; !(existsSync(jobs) && readdirSync(jobs).length > 0); waited += 20) {
+    assert.ok(waited < 60_000, 'the first call started its job');
+    await sleep(20);
+  }
+  running.kill('SIGTERM');
+  const stopped = await running.done;
+  const envelope = envelopeOf(stopped);
+  assert.equal(stopped.code, 143, stopped.stdout);
+  assert.equal(envelope.error!.code, ErrorCode.Cancelled);
+  const data = envelope.data as Data;
+  assert.equal(data['partial'], true);
+  const rest = await runJson(follow(['sh', '-c', data.continue_command]), { env });
+  assert.equal(rest.run.code, 0, rest.run.stdout);
+  assert.deepEqual(rest.envelope.data, whole.envelope.data);
 });

@@ -31,6 +31,7 @@ export async function runFollow(input: FollowInput, ctx: CommandContext): Promis
     interrupted.abort();
     running?.forward(signal);
   });
+  if (ctx.stopRequested()) interrupted.abort();
   let lastIncomplete: Envelope | undefined;
   const heard = (response: Envelope) => {
     if (response.meta.exit_code !== ExitCode.INCOMPLETE) return;

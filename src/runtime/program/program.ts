@@ -9,6 +9,7 @@ import { StintError } from '../../contract/stint-error.js';
 import { OutputFormat } from '../../contract/vocabulary/output-format.js';
 import { ArgProblem } from '../../contract/vocabulary/arg-problem.js';
 import { Phase } from '../../contract/vocabulary/phase.js';
+import { StopReason } from '../../contract/vocabulary/stop-reason.js';
 import { resolveBudget, resolveTimeout } from '../jobs/budget.js';
 import { jobCommands } from '../jobs/job-commands.js';
 import { manifestCommand } from '../cli/manifest-command.js';
@@ -326,9 +327,14 @@ function signalAnswer(inv: Invocation, signal: 'SIGINT' | 'SIGTERM', message: st
  */
 async function runRelay(inv: Invocation): Promise<Envelope> {
   let heard: 'SIGINT' | 'SIGTERM' | undefined;
-  const offs = (['SIGINT', 'SIGTERM'] as const).map((signal) => inv.host.onSignal(signal, () => (heard ??= signal)));
+  // ctx.stopRequested() tells a handler of a signal that came before it listened.
+  const stop = new StopController();
+  const offs = (['SIGINT', 'SIGTERM'] as const).map((signal) => inv.host.onSignal(signal, () => {
+    heard ??= signal;
+    stop.request(signal === 'SIGINT' ? StopReason.Interrupt : StopReason.Terminate);
+  }));
   try {
-    const execution = await executeCommand(inv, new StopController());
+    const execution = await executeCommand(inv, stop);
     await execution.finish(true);
     const { result } = execution;
     if (heard === undefined || result.verbatim) return finalEnvelope(inv, result, execution.warnings);
