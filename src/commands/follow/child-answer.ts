@@ -31,7 +31,8 @@ function problemOf(value: unknown, end: ChildEnd): string | undefined {
 
 /** An INCOMPLETE answer must say how to go on: the loop runs these, and reads progress.done. */
 function incompleteProblem(data: unknown): string | undefined {
-  const fields = (data ?? {}) as { continue_command?: unknown; cancel_command?: unknown; progress?: { done?: unknown } };
+  type Fields = { continue_command?: unknown; cancel_command?: unknown; progress?: { done?: unknown } };
+  const fields = (data ?? {}) as Fields;
   if (typeof fields.continue_command !== 'string') return 'an INCOMPLETE answer without data.continue_command';
   if (typeof fields.cancel_command !== 'string') return 'an INCOMPLETE answer without data.cancel_command';
   if (typeof fields.progress?.done !== 'number') return 'an INCOMPLETE answer without data.progress.done';

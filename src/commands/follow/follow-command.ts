@@ -60,7 +60,10 @@ export const followCommand = defineCommand({
   },
   exitCodes: RELAYED,
   examples: [
-    { description: 'Analyze a big file to the end, in calls of 30 s', command: 'stint follow -- stint analyze big.csv' },
+    {
+      description: 'Analyze a big file to the end, in calls of 30 s',
+      command: 'stint follow -- stint analyze big.csv',
+    },
     {
       description: 'Import for at most ten minutes; the answer says how to go on',
       command: 'stint follow --deadline 10m -- stint import rows.csv --into rows.db',
@@ -68,7 +71,7 @@ export const followCommand = defineCommand({
   ],
   async run({ flags, positionals }, ctx) {
     const { runFollow } = await import('./follow-run.js');
-    const input = { words: positionals.command, maxContinuations: flags['max-continuations'], deadlineMs: flags.deadline };
-    return runFollow(input, ctx);
+    const maxContinuations = flags['max-continuations'];
+    return runFollow({ words: positionals.command, maxContinuations, deadlineMs: flags.deadline }, ctx);
   },
 });

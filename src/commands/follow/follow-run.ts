@@ -33,10 +33,14 @@ export async function runFollow(input: FollowInput, ctx: CommandContext): Promis
   });
   if (ctx.stopRequested()) interrupted.abort();
   let lastIncomplete: Envelope | undefined;
+  let shown = 0;
+  // The one progress line a person at a terminal sees (the framework draws it). A callee whose progress
+  // went back breaks its contract, but that is not ours to fail on: the line waits for it.
   const heard = (response: Envelope) => {
     if (response.meta.exit_code !== ExitCode.INCOMPLETE) return;
     lastIncomplete = response;
-    showProgress(ctx, (response.data as IncompleteData).progress);
+    const { done, total, unit } = (response.data as IncompleteData).progress;
+    if (done >= shown) ctx.progress((shown = done), total, unit);
   };
   const call = async (words: readonly string[], line: string, stdin: ChildSpawn['stdin']) => {
     running = new FollowedCall(words, line, { cwd: ctx.cwd, env: childEnv(ctx, deadline), stdin });
@@ -63,11 +67,6 @@ export async function runFollow(input: FollowInput, ctx: CommandContext): Promis
   } finally {
     off();
   }
-}
-
-/** The one progress line a person at a terminal sees (the framework draws it; never a decrease). */
-function showProgress(ctx: CommandContext, progress: IncompleteData['progress']): void {
-  ctx.progress(progress.done, progress.total, progress.unit);
 }
 
 /** The callee's environment; under --deadline no call holds past it (AGENT_CALL_BUDGET_MS is the time left). */
