@@ -1,7 +1,9 @@
+import { ErrorCode } from '../../contract/error-code.js';
 import { ExitCode, STANDARD_EXIT_CODES, type ExitCodeEntry } from '../../contract/exit-code.js';
 import { DangerLevel } from '../../contract/vocabulary/danger-level.js';
 import { SideEffects } from '../../contract/vocabulary/side-effects.js';
 import { defineCommand } from '../../runtime/program/define-command.js';
+import { StintCode } from '../stint-codes.js';
 
 /** Every exit the followed command can end with is relayed as it is; these say what follow adds. */
 const OWN: Readonly<Partial<Record<ExitCode, ExitCodeEntry>>> = {
@@ -11,11 +13,15 @@ const OWN: Readonly<Partial<Record<ExitCode, ExitCodeEntry>>> = {
   },
   [ExitCode.GENERAL_ERROR]: {
     description: 'The command answered something other than an envelope (NOT_AN_ENVELOPE), or failed so',
-    retryable: false, sideEffects: SideEffects.Partial,
+    retryable: false, sideEffects: SideEffects.Partial, errorCodes: [StintCode.NotAnEnvelope],
+  },
+  [ExitCode.ARG_ERROR]: {
+    description: "Arguments failed validation, follow's or the followed command's; nothing was changed",
+    retryable: false, sideEffects: SideEffects.None,
   },
   [ExitCode.TIMEOUT]: {
     description: 'Progress did not grow over three continuations: cancelled (STALLED), or the command timed out',
-    retryable: false, sideEffects: SideEffects.Partial,
+    retryable: false, sideEffects: SideEffects.Partial, errorCodes: [ErrorCode.Stalled],
   },
   [ExitCode.INCOMPLETE]: {
     description: 'Stopped waiting (--max-continuations, --deadline); the work goes on: run data.continue_command',
