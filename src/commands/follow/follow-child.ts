@@ -16,6 +16,8 @@ export interface ChildSpawn {
 /** The stderr lines kept for an error's detail (the callee's stderr is never shown as it comes). */
 const TAIL_LINES = 20;
 const TAIL_BYTES = 8192;
+/** More than any envelope holds (in UTF-16 units): past it, stdout is a stream, not an answer. */
+const MAX_STDOUT = 64 * 1024 * 1024;
 
 /** The last lines of what a stream said, kept as it comes. */
 function tailKeeper(): { add(chunk: string): void; lines(): string } {
@@ -44,7 +46,10 @@ export class FollowedCall {
       this.pid = child.pid;
       let stdout = '';
       const stderr = tailKeeper();
-      child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+      // An envelope is one document: a callee that streams data to stdout is read no further than this.
+      child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+        if (stdout.length <= MAX_STDOUT) stdout += chunk;
+      });
       child.stderr.setEncoding('utf8').on('data', (chunk: string) => stderr.add(chunk));
       child.on('error', (error) => reject(notStarted(line, error)));
       child.on('close', (code, signal) => {
