@@ -1,5 +1,6 @@
 import { analyzeCommand } from '../commands/analyze/analyze-command.js';
 import { exportCommand } from '../commands/export/export-command.js';
+import { followCommand } from '../commands/follow/follow-command.js';
 import { importCommand } from '../commands/import/import-command.js';
 import { STINT_CODE_SETS } from '../commands/stint-codes.js';
 import { createProgram, type Program } from '../runtime/program/program.js';
@@ -11,7 +12,7 @@ export function stintProgram(): Program {
     name: 'stint',
     version: TOOL_VERSION,
     description: 'long work under a time budget that never loses what was done',
-    commands: [analyzeCommand, importCommand, exportCommand],
+    commands: [analyzeCommand, importCommand, exportCommand, followCommand],
     codes: STINT_CODE_SETS,
   });
 }

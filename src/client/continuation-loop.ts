@@ -20,20 +20,27 @@ export interface LoopOptions {
   /** Give up waiting at this time (ms, by `now`); the work itself goes on or stays paused. */
   readonly deadline?: number;
   readonly now?: () => number;
+  /** Called with each continuation's response as it arrives (a progress display, a log). */
+  readonly onResponse?: (response: Envelope) => void;
+  /** Once aborted (an AbortSignal will do), the loop starts no further continuation: `pending`, no limit. */
+  readonly signal?: { readonly aborted: boolean };
 }
 
 /**
  * How the loop ended. `done`: the work ended and `response` is its final
  * answer (whatever its exit code). `pending`: the loop stopped waiting
- * (maxTurns, maxWallMs) while the work goes on or waits, and `response` is
- * the last INCOMPLETE. `incomplete`: the work stopped moving, the loop ran
- * cancel_command (limit `completion`: it would not complete).
+ * (maxTurns, maxWallMs; no limit when its `signal` was aborted) while the
+ * work goes on or waits, and `response` is the last INCOMPLETE.
+ * `incomplete`: the work stopped moving, the loop ran cancel_command (limit
+ * `completion`: it would not complete).
  */
 export interface LoopResult {
   readonly status: RunStatus;
   readonly limit?: StopLimit;
   readonly response: Envelope;
   readonly continuations: number;
+  /** The answer of cancel_command, when the loop ran it (`incomplete`). */
+  readonly cancelResponse?: Envelope;
 }
 
 const DEFAULT_STALL_LIMIT = 3;
@@ -41,7 +48,8 @@ const DEFAULT_STALL_LIMIT = 3;
 /**
  * Runs `data.continue_command` through `options.run` until the exit is not INCOMPLETE (14); after
  * `stallLimit` continuations without progress it runs `cancel_command`. A failed call ends the loop
- * as `done`, with that response.
+ * as `done`, with that response. `maxCalls`, `deadline` and an aborted `signal` stop the waiting, never the
+ * work: the loop answers `pending` with the last INCOMPLETE.
  */
 export async function continueUntilDone(first: Envelope, options: LoopOptions): Promise<LoopResult> {
   const stallLimit = options.stallLimit ?? DEFAULT_STALL_LIMIT;
@@ -51,21 +59,26 @@ export async function continueUntilDone(first: Envelope, options: LoopOptions): 
   let stalls = 0;
   while (response.meta.exit_code === ExitCode.INCOMPLETE) {
     const data = response.data as IncompleteData;
-    if (options.maxCalls !== undefined && continuations >= options.maxCalls) {
-      return { status: RunStatus.Pending, limit: StopLimit.MaxTurns, response, continuations };
-    }
-    if (options.deadline !== undefined && now() >= options.deadline) {
-      return { status: RunStatus.Pending, limit: StopLimit.MaxWallMs, response, continuations };
-    }
+    const limit = waitLimit(options, continuations, now);
+    if (limit !== undefined) return { status: RunStatus.Pending, ...limit, response, continuations };
     const previous = data.progress.done;
     response = await options.run(data.continue_command);
     continuations++;
+    options.onResponse?.(response);
     if (response.meta.exit_code !== ExitCode.INCOMPLETE) break;
     stalls = (response.data as IncompleteData).progress.done > previous ? 0 : stalls + 1;
     if (stalls >= stallLimit) {
-      await options.run((response.data as IncompleteData).cancel_command);
-      return { status: RunStatus.Incomplete, limit: StopLimit.Completion, response, continuations };
+      const cancelResponse = await options.run((response.data as IncompleteData).cancel_command);
+      return { status: RunStatus.Incomplete, limit: StopLimit.Completion, response, continuations, cancelResponse };
     }
   }
   return { status: RunStatus.Done, response, continuations };
+}
+
+/** Why the loop stops waiting before its next continuation: `{}` when aborted (no limit), undefined to go on. */
+function waitLimit(options: LoopOptions, continuations: number, now: () => number): { limit?: StopLimit } | undefined {
+  if (options.signal?.aborted) return {};
+  if (options.maxCalls !== undefined && continuations >= options.maxCalls) return { limit: StopLimit.MaxTurns };
+  if (options.deadline !== undefined && now() >= options.deadline) return { limit: StopLimit.MaxWallMs };
+  return undefined;
 }

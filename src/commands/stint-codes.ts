@@ -44,6 +44,10 @@ export const StintCode = defineErrorCodes({
     code: 'OUTPUT_FOLDER_NOT_FOUND', exitCode: ExitCode.NOT_FOUND, retryable: false,
     description: 'the folder export --output would be in does not exist',
   },
+  NotAnEnvelope: {
+    code: 'NOT_AN_ENVELOPE', exitCode: ExitCode.GENERAL_ERROR, retryable: false,
+    description: 'a command stint follow ran answered something other than one envelope of this contract',
+  },
 });
 export type StintCode = (typeof StintCode)[Exclude<keyof typeof StintCode, symbol>];
 

@@ -4,11 +4,13 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { REPO_ROOT } from '../helpers/paths.js';
 
-// The guide prints its examples whole; the suite compiles the files under docs/examples and runs them
-// (test/cli/*-example tests). This test keeps the two the same text, so what runs is exactly what is printed.
+// The guide (and the README's agent section) print their examples whole; the suite compiles the files under
+// docs/examples and runs them (test/cli/*-example(s) tests). This test keeps the two the same text, so what
+// runs is exactly what is printed.
 const GUIDE = 'docs/authoring.md';
+const PRINTED_IN = [GUIDE, 'README.md'];
 const EXAMPLES = join(REPO_ROOT, 'docs', 'examples');
-const MARKER = /<!-- file: (\S+) -->\n```ts\n([\s\S]*?)```/g;
+const MARKER = /<!-- file: (\S+) -->\n```(?:ts|sh)\n([\s\S]*?)```/g;
 
 function files(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -18,15 +20,15 @@ function files(dir: string): string[] {
 }
 
 const printed = (): Map<string, string> => {
-  const guide = readFileSync(join(REPO_ROOT, GUIDE), 'utf8');
-  return new Map([...guide.matchAll(MARKER)].map((m) => [m[1]!, m[2]!]));
+  const texts = PRINTED_IN.map((doc) => readFileSync(join(REPO_ROOT, doc), 'utf8'));
+  return new Map(texts.flatMap((text) => [...text.matchAll(MARKER)]).map((m) => [m[1]!, m[2]!]));
 };
 
-test('every example file is printed in the guide exactly as it is', () => {
+test('every example file is printed in the guide or the README exactly as it is', () => {
   const blocks = printed();
-  for (const file of files(EXAMPLES).filter((f) => f.endsWith('.ts'))) {
-    assert.ok(blocks.has(file), `${GUIDE} prints ${file}`);
-    assert.equal(blocks.get(file), readFileSync(join(REPO_ROOT, file), 'utf8'), `${GUIDE} shows ${file} verbatim`);
+  for (const file of files(EXAMPLES).filter((f) => f.endsWith('.ts') || f.endsWith('.sh'))) {
+    assert.ok(blocks.has(file), `${PRINTED_IN.join(' or ')} prints ${file}`);
+    assert.equal(blocks.get(file), readFileSync(join(REPO_ROOT, file), 'utf8'), `${file} is shown verbatim`);
   }
 });
 

@@ -23,7 +23,7 @@ test('each entry point resolves by name and holds what its job needs, and no eng
   const worker = await import('stint/worker');
   assert.deepEqual(Object.keys(worker).sort(), ['ErrorCode', 'ExitCode', 'StintError', 'defineErrorCodes', 'defineWarningCodes']);
   const client = await import('stint/client');
-  assert.deepEqual(holds(client, ['continueUntilDone', 'ExitCode', 'IncompleteState', 'RunStatus', 'StopLimit']), []);
+  assert.deepEqual(holds(client, ['continueUntilDone', 'ExitCode', 'IncompleteState', 'RunStatus', 'StopLimit', 'Coverage']), []);
   const contract = await import('stint/contract');
   assert.deepEqual(holds(contract, ['ExitCode', 'STANDARD_EXIT_CODES', 'buildEnvelope', 'ErrorCode', 'JobState']), []);
 });

@@ -82,6 +82,10 @@ export function createCallContext(parts: CallContextParts): CallContext {
     now: () => host.now(),
     sleep: (ms) => host.sleep(ms),
     stream: parts.stream,
+    onSignal(handler) {
+      const offs = (['SIGINT', 'SIGTERM'] as const).map((signal) => host.onSignal(signal, () => handler(signal)));
+      return () => offs.forEach((off) => off());
+    },
     scratchFile(path) {
       if (!store) throw new StintError(ErrorCode.InternalError, 'scratchFile() before restore(): restore first');
       const list = scratchListFor(parts.stateRoot, invocationKey);

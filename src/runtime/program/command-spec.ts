@@ -162,6 +162,11 @@ export interface CommandContext {
   /** The item stream of a command that declares `streaming`; undefined otherwise (and under --no-stream). */
   readonly stream: StreamOut | undefined;
   /**
+   * Calls `handler` on each SIGINT or SIGTERM while the call runs; returns a function that stops listening.
+   * Only a `relay` command answers a signal itself (it passes it on); for others the framework answers.
+   */
+  onSignal(handler: (signal: 'SIGINT' | 'SIGTERM') => void): () => void;
+  /**
    * The identity of this invocation (command, arguments, cwd, version, key): what jobs and checkpoints are keyed
    * by.
    */
@@ -221,6 +226,14 @@ export interface CommandSpec<
   /** Writers get --idempotency-key unless they set this to false (and then cannot resume). */
   readonly idempotencyKey?: boolean;
   readonly stdin?: StdinSpec;
+  /**
+   * The command runs other commands of this contract and relays their answers (`stint follow`). It may
+   * exit INCOMPLETE (14) without declaring interruption (its callee's work goes on), and a signal does not
+   * answer CANCELLED at once: the handler hears it (`ctx.onSignal`), passes it on, and returns; the call
+   * then answers CANCELLED with the signal's exit (130/143) and the handler's data, marked `partial`,
+   * unless the handler relays a final answer `verbatim` (the callee's work ended anyway).
+   */
+  readonly relay?: boolean;
   readonly examples?: readonly { readonly description: string; readonly command: string }[];
   run(input: CommandInput<F, P>, ctx: CommandContext): Promise<CommandResult<D>>;
   /**

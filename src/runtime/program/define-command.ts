@@ -1,5 +1,7 @@
 import { ErrorCode } from '../../contract/error-code.js';
-import { ExitCode, STANDARD_EXIT_CODES, isCommandExitCode, type ExitCodeEntry } from '../../contract/exit-code.js';
+import {
+  ExitCode, SignalExitCode, STANDARD_EXIT_CODES, isCommandExitCode, type ExitCodeEntry,
+} from '../../contract/exit-code.js';
 import { StintError } from '../../contract/stint-error.js';
 import { DangerLevel, writes } from '../../contract/vocabulary/danger-level.js';
 import { isMemberOf } from '../../contract/vocabulary/closed-set.js';
@@ -91,8 +93,8 @@ function checkExitCodes(spec: CommandSpec, isWriter: boolean, builtin: boolean):
       refuse(spec.name, 'exitCodes.14',
         'a read-only command declares INCOMPLETE with retryable: true, sideEffects: "none"');
     }
-  } else if (!builtin && Object.hasOwn(spec.exitCodes, ExitCode.INCOMPLETE)) {
-    // (The job commands are the exception: they relay a job's INCOMPLETE.)
+  } else if (!builtin && !spec.relay && Object.hasOwn(spec.exitCodes, ExitCode.INCOMPLETE)) {
+    // (The job commands and relays are the exception: they relay another's INCOMPLETE.)
     refuse(spec.name, 'exitCodes.14', 'only a command that declares interruption can exit INCOMPLETE');
   }
 }
@@ -100,6 +102,7 @@ function checkExitCodes(spec: CommandSpec, isWriter: boolean, builtin: boolean):
 function checkInterruption(spec: CommandSpec, isWriter: boolean, acceptsKey: boolean): void {
   const interruption = spec.interruption;
   if (!interruption) return;
+  if (spec.relay) refuse(spec.name, 'relay', 'a relay runs other commands; their interruption is their own');
   if (typeof interruption.detach !== 'boolean' || typeof interruption.resume !== 'boolean') {
     refuse(spec.name, 'interruption', 'detach and resume are both required booleans');
   }
@@ -257,6 +260,10 @@ export function registerCommand(spec: CommandSpec, builtin: boolean): Registered
     exitCodes[ExitCode.TIMEOUT] = STANDARD_EXIT_CODES[ExitCode.TIMEOUT];
     // Its checkpoints and job state need a disk, which can be full (NO_SPACE): the work done is kept.
     exitCodes[ExitCode.UNAVAILABLE] = { ...STANDARD_EXIT_CODES[ExitCode.UNAVAILABLE], ...NO_SPACE_ENTRY(isWriter) };
+  }
+  // A relay passes on whatever its callee answered, a callee's own answer to a signal included.
+  if (spec.relay) {
+    for (const code of Object.values(SignalExitCode)) exitCodes[code] = STANDARD_EXIT_CODES[code];
   }
   // Reading stdin can fail before any work (INPUT_REQUIRED), and so can a job-state folder that refuses writes.
   if (spec.stdin || spec.interruption) exitCodes[ExitCode.PRECONDITION] = STANDARD_EXIT_CODES[ExitCode.PRECONDITION];

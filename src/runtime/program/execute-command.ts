@@ -28,7 +28,7 @@ export async function executeCommand(
   const label = [inv.program.identity.name, ...command.path].join(' ');
   const display = inv.heartbeatMs
     ? heartbeat(host, label, inv.heartbeatMs, inv.started)
-    : host.stderrIsTTY && command.spec.interruption
+    : host.stderrIsTTY && (command.spec.interruption || command.spec.relay)
       ? terminalBar(host, label, inv.started)
       : undefined;
   const call = createCallContext({

@@ -70,15 +70,20 @@ export function workEnded(exitCode: number): boolean {
 }
 
 /** The answer to a signal that ends a call with no safe point to reach: CANCELLED, 130 or 143 (REQ-F-013, F-069). */
-export function cancelledEnvelope(inv: Invocation, signal: 'SIGINT' | 'SIGTERM'): Envelope {
+export function cancelledEnvelope(
+  inv: Invocation,
+  signal: 'SIGINT' | 'SIGTERM',
+  data: object = {},
+  message = `Command cancelled by ${signal}`,
+): Envelope {
   return buildEnvelope({
     exitCode: SignalExitCode[signal],
     durationMs: inv.host.now() - inv.started,
-    data: { partial: true },
+    data: { ...data, partial: true },
     meta: callMeta(inv),
     error: {
       code: ErrorCode.Cancelled,
-      message: `Command cancelled by ${signal}`,
+      message,
       retryable: false,
       phase: Phase.Execution,
       context: { signal },

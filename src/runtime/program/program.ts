@@ -9,6 +9,7 @@ import { StintError } from '../../contract/stint-error.js';
 import { OutputFormat } from '../../contract/vocabulary/output-format.js';
 import { ArgProblem } from '../../contract/vocabulary/arg-problem.js';
 import { Phase } from '../../contract/vocabulary/phase.js';
+import { StopReason } from '../../contract/vocabulary/stop-reason.js';
 import { resolveBudget, resolveTimeout } from '../jobs/budget.js';
 import { jobCommands } from '../jobs/job-commands.js';
 import { manifestCommand } from '../cli/manifest-command.js';
@@ -296,6 +297,7 @@ async function runCall(program: ProgramContext, host: Host): Promise<ProcessExit
 /** A command without interruption: no safe points, so a signal answers CANCELLED at once (REQ-F-013, F-069). */
 async function runDirect(inv: Invocation): Promise<Envelope> {
   const { host } = inv;
+  if (inv.command.spec.relay) return runRelay(inv);
   let signalled: ((signal: 'SIGINT' | 'SIGTERM') => void) | undefined;
   const bySignal = new Promise<'SIGINT' | 'SIGTERM'>((resolve) => (signalled = resolve));
   const offs = (['SIGINT', 'SIGTERM'] as const).map((signal) => host.onSignal(signal, () => signalled!(signal)));
@@ -304,6 +306,31 @@ async function runDirect(inv: Invocation): Promise<Envelope> {
     if (typeof winner === 'string') return cancelledEnvelope(inv, winner);
     await winner.finish(true);
     return finalEnvelope(inv, winner.result, winner.warnings);
+  } finally {
+    for (const off of offs) off();
+  }
+}
+
+/**
+ * A relay (`CommandSpec.relay`) passes a signal on to the command it runs and waits for it: the call then
+ * answers CANCELLED with the handler's data (the callee's continue_command, so nothing is lost), unless the
+ * handler relays a final answer verbatim.
+ */
+async function runRelay(inv: Invocation): Promise<Envelope> {
+  let heard: 'SIGINT' | 'SIGTERM' | undefined;
+  // ctx.stopRequested() tells a handler of a signal that came before it listened.
+  const stop = new StopController();
+  const offs = (['SIGINT', 'SIGTERM'] as const).map((signal) => inv.host.onSignal(signal, () => {
+    heard ??= signal;
+    stop.request(signal === 'SIGINT' ? StopReason.Interrupt : StopReason.Terminate);
+  }));
+  try {
+    const execution = await executeCommand(inv, stop);
+    await execution.finish(true);
+    const { result } = execution;
+    if (heard === undefined || result.verbatim) return finalEnvelope(inv, result, execution.warnings);
+    const message = `Cancelled by ${heard}; the work done is kept and data.continue_command continues it`;
+    return cancelledEnvelope(inv, heard, (result.data ?? {}) as object, message);
   } finally {
     for (const off of offs) off();
   }

@@ -38,3 +38,29 @@ test('a call cap or a deadline stops waiting, not the work', async () => {
   const late = await continueUntilDone(incomplete(1), { run: async () => ((clock += 10), incomplete(clock)), deadline: 25, now: () => clock });
   assert.deepEqual([late.status, late.limit], ['pending', 'maxWallMs']);
 });
+
+test('onResponse hears each continuation; a stall hands back the cancel_command answer', async () => {
+  const heard: number[] = [];
+  const cancelled = buildEnvelope({ exitCode: 0, durationMs: 1, data: { cancelled: true } });
+  const result = await continueUntilDone(incomplete(10), {
+    run: async (line) => (line.includes('cancel') ? cancelled : incomplete(10)),
+    onResponse: (response) => heard.push(response.meta.exit_code),
+  });
+  assert.deepEqual(heard, [14, 14, 14], 'the three stalled continuations, not the cancel');
+  assert.equal(result.continuations, 3);
+  assert.deepEqual(result.cancelResponse?.data, { cancelled: true });
+  const done = await continueUntilDone(incomplete(1), { run: async () => finished });
+  assert.equal(done.cancelResponse, undefined);
+});
+
+test('an aborted signal starts no further continuation: pending, no limit, the work left as it is', async () => {
+  const controller = new AbortController();
+  const ran: string[] = [];
+  const result = await continueUntilDone(incomplete(1), {
+    run: async (line) => (ran.push(line), controller.abort(), incomplete(2)),
+    signal: controller.signal,
+  });
+  assert.deepEqual([result.status, result.limit, result.continuations], ['pending', undefined, 1]);
+  assert.deepEqual(ran, ['tool job wait x-00000001'], 'no cancel_command either');
+  assert.deepEqual((result.response.data as { progress: unknown }).progress, { done: 2 });
+});

@@ -1,0 +1,83 @@
+import { ErrorCode } from '../../contract/error-code.js';
+import { ExitCode, STANDARD_EXIT_CODES, type ExitCodeEntry } from '../../contract/exit-code.js';
+import { DangerLevel } from '../../contract/vocabulary/danger-level.js';
+import { SideEffects } from '../../contract/vocabulary/side-effects.js';
+import { defineCommand } from '../../runtime/program/define-command.js';
+import { StintCode } from '../stint-codes.js';
+
+/** Every exit the followed command can end with is relayed as it is; these say what follow adds. */
+const OWN: Readonly<Partial<Record<ExitCode, ExitCodeEntry>>> = {
+  [ExitCode.SUCCESS]: {
+    description: 'The followed command completed: its final response, relayed', retryable: false,
+    sideEffects: SideEffects.Complete,
+  },
+  [ExitCode.GENERAL_ERROR]: {
+    description: 'The command answered something other than an envelope (NOT_AN_ENVELOPE), or failed so',
+    retryable: false, sideEffects: SideEffects.Partial, errorCodes: [StintCode.NotAnEnvelope],
+  },
+  [ExitCode.ARG_ERROR]: {
+    description: "Arguments failed validation, follow's or the followed command's; nothing was changed",
+    retryable: false, sideEffects: SideEffects.None,
+  },
+  [ExitCode.TIMEOUT]: {
+    description: 'Progress did not grow over three continuations: cancelled (STALLED), or the command timed out',
+    retryable: false, sideEffects: SideEffects.Partial, errorCodes: [ErrorCode.Stalled],
+  },
+  [ExitCode.INCOMPLETE]: {
+    description: 'Stopped waiting (--max-continuations, --deadline); the work goes on: run data.continue_command',
+    retryable: true, sideEffects: SideEffects.None,
+  },
+};
+
+const RELAYED: Readonly<Partial<Record<ExitCode, ExitCodeEntry>>> = Object.fromEntries(
+  Object.values(ExitCode).map((code) => [code, OWN[code] ?? relayed(STANDARD_EXIT_CODES[code])]),
+);
+
+function relayed(entry: ExitCodeEntry): ExitCodeEntry {
+  return { ...entry, description: `${entry.description} (the followed command's own exit)`.slice(0, 120) };
+}
+
+export const followCommand = defineCommand({
+  name: 'follow',
+  description: 'Run a command of this contract and its continue_command until the exit is not 14;'
+    + ' cancel it when progress stops growing',
+  // It changes what the command it runs changes, and it may run that command's cancel_command.
+  dangerLevel: DangerLevel.Mutating,
+  idempotencyKey: false,
+  relay: true,
+  positionals: [{
+    name: 'command',
+    type: 'string',
+    variadic: true,
+    description: 'The command and its arguments, after -- (run without a shell; it gets stdin)',
+  }],
+  flags: {
+    'max-continuations': {
+      type: 'integer',
+      min: 0,
+      description: 'Stop waiting after this many continuations (exit 14, the work goes on)',
+    },
+    deadline: {
+      type: 'duration',
+      min: 1,
+      description: 'Stop waiting after this long (250ms, 5s, 2m; exit 14, the work goes on);'
+        + ' each call gets the time left as its budget',
+    },
+  },
+  exitCodes: RELAYED,
+  examples: [
+    {
+      description: 'Analyze a big file to the end, in calls of 30 s',
+      command: 'stint follow -- stint analyze big.csv',
+    },
+    {
+      description: 'Import for at most ten minutes; the answer says how to go on',
+      command: 'stint follow --deadline 10m -- stint import rows.csv --into rows.db',
+    },
+  ],
+  async run({ flags, positionals }, ctx) {
+    const { runFollow } = await import('./follow-run.js');
+    const maxContinuations = flags['max-continuations'];
+    return runFollow({ words: positionals.command, maxContinuations, deadlineMs: flags.deadline }, ctx);
+  },
+});
