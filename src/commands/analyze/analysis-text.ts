@@ -1,21 +1,30 @@
 import type { Outcome } from '../../contract/outcome.js';
 import type { FileAnalysis, FileCitation } from './file-analysis.js';
+import { renderTable, type TableColumn } from '../../runtime/cli/text-table.js';
+
+const COLUMNS: readonly TableColumn[] = [
+  { header: 'column', shrink: true },
+  { header: 'type' },
+  { header: 'count', align: 'right' },
+  { header: 'nulls', align: 'right' },
+  { header: 'min', shrink: true },
+  { header: 'max', shrink: true },
+  { header: 'mean', align: 'right' },
+];
 
 function cell(value: unknown): string {
   if (value === null || value === undefined) return '';
   return typeof value === 'number' ? String(Number(value.toPrecision(12))) : String(value);
 }
 
-/** `--format text`: a table per file, then what could not be analyzed. */
-export function renderAnalysisText(outcome: Outcome<FileAnalysis, FileCitation>): string {
+/** `--format text`: a table per file (fitted to a terminal's `width`), then what could not be analyzed. */
+export function renderAnalysisText(outcome: Outcome<FileAnalysis, FileCitation>, width?: number): string {
   const out: string[] = [];
   for (const file of outcome.established) {
     out.push(`${file.q}: ${file.a.rows} rows, ${file.a.columns.length} columns`);
-    const heading = ['column', 'type', 'count', 'nulls', 'min', 'max', 'mean'];
     const body = file.a.columns.map((c) => [c.name, c.type, c.count, c.nulls, c.min, c.max, c.mean].map(cell));
-    const rows = [heading, ...body];
-    const widths = rows[0]!.map((_, k) => Math.min(24, Math.max(...rows.map((r) => r[k]!.length))));
-    for (const row of rows) out.push(`  ${row.map((v, k) => v.slice(0, 24).padEnd(widths[k]!)).join('  ')}`.trimEnd());
+    const table = renderTable(COLUMNS, body, width === undefined ? undefined : width - 2);
+    out.push(...table.trimEnd().split('\n').map((line) => `  ${line}`));
   }
   for (const gap of outcome.unresolved) out.push(`${gap.q}: not analyzed: ${gap.reason}`);
   out.push(`coverage: ${outcome.coverage}`);
