@@ -102,6 +102,8 @@ function commandEntry(command: RegisteredCommand): Record<string, unknown> {
     exit_codes: ownExitCodes(command),
     ...(spec.interruption ? { interruption: wireInterruption(spec.interruption) } : {}),
     ...(spec.stdin ? { stdin: wireStdin(spec.stdin) } : {}),
+    // It may ask a person at a terminal (C-005); --yes confirms, and refusing without it is exit 2.
+    ...(spec.confirm ? { interactive: true } : {}),
     ...(spec.examples?.length ? { examples: spec.examples.map((e) => ({ ...e })) } : {}),
     ...(command.builtin ? { builtin: true } : {}),
   };

@@ -34,6 +34,7 @@ import { spoolStdin, type Spooled } from '../storage/stdin-spool.js';
 import { StopController } from '../jobs/stop-controller.js';
 import { resultOfThrown } from './thrown.js';
 import { checkListedCodes } from './listed-codes.js';
+import { confirmCall } from './confirmation.js';
 
 /** What `createProgram` takes: the program's identity and its commands (each declared with `defineCommand`). */
 export interface ProgramSpec extends ProgramIdentity {
@@ -198,7 +199,13 @@ function invocationOf(
     heartbeatMs: parsed.flags[FrameworkFlag.HeartbeatMs] as number | undefined,
     respond,
     stateRoot: stateDirPath(host.env, identity.name),
+    ...(command.spec.confirm ? { confirmation: confirmationOf(parsed) } : {}),
   };
+}
+
+function confirmationOf(parsed: ParsedCall): NonNullable<Invocation['confirmation']> {
+  const given = parsed.flags;
+  return { yes: given[FrameworkFlag.Yes] === true, nonInteractive: given[FrameworkFlag.NonInteractive] === true };
 }
 
 function resolveCall(
@@ -272,16 +279,24 @@ async function runCall(program: ProgramContext, host: Host): Promise<ProcessExit
     }
     return respond(resolution.envelope);
   }
-  const inv = resolution.inv;
+  const gate = await confirmCall(resolution.inv);
+  if (gate.kind === 'refuse') return respond(gate.envelope);
+  const inv = gate.inv;
   const text = inv.command.spec.text ? (data: unknown) => inv.command.spec.text!(data) : undefined;
+  // A result's own text takes the place of its data's on stdout; stderr says what it says for any answer.
+  const answer = async ({ envelope, shown }: Answered) => {
+    if (format !== OutputFormat.Text || !shown) return respond(envelope, text);
+    await answerHost.writeStdout(shown());
+    return respond({ ...envelope, data: null }, text);
+  };
   try {
     // A stream cannot pause and be continued by another call: it runs to its end, with no budget and no job.
     if (streamsStdout(inv)) {
       const unbudgeted = { ...inv, options: { ...inv.options, budgetMs: 0, timeoutMs: undefined } };
-      return await respond(await runDirect(unbudgeted), text);
+      return await answer(await runDirect(unbudgeted));
     }
     if (inv.command.spec.interruption) return await respond(await runInterruptible(inv), text);
-    return await respond(await runDirect(inv), text);
+    return await answer(await runDirect(inv));
   } catch (thrown) {
     // The framework's own I/O failed (a full disk, a state folder that refuses writes): still one coded answer.
     return await respond(finalEnvelope(inv, resultOfThrown(thrown, program.codes), []));
@@ -291,8 +306,14 @@ async function runCall(program: ProgramContext, host: Host): Promise<ProcessExit
   }
 }
 
+/** A direct call's answer, and the text its result asks to show on stdout in text mode. */
+interface Answered {
+  readonly envelope: Envelope;
+  readonly shown?: () => string;
+}
+
 /** A command without interruption: no safe points, so a signal answers CANCELLED at once (REQ-F-013, F-069). */
-async function runDirect(inv: Invocation): Promise<Envelope> {
+async function runDirect(inv: Invocation): Promise<Answered> {
   const { host } = inv;
   let signalled: ((signal: 'SIGINT' | 'SIGTERM') => void) | undefined;
   const bySignal = new Promise<'SIGINT' | 'SIGTERM'>((resolve) => (signalled = resolve));
@@ -300,7 +321,7 @@ async function runDirect(inv: Invocation): Promise<Envelope> {
   try {
     const winner = await Promise.race([executeCommand(inv, new StopController()), bySignal]);
     if (typeof winner === 'string') {
-      return buildEnvelope({
+      return { envelope: buildEnvelope({
         exitCode: SignalExitCode[winner],
         durationMs: host.now() - inv.started,
         data: { partial: true },
@@ -312,10 +333,12 @@ async function runDirect(inv: Invocation): Promise<Envelope> {
           phase: Phase.Execution,
           context: { signal: winner },
         },
-      });
+      }) };
     }
     await winner.finish(true);
-    return finalEnvelope(inv, winner.result, winner.warnings);
+    const envelope = finalEnvelope(inv, winner.result, winner.warnings);
+    const shown = envelope.meta.exit_code === winner.result.exitCode ? winner.result.text : undefined;
+    return { envelope, ...(shown ? { shown } : {}) };
   } finally {
     for (const off of offs) off();
   }
