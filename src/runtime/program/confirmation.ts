@@ -34,11 +34,18 @@ function refusal(inv: Invocation, asked: boolean): Envelope {
       retryable: false,
       phase: Phase.Validation,
       fix_required: `Add --${FrameworkFlag.Yes} once the effect is intended`,
-      suggestion: `preview: ${withFlag(inv, `--${DRY_RUN_FLAG}`)}`,
+      suggestion: withFlag(inv, `--${DRY_RUN_FLAG}`),
       context: { confirm_flag: FrameworkFlag.Yes, dry_run_flag: DRY_RUN_FLAG },
     },
     meta: callMeta(inv),
   });
+}
+
+/** `demo job cancel count-1a2b3c4d is destructive: stop a job at its next safe point (...). Go ahead?` */
+function question(inv: Invocation): string {
+  const call = shellJoin([inv.program.identity.name, ...inv.host.argv]);
+  const what = inv.command.spec.description.split(/[;.]/)[0]!;
+  return `${call} is ${inv.command.spec.dangerLevel}: ${what.charAt(0).toLowerCase()}${what.slice(1)}. Go ahead?`;
 }
 
 /**
@@ -53,7 +60,6 @@ export async function confirmCall(inv: Invocation): Promise<Gate> {
   const { host } = inv;
   const person = host.stdinIsTTY && host.stderrIsTTY && !asked.nonInteractive;
   if (!person) return { kind: 'refuse', envelope: refusal(inv, false) };
-  const what = [inv.program.identity.name, ...inv.command.path].join(' ');
-  const yes = await askYesNo(host, `${what}: ${inv.command.spec.description}. Go ahead?`);
+  const yes = await askYesNo(host, question(inv));
   return yes ? { kind: 'go', inv: { ...inv, confirmed: true } } : { kind: 'refuse', envelope: refusal(inv, true) };
 }

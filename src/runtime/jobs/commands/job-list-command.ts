@@ -40,7 +40,7 @@ function badCursor(cursor: string): CommandResult {
 }
 
 /** Every job as it stands now, oldest first; looking is judging (a job found stalled or lost is ended so). */
-function viewsOf(store: JobStore, now: number): JobView[] {
+export function viewsOf(store: JobStore, now: number): JobView[] {
   return store.list().flatMap((id) => {
     const job = store.readRecord(id);
     const status = job && settleJob(store, job, now);

@@ -5,24 +5,20 @@ import { isTerminal } from '../../../contract/vocabulary/job-state.js';
 import { SideEffects } from '../../../contract/vocabulary/side-effects.js';
 import type { CommandSpec } from '../../program/command-spec.js';
 import { DRY_RUN_FLAG } from '../../cli/framework-flags.js';
-import { settleJob } from '../job-outcomes.js';
 import type { JobStore } from '../job-store.js';
 import type { JobCommandDeps } from './job-command-parts.js';
 import { jobTable } from './job-table.js';
-import { viewOf, type JobView } from './job-view.js';
+import { viewsOf } from './job-list-command.js';
+import type { JobView } from './job-view.js';
 import { KeyedAnswers } from './keyed-answers.js';
 
 /** What `job prune` did (data.effect). */
 export const PruneEffect = { Removed: 'removed', WouldRemove: 'would_remove' } as const;
 
-/** The jobs that ended (judged now) at least `olderThanMs` ago; running and paused ones never. */
+/** The jobs that ended (judged now) at least `olderThanMs` ago, oldest first; running and paused ones never. */
 function endedJobs(store: JobStore, now: number, olderThanMs: number): JobView[] {
-  return store.list().flatMap((id) => {
-    const job = store.readRecord(id);
-    const status = job && settleJob(store, job, now);
-    if (!job || !status || !isTerminal(status.state)) return [];
-    return now - (status.endedAt ?? status.updatedAt) >= olderThanMs ? [viewOf(job, status, now)] : [];
-  });
+  // An ended job's status was last written when it ended.
+  return viewsOf(store, now).filter((view) => isTerminal(view.state) && view.updated_ms_ago >= olderThanMs);
 }
 
 export function jobPruneCommand({ storeOf }: JobCommandDeps): CommandSpec {

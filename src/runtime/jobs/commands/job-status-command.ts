@@ -2,6 +2,7 @@ import type { Envelope } from '../../../contract/envelope.js';
 import type { IncompleteData } from '../../../contract/incomplete.js';
 import { isTerminal } from '../../../contract/vocabulary/job-state.js';
 import { DangerLevel } from '../../../contract/vocabulary/danger-level.js';
+import { ProgressUnit } from '../../../contract/vocabulary/progress-unit.js';
 import type { CommandSpec } from '../../program/command-spec.js';
 import { shellJoin } from '../../cli/shell-quote.js';
 import { cancelCommand } from '../incomplete-response.js';
@@ -14,7 +15,9 @@ import { age, commandLineOf, etaText, quantity, viewOf, type JobView } from './j
 
 function progressLine(view: JobView): string {
   const { done, total, unit } = view.progress;
-  const amount = total !== undefined ? `${quantity(done, unit)} of ${quantity(total, unit)}` : quantity(done, unit);
+  // `12 of 2,000 steps`, but `1.5 MiB of 4.0 MiB`: a byte count is read with its own unit.
+  const part = unit === ProgressUnit.Bytes ? quantity(done, unit) : quantity(done, undefined);
+  const amount = total !== undefined ? `${part} of ${quantity(total, unit)}` : quantity(done, unit);
   const parts = [view.percent !== undefined ? `${view.percent}% (${amount})` : amount];
   if (view.rate !== undefined) parts.push(`${quantity(view.rate, unit)}/s`);
   if (view.eta_ms !== undefined) parts.push(`ETA ${etaText(view)}`);
