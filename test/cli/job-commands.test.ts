@@ -46,6 +46,19 @@ async function finalOf(env: Env, id: string) {
 }
 
 describe('job cancel asks first', () => {
+  test('the manifest says so: interactive, --yes, --non-interactive, --dry-run, --idempotency-key', async () => {
+    const manifest = await demoJson(['manifest'], freshHome());
+    const commands = (manifest.envelope.data as { commands: Record<string, Record<string, unknown>> }).commands;
+    for (const id of ['job.cancel', 'job.prune']) {
+      const entry = commands[id]!;
+      assert.equal(entry['danger_level'], 'destructive', id);
+      assert.equal(entry['interactive'], true, id);
+      const flags = Object.keys(entry['flags'] as object);
+      for (const flag of ['yes', 'non-interactive', 'dry-run', 'idempotency-key']) assert.ok(flags.includes(flag), `${id} --${flag}`);
+    }
+    assert.equal(commands['job.list']!['interactive'], undefined, 'a safe command never asks');
+  });
+
   test('without --yes it exits 2 CONFIRMATION_REQUIRED before any effect; the job runs on and ends normally', async () => {
     const env = freshHome();
     const job = await runningJob(env, 60);

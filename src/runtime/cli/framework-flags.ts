@@ -36,7 +36,8 @@ export const DRY_RUN_FLAG = 'dry-run';
 const CONFIRM_FLAGS: Readonly<Record<string, FlagSpec>> = {
   [FrameworkFlag.Yes]: {
     type: 'boolean',
-    description: 'Confirm: act without asking (without it the call refuses with exit 2, or asks a person at a terminal)',
+    description: 'Confirm: act without asking (without it the call refuses with exit 2,'
+      + ' or asks a person at a terminal)',
   },
   [FrameworkFlag.NonInteractive]: {
     type: 'boolean',

@@ -122,7 +122,7 @@ function checkInterruption(spec: CommandSpec, isWriter: boolean, acceptsKey: boo
   }
 }
 
-/** A command that asks first writes, previews with its own boolean --dry-run, and never runs as a background job. */
+/** A command that asks first writes, previews with its own boolean --dry-run, and owns neither a job nor stdin. */
 function checkConfirm(spec: CommandSpec, isWriter: boolean): void {
   if (spec.confirm === undefined) return;
   if (typeof spec.confirm !== 'boolean') refuse(spec.name, 'confirm', 'must be a boolean');
@@ -132,7 +132,11 @@ function checkConfirm(spec: CommandSpec, isWriter: boolean): void {
     refuse(spec.name, 'confirm', `a command that asks for confirmation declares a boolean --${DRY_RUN_FLAG} preview`);
   }
   // Its continuation would have to carry a person's answer; not supported (yet).
-  if (spec.interruption) refuse(spec.name, 'confirm', 'a command that asks for confirmation cannot declare interruption');
+  if (spec.interruption) {
+    refuse(spec.name, 'confirm', 'a command that asks for confirmation cannot declare interruption');
+  }
+  // The prompt reads a person's answer from stdin, which such a command would have read as its input.
+  if (spec.stdin) refuse(spec.name, 'confirm', 'a command that asks for confirmation cannot declare stdin');
 }
 
 function checkFlags(spec: CommandSpec, reserved: ReadonlySet<string>): void {

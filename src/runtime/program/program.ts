@@ -321,7 +321,7 @@ async function runDirect(inv: Invocation): Promise<Answered> {
   try {
     const winner = await Promise.race([executeCommand(inv, new StopController()), bySignal]);
     if (typeof winner === 'string') {
-      return { envelope: buildEnvelope({
+      const envelope = buildEnvelope({
         exitCode: SignalExitCode[winner],
         durationMs: host.now() - inv.started,
         data: { partial: true },
@@ -333,7 +333,8 @@ async function runDirect(inv: Invocation): Promise<Answered> {
           phase: Phase.Execution,
           context: { signal: winner },
         },
-      }) };
+      });
+      return { envelope };
     }
     await winner.finish(true);
     const envelope = finalEnvelope(inv, winner.result, winner.warnings);

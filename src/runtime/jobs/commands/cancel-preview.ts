@@ -9,7 +9,9 @@ import { NOOP_EFFECT } from './keyed-answers.js';
  * What `job cancel` does to a job (data.effect): ends it and discards its checkpoint (`cancelled`; a dry run's
  * `would_cancel`), nothing once it had ended (`none`), or nothing again for a repeated idempotency key (`noop`).
  */
-export const CancelEffect = { Cancelled: 'cancelled', WouldCancel: 'would_cancel', None: 'none', Noop: NOOP_EFFECT } as const;
+export const CancelEffect = {
+  Cancelled: 'cancelled', WouldCancel: 'would_cancel', None: 'none', Noop: NOOP_EFFECT,
+} as const;
 export type CancelEffect = (typeof CancelEffect)[keyof typeof CancelEffect];
 
 /** Ended without finishing and without anyone running it: a cancel still has a checkpoint to discard. */
@@ -17,7 +19,8 @@ export function endedUnfinished(state: JobState): boolean {
   return state === JobState.Lost || state === JobState.Stalled;
 }
 
-const KEPT_BY_WRITERS = "what the job already committed (an import's rows) stays; the identical command continues after it";
+const KEPT_BY_WRITERS = "what the job already committed (an import's rows) stays;"
+  + ' the identical command continues after it';
 
 /** `job cancel --dry-run`: the job, its state, what would be discarded and what stays; nothing changes. */
 export function cancelPreview(store: JobStore, job: JobRecord, status: JobStatus | undefined): Record<string, unknown> {

@@ -43,7 +43,8 @@ async function cancelJob(deps: JobCommandDeps, ctx: CommandContext, store: JobSt
   const budgetMs = budgetOf(ctx, flag, ctx.interactive);
   const until = budgetMs ? now + budgetMs : undefined;
   const { retryableOf } = deps;
-  const ended = await waitOnJob({ store, now: () => ctx.now(), id: job.id, started: now, until, budgetMs, retryableOf });
+  const id = job.id;
+  const ended = await waitOnJob({ store, now: () => ctx.now(), id, started: now, until, budgetMs, retryableOf });
   if (ended.meta.exit_code === ExitCode.INCOMPLETE) return replay(ended);
   // Judged stalled or lost while we waited: nobody runs it now, so its checkpoint is discarded here.
   const after = store.readStatus(job.id);

@@ -34,7 +34,9 @@ export function jobPruneCommand({ storeOf }: JobCommandDeps): CommandSpec {
     },
     exitCodes: {
       [ExitCode.SUCCESS]: {
-        description: 'The ended jobs are removed (--dry-run: listed)', retryable: false, sideEffects: SideEffects.Complete,
+        description: 'The ended jobs are removed (--dry-run: listed)',
+        retryable: false,
+        sideEffects: SideEffects.Complete,
       },
       [ExitCode.CONFLICT]: {
         description: 'The --idempotency-key already named a prune with another --older-than',

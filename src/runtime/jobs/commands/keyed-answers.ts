@@ -32,7 +32,8 @@ export class KeyedAnswers {
     const record = key === undefined ? undefined : readJsonFile<KeyedAnswer>(this.pathOf(key));
     if (!record) return 'go';
     if (record.subject === subject) {
-      return { exitCode: ExitCode.SUCCESS, data: { ...record.data, effect: NOOP_EFFECT }, meta: { idempotency_hit: true } };
+      const data = { ...record.data, effect: NOOP_EFFECT };
+      return { exitCode: ExitCode.SUCCESS, data, meta: { idempotency_hit: true } };
     }
     return {
       exitCode: ExitCode.CONFLICT,
