@@ -24,8 +24,8 @@ function endedJobs(store: JobStore, now: number, olderThanMs: number): JobView[]
 export function jobPruneCommand({ storeOf }: JobCommandDeps): CommandSpec {
   return {
     name: 'job prune',
-    description: 'Remove ended jobs now (their stored answers and logs; never a running or paused job).'
-      + ' Checkpoints stay. Asks first: --yes confirms, --dry-run lists what it would remove',
+    description: 'Remove the jobs that ended, with their stored answers and logs; never a running or paused job,'
+      + ' and checkpoints stay. Asks first: --yes confirms, --dry-run lists what it would remove',
     dangerLevel: DangerLevel.Destructive,
     confirm: true,
     flags: {
