@@ -10,6 +10,7 @@ import { ExitCode, type ExitCode as ExitCodeValue } from './exit-code.js';
 export const ErrorCode = {
   // validation (exit 2)
   ArgError: 'ARG_ERROR',
+  ConfirmationRequired: 'CONFIRMATION_REQUIRED',
   // framework
   InternalError: 'INTERNAL_ERROR',
   RegistrationRefused: 'REGISTRATION_REFUSED',
@@ -46,6 +47,7 @@ export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 /** The one exit code each error code is emitted under. */
 export const EXIT_CODE_OF: Readonly<Record<ErrorCode, ExitCodeValue>> = Object.freeze({
   [ErrorCode.ArgError]: ExitCode.ARG_ERROR,
+  [ErrorCode.ConfirmationRequired]: ExitCode.ARG_ERROR,
   [ErrorCode.InternalError]: ExitCode.GENERAL_ERROR,
   [ErrorCode.RegistrationRefused]: ExitCode.GENERAL_ERROR,
   [ErrorCode.UndeclaredExitCode]: ExitCode.GENERAL_ERROR,

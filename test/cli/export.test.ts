@@ -251,7 +251,7 @@ describe('export under a budget', () => {
     mkdirSync(dir);
     const paused = await pausedExport(big, join(dir, 'out.csv'), env);
     assert.equal(partialsIn(dir).length, 1);
-    assert.equal((await runJson(['job', 'cancel', paused.job_id], { env })).run.code, 0);
+    assert.equal((await runJson(['job', 'cancel', paused.job_id, '--yes'], { env })).run.code, 0);
     assert.deepEqual(readdirSync(dir), []);
   });
 

@@ -95,7 +95,7 @@ describe('interrupted, then the identical command: every row exactly once', () =
       // Frozen while the cancel is asked for, so the import cannot finish first whatever the machine's speed.
       process.kill(running.pid, 'SIGSTOP');
       const id = onlyJob(env.STINT_HOME);
-      const cancelling = startCli(['job', 'cancel', id, '--budget', '0'], { env });
+      const cancelling = startCli(['job', 'cancel', id, '--yes', '--budget', '0'], { env });
       assert.ok(await appears(join(env.STINT_HOME, 'jobs', id, 'cancel')), 'job cancel asked the job to stop');
       process.kill(running.pid, 'SIGCONT');
       const cancel = await cancelling.done;

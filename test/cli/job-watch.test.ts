@@ -164,7 +164,7 @@ describe('stint job watch', () => {
     const job = await backgroundJob(['count', '400', '--step-ms', '25'], env, demo);
     const watching = startWatch(['job', 'watch', job.job_id], env, demo);
     await watching.lines(1);
-    const cancel = await runCli(['job', 'cancel', job.job_id, '--budget', '20s'], { env, program: demo });
+    const cancel = await runCli(['job', 'cancel', job.job_id, '--budget', '20s', '--yes'], { env, program: demo });
     assert.equal(cancel.code, 0, cancel.stdout);
     const run = await watching.done;
     const stream = checkStream(run.stdout, run.code);

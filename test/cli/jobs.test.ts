@@ -55,7 +55,7 @@ describe('the sync call budget', () => {
     const data = incompleteOf(envelope);
     assert.equal(data.state, 'running');
     assert.match(data.continue_command, / job wait analyze-[0-9a-f]{8}$/);
-    assert.match(data.cancel_command, / job cancel analyze-[0-9a-f]{8}$/);
+    assert.match(data.cancel_command, / job cancel analyze-[0-9a-f]{8} --yes$/);
     assert.equal(envelope.error!.retryable, true);
     assert.equal(data.progress.unit, 'bytes');
 

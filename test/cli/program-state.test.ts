@@ -48,7 +48,7 @@ test('two programs of the same command and arguments keep their jobs, checkpoint
   }
 
   for (const [name, foreign] of [['demo', ids.other], ['other', ids.demo]] as const) {
-    for (const verb of [['wait', foreign, '--budget', '1s'], ['cancel', foreign]]) {
+    for (const verb of [['wait', foreign, '--budget', '1s'], ['cancel', foreign, '--yes']]) {
       const answer = await run(name, ['job', ...verb]);
       assert.equal(answer.run.code, 5, `${name} job ${verb[0]} of the other program's job: ${answer.run.stdout}`);
       assert.equal(answer.envelope.error!.code, 'JOB_NOT_FOUND');

@@ -234,7 +234,7 @@ export class ScheduleRunner {
   }
 
   private jobCommand(verb: 'cancel' | 'wait', id: string): string {
-    return shellJoin([process.execPath, STINT_BIN, 'job', verb, id]);
+    return shellJoin([process.execPath, STINT_BIN, 'job', verb, id, ...(verb === 'cancel' ? ['--yes'] : [])]);
   }
 
   /** A call that answers 14 running leaves a supervisor: kill -9 it after the step's delay. */

@@ -25,10 +25,30 @@ export const FrameworkFlag = {
   Timeout: 'timeout',
   IdempotencyKey: 'idempotency-key',
   HeartbeatMs: 'heartbeat-ms',
+  Yes: 'yes',
+  NonInteractive: 'non-interactive',
 } as const;
 
-export function frameworkFlagsFor(command: { interruptible: boolean; acceptsKey: boolean }): Record<string, FlagSpec> {
-  const flags: Record<string, FlagSpec> = {};
+/** The flag a command that asks for confirmation previews with (the command declares it; the framework reads it). */
+export const DRY_RUN_FLAG = 'dry-run';
+
+/** What `--yes` and `--non-interactive` mean on a command that asks before it acts. */
+const CONFIRM_FLAGS: Readonly<Record<string, FlagSpec>> = {
+  [FrameworkFlag.Yes]: {
+    type: 'boolean',
+    description: 'Confirm: act without asking (without it the call refuses with exit 2,'
+      + ' or asks a person at a terminal)',
+  },
+  [FrameworkFlag.NonInteractive]: {
+    type: 'boolean',
+    description: 'Never ask, even at a terminal: without --yes the call refuses with exit 2',
+  },
+};
+
+export function frameworkFlagsFor(
+  command: { interruptible: boolean; acceptsKey: boolean; confirm?: boolean },
+): Record<string, FlagSpec> {
+  const flags: Record<string, FlagSpec> = command.confirm ? { ...CONFIRM_FLAGS } : {};
   if (command.interruptible) {
     flags[FrameworkFlag.Budget] = {
       type: 'duration',

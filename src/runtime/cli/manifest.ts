@@ -104,6 +104,8 @@ function commandEntry(command: RegisteredCommand): Record<string, unknown> {
     ...(spec.stdin ? { stdin: wireStdin(spec.stdin) } : {}),
     // O-004's declaration as the manifest schema spells it; --no-stream gives the one envelope.
     ...(spec.streaming ? { streaming_default: true } : {}),
+    // It may ask a person at a terminal (C-005); --yes confirms, and refusing without it is exit 2.
+    ...(spec.confirm ? { interactive: true } : {}),
     ...(spec.examples?.length ? { examples: spec.examples.map((e) => ({ ...e })) } : {}),
     ...(command.builtin ? { builtin: true } : {}),
   };

@@ -36,8 +36,9 @@ export function continueCommand(job: JobRecord, state: IncompleteState): string 
   return shellJoin([...job.programWords, ...argv]) + stdin;
 }
 
+/** The command that cancels a job, confirmed (`--yes`), so that an agent runs it verbatim. */
 export function cancelCommand(job: JobRecord): string {
-  return shellJoin([...job.programWords, 'job', 'cancel', job.id]);
+  return shellJoin([...job.programWords, 'job', 'cancel', job.id, `--${FrameworkFlag.Yes}`]);
 }
 
 function percent(progress: Progress | undefined): string {

@@ -1,4 +1,4 @@
-import { rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { WarningDetail } from '../../contract/envelope.js';
 import type { Cause } from '../../contract/vocabulary/cause.js';
@@ -147,6 +147,12 @@ export const checkpointDirFor = (stateRoot: string, key: string): string => join
 /** Beside the checkpoint, not in it: the checkpoint is a LevelDB folder, and a cancel must not need to open it. */
 const scratchListFor = (stateRoot: string, key: string): string =>
   join(stateRoot, 'checkpoints', `${key}.scratch.json`);
+
+/** What a discard would remove: whether a checkpoint is there, and the scratch files it names. */
+export function checkpointHeld(stateRoot: string, key: string): { checkpoint: boolean; scratchFiles: string[] } {
+  const scratchFiles = readJsonFile<string[]>(scratchListFor(stateRoot, key)) ?? [];
+  return { checkpoint: existsSync(checkpointDirFor(stateRoot, key)), scratchFiles };
+}
 
 /** Removes a checkpoint and the scratch files it named (ctx.scratchFile). */
 export function discardCheckpoint(stateRoot: string, key: string): void {

@@ -206,6 +206,11 @@ export interface CommandResult<D = unknown> {
   readonly meta?: Readonly<Record<string, unknown>>;
   /** A stored response to give exactly as it is (the job commands relay a job's own, duration included). */
   readonly verbatim?: Envelope;
+  /**
+   * What `--format text` prints on stdout for this answer, whatever its exit, in place of rendering `data`
+   * (a relayed answer shown as its own command would show it; a job's status block). Never in JSON.
+   */
+  readonly text?: () => string;
 }
 
 /** A command's declaration: what `defineCommand` takes. The manifest and `--help` are built from it. */
@@ -225,6 +230,13 @@ export interface CommandSpec<
   readonly exitCodes: Readonly<Partial<Record<ExitCode, ExitCodeEntry>>>;
   /** Writers get --idempotency-key unless they set this to false (and then cannot resume). */
   readonly idempotencyKey?: boolean;
+  /**
+   * Asks before it acts (a mutating or destructive command that declares a boolean `dry-run` flag): the
+   * framework adds `--yes` and `--non-interactive`; without `--yes` (or `--dry-run`) it refuses with
+   * CONFIRMATION_REQUIRED (2) before the handler runs, unless a person at a terminal answers y at a prompt.
+   * A confirmed answer carries `meta.confirmed: true`; the manifest says `interactive: true`.
+   */
+  readonly confirm?: boolean;
   readonly stdin?: StdinSpec;
   /**
    * The command runs other commands of this contract and relays their answers (`stint follow`). It may

@@ -7,7 +7,7 @@ import { DangerLevel, writes } from '../../contract/vocabulary/danger-level.js';
 import { isMemberOf } from '../../contract/vocabulary/closed-set.js';
 import { SideEffects } from '../../contract/vocabulary/side-effects.js';
 import type { CommandSpec, FlagSpec, PositionalSpec } from './command-spec.js';
-import { FrameworkFlag, GLOBAL_FLAGS, frameworkFlagsFor } from '../cli/framework-flags.js';
+import { DRY_RUN_FLAG, FrameworkFlag, GLOBAL_FLAGS, frameworkFlagsFor } from '../cli/framework-flags.js';
 import { STREAM_FLAGS } from './stream-flag.js';
 
 const NAME = /^[a-z][a-z0-9-]*$/;
@@ -21,6 +21,12 @@ const NO_SPACE_ENTRY = (isWriter: boolean): Pick<ExitCodeEntry, 'description' | 
   retryable: !isWriter,
   sideEffects: isWriter ? SideEffects.Partial : SideEffects.None,
 });
+
+/** A command that asks first also exits 2 when it is not confirmed. */
+const UNCONFIRMED_ENTRY: ExitCodeEntry = {
+  ...STANDARD_EXIT_CODES[ExitCode.ARG_ERROR],
+  description: 'Invalid arguments, or not confirmed (CONFIRMATION_REQUIRED: add --yes); nothing was done',
+};
 
 /** A command after registration: validated, with the framework's flags and exit codes added. */
 export interface RegisteredCommand {
@@ -135,6 +141,23 @@ function checkStreaming(spec: CommandSpec, acceptsKey: boolean): void {
   if (spec.streamsStdout) refuse(spec.name, 'streaming', 'a streaming command\'s stdout is its stream already');
 }
 
+/** A command that asks first writes, previews with its own boolean --dry-run, and owns neither a job nor stdin. */
+function checkConfirm(spec: CommandSpec, isWriter: boolean): void {
+  if (spec.confirm === undefined) return;
+  if (typeof spec.confirm !== 'boolean') refuse(spec.name, 'confirm', 'must be a boolean');
+  if (!spec.confirm) return;
+  if (!isWriter) refuse(spec.name, 'confirm', 'only a mutating or destructive command asks for confirmation');
+  if (spec.flags?.[DRY_RUN_FLAG]?.type !== 'boolean') {
+    refuse(spec.name, 'confirm', `a command that asks for confirmation declares a boolean --${DRY_RUN_FLAG} preview`);
+  }
+  // Its continuation would have to carry a person's answer; not supported (yet).
+  if (spec.interruption) {
+    refuse(spec.name, 'confirm', 'a command that asks for confirmation cannot declare interruption');
+  }
+  // The prompt reads a person's answer from stdin, which such a command would have read as its input.
+  if (spec.stdin) refuse(spec.name, 'confirm', 'a command that asks for confirmation cannot declare stdin');
+}
+
 function checkFlags(spec: CommandSpec, reserved: ReadonlySet<string>): void {
   const shorts = new Set<string>(Object.values(GLOBAL_FLAGS).flatMap((flag) => (flag.short ? [flag.short] : [])));
   for (const [name, flag] of Object.entries(spec.flags ?? {})) {
@@ -244,7 +267,10 @@ export function registerCommand(spec: CommandSpec, builtin: boolean): Registered
   checkInterruption(spec, isWriter, acceptsKey);
   checkStreaming(spec, acceptsKey);
   checkExitCodes(spec, isWriter, builtin);
-  const frameworkFlags = frameworkFlagsFor({ interruptible: spec.interruption !== undefined, acceptsKey });
+  checkConfirm(spec, isWriter);
+  const frameworkFlags = frameworkFlagsFor({
+    interruptible: spec.interruption !== undefined, acceptsKey, confirm: spec.confirm === true,
+  });
   // Built-ins such as `job wait` declare --budget themselves.
   const streamFlags = spec.streaming ? STREAM_FLAGS : {};
   checkFlags(spec, new Set([
@@ -254,7 +280,7 @@ export function registerCommand(spec: CommandSpec, builtin: boolean): Registered
 
   const exitCodes: Record<number, ExitCodeEntry> = {
     [ExitCode.GENERAL_ERROR]: STANDARD_EXIT_CODES[ExitCode.GENERAL_ERROR],
-    [ExitCode.ARG_ERROR]: STANDARD_EXIT_CODES[ExitCode.ARG_ERROR],
+    [ExitCode.ARG_ERROR]: spec.confirm ? UNCONFIRMED_ENTRY : STANDARD_EXIT_CODES[ExitCode.ARG_ERROR],
   };
   if (spec.interruption) {
     exitCodes[ExitCode.TIMEOUT] = STANDARD_EXIT_CODES[ExitCode.TIMEOUT];

@@ -10,7 +10,7 @@ import { checkCodes } from './undeclared-code.js';
 
 /** Meta every response of this call carries. */
 export function callMeta(
-  inv: Pick<Invocation, 'program' | 'command' | 'options'>,
+  inv: Pick<Invocation, 'program' | 'command' | 'options' | 'confirmed'>,
   timeoutMs?: number,
 ): Record<string, unknown> {
   const timeout = timeoutMs ?? inv.options.timeoutMs;
@@ -19,6 +19,7 @@ export function callMeta(
     tool_version: inv.program.identity.version,
     ...(inv.options.budgetMs !== undefined ? { budget_ms: inv.options.budgetMs } : {}),
     ...(timeout !== undefined ? { timeout_ms: timeout } : {}),
+    ...(inv.confirmed ? { confirmed: true } : {}),
   };
 }
 

@@ -33,6 +33,10 @@ export interface Invocation {
   readonly respond: Respond;
   /** The program's state folder (jobs, checkpoints, spool), resolved once for the call. */
   readonly stateRoot: string;
+  /** On a command that asks first (`confirm`): `--yes` and `--non-interactive` as the caller gave them. */
+  readonly confirmation?: { readonly yes: boolean; readonly nonInteractive: boolean };
+  /** Set once the call is confirmed (`--yes`, or y at the prompt): the answer says `meta.confirmed: true`. */
+  readonly confirmed?: boolean;
 }
 
 export function findCommand(program: ProgramContext, path: readonly string[]): RegisteredCommand | undefined {

@@ -36,6 +36,7 @@ import { StopController } from '../jobs/stop-controller.js';
 import { resultOfThrown } from './thrown.js';
 import { checkListedCodes } from './listed-codes.js';
 import { runStreaming, streamsItems } from './stream-call.js';
+import { confirmCall } from './confirmation.js';
 
 /** What `createProgram` takes: the program's identity and its commands (each declared with `defineCommand`). */
 export interface ProgramSpec extends ProgramIdentity {
@@ -200,7 +201,13 @@ function invocationOf(
     heartbeatMs: parsed.flags[FrameworkFlag.HeartbeatMs] as number | undefined,
     respond,
     stateRoot: stateDirPath(host.env, identity.name),
+    ...(command.spec.confirm ? { confirmation: confirmationOf(parsed) } : {}),
   };
+}
+
+function confirmationOf(parsed: ParsedCall): NonNullable<Invocation['confirmation']> {
+  const given = parsed.flags;
+  return { yes: given[FrameworkFlag.Yes] === true, nonInteractive: given[FrameworkFlag.NonInteractive] === true };
 }
 
 function resolveCall(
@@ -274,17 +281,25 @@ async function runCall(program: ProgramContext, host: Host): Promise<ProcessExit
     }
     return respond(resolution.envelope);
   }
-  const inv = resolution.inv;
+  const gate = await confirmCall(resolution.inv);
+  if (gate.kind === 'refuse') return respond(gate.envelope);
+  const inv = gate.inv;
   const text = inv.command.spec.text ? (data: unknown) => inv.command.spec.text!(data) : undefined;
+  // A result's own text takes the place of its data's on stdout; stderr says what it says for any answer.
+  const answer = async ({ envelope, shown }: Answered) => {
+    if (format !== OutputFormat.Text || !shown) return respond(envelope, text);
+    await answerHost.writeStdout(shown());
+    return respond({ ...envelope, data: null }, text);
+  };
   try {
     // A stream cannot pause and be continued by another call: it runs to its end, with no budget and no job.
     if (streamsStdout(inv)) {
       const unbudgeted = { ...inv, options: { ...inv.options, budgetMs: 0, timeoutMs: undefined } };
-      return await respond(await runDirect(unbudgeted), text);
+      return await answer(await runDirect(unbudgeted));
     }
     if (streamsItems(inv, early.flags)) return await runStreaming(inv, format, text);
     if (inv.command.spec.interruption) return await respond(await runInterruptible(inv), text);
-    return await respond(await runDirect(inv), text);
+    return await answer(await runDirect(inv));
   } catch (thrown) {
     // The framework's own I/O failed (a full disk, a state folder that refuses writes): still one coded answer.
     return await respond(finalEnvelope(inv, resultOfThrown(thrown, program.codes), []));
@@ -294,18 +309,26 @@ async function runCall(program: ProgramContext, host: Host): Promise<ProcessExit
   }
 }
 
+/** A direct call's answer, and the text its result asks to show on stdout in text mode. */
+interface Answered {
+  readonly envelope: Envelope;
+  readonly shown?: () => string;
+}
+
 /** A command without interruption: no safe points, so a signal answers CANCELLED at once (REQ-F-013, F-069). */
-async function runDirect(inv: Invocation): Promise<Envelope> {
+async function runDirect(inv: Invocation): Promise<Answered> {
   const { host } = inv;
-  if (inv.command.spec.relay) return runRelay(inv);
+  if (inv.command.spec.relay) return { envelope: await runRelay(inv) };
   let signalled: ((signal: 'SIGINT' | 'SIGTERM') => void) | undefined;
   const bySignal = new Promise<'SIGINT' | 'SIGTERM'>((resolve) => (signalled = resolve));
   const offs = (['SIGINT', 'SIGTERM'] as const).map((signal) => host.onSignal(signal, () => signalled!(signal)));
   try {
     const winner = await Promise.race([executeCommand(inv, new StopController()), bySignal]);
-    if (typeof winner === 'string') return cancelledEnvelope(inv, winner);
+    if (typeof winner === 'string') return { envelope: cancelledEnvelope(inv, winner) };
     await winner.finish(true);
-    return finalEnvelope(inv, winner.result, winner.warnings);
+    const envelope = finalEnvelope(inv, winner.result, winner.warnings);
+    const shown = envelope.meta.exit_code === winner.result.exitCode ? winner.result.text : undefined;
+    return { envelope, ...(shown ? { shown } : {}) };
   } finally {
     for (const off of offs) off();
   }

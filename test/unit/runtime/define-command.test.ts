@@ -82,3 +82,21 @@ test('a streaming command (REQ-O-004) cannot declare interruption nor accept --i
   assert.deepEqual(Object.keys(writer.flags), ['no-stream'], 'the framework adds --no-stream, and no key');
   assert.equal(refusedField(base({ streaming: true, flags: { 'no-stream': { type: 'boolean', description: 'x' } } })), 'flags.no-stream');
 });
+
+test('confirm: only a writer with a boolean --dry-run asks first; the framework adds --yes and --non-interactive', () => {
+  const dryRun = { 'dry-run': { type: 'boolean', description: 'Preview' } } as const;
+  const asking = (over: Partial<CommandSpec>) => base({ dangerLevel: 'destructive', confirm: true, flags: dryRun, ...over });
+  assert.equal(refusedField(asking({ dangerLevel: 'safe' })), 'confirm');
+  assert.equal(refusedField(asking({ flags: {} })), 'confirm');
+  assert.equal(refusedField(asking({ flags: { 'dry-run': { type: 'string', description: 'x' } } })), 'confirm');
+  assert.equal(refusedField(asking({ stdin: { mode: 'lines' } })), 'confirm');
+  const incompleteWriter = { description: 'Paused', retryable: false, sideEffects: 'partial' } as const;
+  assert.equal(refusedField(asking({ interruption: { detach: false, resume: true }, exitCodes: { 0: ok, 14: incompleteWriter } })), 'confirm');
+  for (const flag of ['yes', 'non-interactive']) {
+    assert.equal(refusedField(asking({ flags: { ...dryRun, [flag]: { type: 'boolean', description: 'x' } } })), `flags.${flag}`);
+  }
+  const registered = registerCommand(asking({}), false);
+  assert.deepEqual(Object.keys(registered.flags).sort(), ['dry-run', 'idempotency-key', 'non-interactive', 'yes']);
+  assert.match(registered.exitCodes[ExitCode.ARG_ERROR]!.description, /CONFIRMATION_REQUIRED/);
+  assert.deepEqual(Object.keys(registerCommand(base({}), false).flags), [], 'a command that does not ask gets neither flag');
+});

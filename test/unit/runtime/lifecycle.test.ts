@@ -116,9 +116,9 @@ test('job cancel of a paused job: cancelled, its checkpoint discarded; the ident
   const first = await run(argv);
   const id = String(first.envelope.data?.['job_id']);
   assert.ok(newestJob(home).checkpoint);
-  const cancel = await run(['job', 'cancel', id]);
+  const cancel = await run(['job', 'cancel', id, '--yes']);
   assert.equal(cancel.code, ExitCode.SUCCESS);
-  assert.deepEqual(cancel.envelope.data, { job_id: id, state: JobState.Cancelled, cancelled: true });
+  assert.deepEqual(cancel.envelope.data, { job_id: id, state: JobState.Cancelled, cancelled: true, effect: 'cancelled' });
   assert.equal(newestJob(home).status.state, JobState.Cancelled);
   assert.ok(!newestJob(home).checkpoint, 'discarded');
   const before = tool.stepsRun();

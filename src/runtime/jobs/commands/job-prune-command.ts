@@ -1,0 +1,68 @@
+import { rmSync } from 'node:fs';
+import { ExitCode } from '../../../contract/exit-code.js';
+import { DangerLevel } from '../../../contract/vocabulary/danger-level.js';
+import { isTerminal } from '../../../contract/vocabulary/job-state.js';
+import { SideEffects } from '../../../contract/vocabulary/side-effects.js';
+import type { CommandSpec } from '../../program/command-spec.js';
+import { DRY_RUN_FLAG } from '../../cli/framework-flags.js';
+import type { JobStore } from '../job-store.js';
+import type { JobCommandDeps } from './job-command-parts.js';
+import { jobTable } from './job-table.js';
+import { viewsOf } from './job-list-command.js';
+import type { JobView } from './job-view.js';
+import { KeyedAnswers } from './keyed-answers.js';
+
+/** What `job prune` did (data.effect). */
+export const PruneEffect = { Removed: 'removed', WouldRemove: 'would_remove' } as const;
+
+/** The jobs that ended (judged now) at least `olderThanMs` ago, oldest first; running and paused ones never. */
+function endedJobs(store: JobStore, now: number, olderThanMs: number): JobView[] {
+  // An ended job's status was last written when it ended.
+  return viewsOf(store, now).filter((view) => isTerminal(view.state) && view.updated_ms_ago >= olderThanMs);
+}
+
+export function jobPruneCommand({ storeOf }: JobCommandDeps): CommandSpec {
+  return {
+    name: 'job prune',
+    description: 'Remove the jobs that ended, with their stored answers and logs; never a running or paused job,'
+      + ' and checkpoints stay. Asks first: --yes confirms, --dry-run lists what it would remove',
+    dangerLevel: DangerLevel.Destructive,
+    confirm: true,
+    flags: {
+      'older-than': { type: 'duration', default: 0, description: 'Only jobs that ended at least this long ago' },
+      [DRY_RUN_FLAG]: { type: 'boolean', description: 'List the jobs it would remove and remove nothing' },
+    },
+    exitCodes: {
+      [ExitCode.SUCCESS]: {
+        description: 'The ended jobs are removed (--dry-run: listed)',
+        retryable: false,
+        sideEffects: SideEffects.Complete,
+      },
+      [ExitCode.CONFLICT]: {
+        description: 'The --idempotency-key already named a prune with another --older-than',
+        retryable: false,
+        sideEffects: SideEffects.None,
+      },
+    },
+    async run(input, ctx) {
+      const { options } = input;
+      const flags = input.flags as Readonly<Record<string, unknown>>;
+      const store = storeOf(ctx);
+      const olderThan = flags['older-than'] as number;
+      const dryRun = flags[DRY_RUN_FLAG] === true;
+      const answers = new KeyedAnswers(store, 'prune');
+      const earlier = dryRun ? 'go' : answers.earlier(options, `older-than ${olderThan}`);
+      if (earlier !== 'go') return earlier;
+      const jobs = endedJobs(store, ctx.now(), olderThan);
+      if (!dryRun) for (const job of jobs) rmSync(store.dir(job.job_id), { recursive: true, force: true });
+      const effect = dryRun ? PruneEffect.WouldRemove : PruneEffect.Removed;
+      const data = { effect, count: jobs.length, jobs };
+      const result = { exitCode: ExitCode.SUCCESS, data, ...(dryRun ? { meta: { dry_run: true } } : {}) };
+      if (!dryRun) answers.keep(options, `older-than ${olderThan}`, result);
+      const verb = dryRun ? 'Would remove' : 'Removed';
+      const text = () => `${verb} ${jobs.length} ended ${jobs.length === 1 ? 'job' : 'jobs'}.\n`
+        + (jobs.length ? jobTable(jobs) : '');
+      return { ...result, text };
+    },
+  };
+}
