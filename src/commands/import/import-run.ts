@@ -179,7 +179,7 @@ async function startInTable(call: ImportCall, store: ImportStore): Promise<Impor
 /**
  * The file as processFile takes it: CSV records from after the header, the
  * rows staged by the fold and committed exactly once through the sink (a
- * dry run checkpoints instead), progress in rows.
+ * dry run checkpoints instead), progress in bytes with the rows beside.
  */
 function fileWork(
   call: ImportCall, pool: Promise<WorkerPool>, store: ImportStore | undefined, nextId: number, sink?: ImportSink,
@@ -199,16 +199,18 @@ function fileWork(
     pool,
     chunkSize: call.chunkSize,
     maxRecordBytes: DEFAULT_MAX_RECORD_BYTES,
-    // A dry run counts every row it checked; a commit, the rows it made durable.
-    progress: sink ? committedRows : checkedRows,
+    // Bytes of the file (it has a total, so a bar and an ETA), rows beside: a dry run counts every row it
+    // checked; a commit, the rows it made durable.
+    progress: sink ? committedRows(call.size) : checkedRows(call.size),
     // An upsert's lookups must see the last commit: only an append folds while it is in flight.
     ...(sink ? { sink, commitAhead: !call.keyed } : {}),
   };
 }
 
-const committedRows = (state: ImportState): Progress => ({ done: state.imported, unit: ProgressUnit.Rows });
-const checkedRows = (state: ImportState): Progress =>
-  ({ done: state.imported + state.badCount, unit: ProgressUnit.Rows });
+const committedRows = (size: number) => (state: ImportState, at: Watermark): Progress =>
+  ({ done: at.offset, total: size, unit: ProgressUnit.Bytes, rows: state.imported });
+const checkedRows = (size: number) => (state: ImportState, at: Watermark): Progress =>
+  ({ done: at.offset, total: size, unit: ProgressUnit.Bytes, rows: state.imported + state.badCount });
 
 /** The answer to how the fold ended; a run that reached its end (or its failing row) is recorded in the table. */
 async function answerOf(

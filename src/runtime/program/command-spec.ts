@@ -121,8 +121,11 @@ export interface CommandContext {
   /** A person at a terminal (stdin is a TTY): no default budget applies. */
   readonly interactive: boolean;
   readonly env: Readonly<Record<string, string | undefined>>;
-  /** Report progress: `done` counts completed units and never decreases. */
-  progress(done: number, total?: number, unit?: ProgressUnit | string): void;
+  /**
+   * Report progress: `done` counts completed units and never decreases; `rows`, the rows done beside it when
+   * the unit is another (an import measured in bytes, so that it has a total and an ETA).
+   */
+  progress(done: number, total?: number, unit?: ProgressUnit | string, rows?: number): void;
   /** Add a warning to the response. */
   warn(warning: WarningDetail): void;
   /** A line for people, on stderr. */
