@@ -1,4 +1,5 @@
 import type { Outcome } from '../../contract/outcome.js';
+import { plural } from '../../runtime/cli/plural.js';
 import type { FileAnalysis, FileCitation } from './file-analysis.js';
 
 function cell(value: unknown): string {
@@ -10,7 +11,7 @@ function cell(value: unknown): string {
 export function renderAnalysisText(outcome: Outcome<FileAnalysis, FileCitation>): string {
   const out: string[] = [];
   for (const file of outcome.established) {
-    out.push(`${file.q}: ${file.a.rows} rows, ${file.a.columns.length} columns`);
+    out.push(`${file.q}: ${plural(file.a.rows, 'row')}, ${plural(file.a.columns.length, 'column')}`);
     const heading = ['column', 'type', 'count', 'nulls', 'min', 'max', 'mean'];
     const body = file.a.columns.map((c) => [c.name, c.type, c.count, c.nulls, c.min, c.max, c.mean].map(cell));
     const rows = [heading, ...body];

@@ -39,20 +39,32 @@ export function describeProgress(progress: Progress, exact = false): string {
   return `${amount(progress.done, progress.unit)}${total}${percent}`;
 }
 
+/** A progress in words: its percentage (with a total) and its figures, `1.2 MiB of 2.9 MiB, 20586 rows`. */
+function wordsOf(progress: Progress): { readonly percent?: number; readonly figures: string } {
+  const rows = progress.rows !== undefined && progress.unit !== ProgressUnit.Rows
+    ? `, ${countOf(progress.rows, ProgressUnit.Rows)}`
+    : '';
+  const percent = percentOf(progress);
+  if (percent === undefined) return { figures: `${amount(progress.done, progress.unit)}${rows}` };
+  const figures = progress.unit === ProgressUnit.Bytes || progress.unit === undefined
+    ? `${amount(progress.done, progress.unit)} of ${amount(progress.total!, progress.unit)}`
+    : `${progress.done} of ${amount(progress.total!, progress.unit)}`;
+  return { percent, figures: `${figures}${rows}` };
+}
+
 /**
  * What a person reads of a progress: `42% (1.2 GiB of 2.9 GiB)`, `42% (1.2 MiB of 2.9 MiB, 20586 rows)`,
  * `42% (420 of 1000 rows)`; without a total, `20586 rows`.
  */
 export function humanProgress(progress: Progress): string {
-  const rows = progress.rows !== undefined && progress.unit !== ProgressUnit.Rows
-    ? `, ${countOf(progress.rows, ProgressUnit.Rows)}`
-    : '';
-  const percent = percentOf(progress);
-  if (percent === undefined) return `${amount(progress.done, progress.unit)}${rows}`;
-  const figures = progress.unit === ProgressUnit.Bytes || progress.unit === undefined
-    ? `${amount(progress.done, progress.unit)} of ${amount(progress.total!, progress.unit)}`
-    : `${progress.done} of ${amount(progress.total!, progress.unit)}`;
-  return `${percent}% (${figures}${rows})`;
+  const { percent, figures } = wordsOf(progress);
+  return percent === undefined ? figures : `${percent}% (${figures})`;
+}
+
+/** How far the work got, for a sentence: `82% done (2.4 GiB of 2.9 GiB)`; without a total, `20586 rows done`. */
+export function progressDone(progress: Progress): string {
+  const { percent, figures } = wordsOf(progress);
+  return percent === undefined ? `${figures} done` : `${percent}% done (${figures})`;
 }
 
 /** How fast this call goes, from the first report it saw (a resumed job's earlier work is not its speed). */
