@@ -26,12 +26,14 @@ test('an import measured in bytes says the rows beside; a budget in seconds read
   const message = incompleteEnvelope({
     job, state: IncompleteState.Paused, progress: bytes, retryable: false, budgetMs: 30_000, durationMs: 0,
   }).error!.message;
-  assert.equal(message, "Paused at the call's 30s budget with 50% done (1.5 MiB of 3.0 MiB, 1 row); the state is saved");
+  const said = "Paused at the call's 30s budget with 50% done (1.5 MiB of 3.0 MiB, 1 row); the state is saved";
+  assert.equal(message, said);
 });
 
 test('a budget that ran out before the first safe point says what the next call does', () => {
-  const none = (state: IncompleteState) =>
-    incompleteEnvelope({ job, state, progress: undefined, retryable: true, budgetMs: 700, durationMs: 0 }).error!.message;
+  const none = (state: IncompleteState) => incompleteEnvelope({
+    job, state, progress: undefined, retryable: true, budgetMs: 700, durationMs: 0,
+  }).error!.message;
   assert.equal(none(IncompleteState.Paused),
     "The call's 700ms budget ran out before the first safe point; the next call starts from the beginning");
   assert.equal(none(IncompleteState.Running),
