@@ -69,21 +69,19 @@ export function progressDone(progress: Progress): string {
 
 /** How fast this call goes, from the first report it saw (a resumed job's earlier work is not its speed). */
 interface Pace {
-  /** `, 3.1 MiB/s`, or empty before there is a rate. */
-  readonly rate: string;
-  /** `, ETA 5s`, or empty without a total or a rate. */
-  readonly eta: string;
+  /** `3.1 MiB/s`; none before there is a rate. */
+  readonly rate?: string;
+  /** `5s`; none without a total or a rate. */
+  readonly eta?: string;
 }
 
 function paceOf(first: { at: number; done: number }, progress: Progress, now: number): Pace {
   const seconds = (now - first.at) / 1000;
   const perSecond = seconds > 0 ? (progress.done - first.done) / seconds : 0;
-  if (perSecond <= 0) return { rate: '', eta: '' };
-  const left = progress.total !== undefined ? Math.max(0, progress.total - progress.done) : 0;
-  const eta = progress.total !== undefined && left > 0
-    ? `, ETA ${formatDuration(Math.round((left / perSecond) * 1000))}`
-    : '';
-  return { rate: `, ${amount(Math.round(perSecond), progress.unit)}/s`, eta };
+  if (perSecond <= 0) return {};
+  const rate = `${amount(Math.round(perSecond), progress.unit)}/s`;
+  const left = progress.total !== undefined ? progress.total - progress.done : 0;
+  return left > 0 ? { rate, eta: formatDuration(Math.round((left / perSecond) * 1000)) } : { rate };
 }
 
 /** A progress view that lives as long as the work: `update` on every report, `end` once. */
@@ -113,7 +111,8 @@ export function heartbeat(sink: ProgressSink, label: string, everyMs: number, st
     const now = sink.now();
     const elapsed = ((now - started) / 1000).toFixed(1);
     const { rate, eta } = paceOf(first, latest, now);
-    sink.writeStderr(`[${elapsed}s] ${label}: ${humanProgress(latest)}${rate}${eta} ${exactOf(latest)}\n`);
+    const pace = `${rate ? `, ${rate}` : ''}${eta ? `, ETA ${eta}` : ''}`;
+    sink.writeStderr(`[${elapsed}s] ${label}: ${humanProgress(latest)}${pace} ${exactOf(latest)}\n`);
   };
   const stop = sink.setInterval(line, everyMs);
   return {
@@ -150,8 +149,8 @@ function compactProgress(progress: Progress): string {
  */
 export function fitFrame(label: string, progress: Progress, pace: Pace, elapsed: string, width: number): string {
   const figures = compactProgress(progress);
-  const rate = pace.rate.replace(/^, /, ' ');
-  const eta = pace.eta.replace(/^, /, ' ');
+  const rate = pace.rate ? ` ${pace.rate}` : '';
+  const eta = pace.eta ? ` ETA ${pace.eta}` : '';
   const tails = [`${rate}${eta} (${elapsed})`, `${rate}${eta}`, eta, ''];
   const ratio = progress.total ? Math.min(1, progress.done / progress.total) : undefined;
   for (const tail of tails) {

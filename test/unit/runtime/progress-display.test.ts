@@ -20,7 +20,7 @@ const framesOf = (host: FakeHost) =>
 
 test('the bar fits its width at every size: the bar shortens, then the elapsed time, rate and ETA go', () => {
   const progress = { done: 12 * MiB, total: 40 * MiB, unit: 'bytes', rows: 123456 };
-  const pace = { rate: ', 8.0 MiB/s', eta: ', ETA 4s' };
+  const pace = { rate: '8.0 MiB/s', eta: '4s' };
   for (let width = 10; width <= 140; width++) {
     const frame = fitFrame('stint import', progress, pace, '1.5s', width);
     assert.ok(frame.length <= width, `${width}: ${frame}`);
