@@ -143,11 +143,26 @@ function compactProgress(progress: Progress): string {
   return `${percent}% ${head}/${total}${rows}`;
 }
 
+/** A frame's text, and the width of the bar it drew (none when it had no room or no total). */
+interface Frame {
+  readonly text: string;
+  readonly bar?: number;
+}
+
 /**
  * One frame of the bar within `width` characters, never more (a wrapped line breaks every later redraw):
- * the bar shortens first, then the elapsed time goes, then the rate, then the ETA, then the bar itself.
+ * the bar shortens first (to at most `maxBar`), then the elapsed time goes, then the rate, then the ETA,
+ * then the bar itself.
  */
-export function fitFrame(label: string, progress: Progress, pace: Pace, elapsed: string, width: number): string {
+export function fitFrame(
+  label: string, progress: Progress, pace: Pace, elapsed: string, width: number, maxBar = BAR_WIDTH,
+): string {
+  return frameOf(label, progress, pace, elapsed, width, maxBar).text;
+}
+
+function frameOf(
+  label: string, progress: Progress, pace: Pace, elapsed: string, width: number, maxBar: number,
+): Frame {
   const figures = compactProgress(progress);
   const rate = pace.rate ? ` ${pace.rate}` : '';
   const eta = pace.eta ? ` ETA ${pace.eta}` : '';
@@ -156,16 +171,16 @@ export function fitFrame(label: string, progress: Progress, pace: Pace, elapsed:
   for (const tail of tails) {
     const text = `${figures}${tail}`;
     if (ratio === undefined) {
-      if (label.length + 1 + text.length <= width) return `${label} ${text}`;
+      if (label.length + 1 + text.length <= width) return { text: `${label} ${text}` };
       continue;
     }
-    const room = Math.min(BAR_WIDTH, width - label.length - text.length - 4);
+    const room = Math.min(maxBar, width - label.length - text.length - 4);
     if (room >= MIN_BAR_WIDTH) {
       const filled = Math.round(ratio * room);
-      return `${label} [${'#'.repeat(filled)}${'-'.repeat(room - filled)}] ${text}`;
+      return { text: `${label} [${'#'.repeat(filled)}${'-'.repeat(room - filled)}] ${text}`, bar: room };
     }
   }
-  return `${label} ${figures}`.slice(0, Math.max(0, width));
+  return { text: `${label} ${figures}`.slice(0, Math.max(0, width)) };
 }
 
 /**
@@ -179,13 +194,17 @@ export function terminalBar(sink: ProgressSink, label: string, started: number):
   let first: { at: number; done: number } | undefined;
   let latest: Progress | undefined;
   let drawn = 0;
+  // The bar only shortens while the width stays (a bar that grows and shrinks with the figures flickers).
+  let fitted = { width: 0, bar: BAR_WIDTH };
   const draw = (progress: Progress) => {
     const now = sink.now();
     lastDraw = now;
     // The last column stays free: writing into it makes some terminals wrap at the next character.
     const width = (sink.stderrColumns?.() || DEFAULT_COLUMNS) - 1;
+    if (width !== fitted.width) fitted = { width, bar: BAR_WIDTH };
     const elapsed = formatDuration(Math.round(now - started));
-    const text = fitFrame(label, progress, paceOf(first!, progress, now), elapsed, width);
+    const { text, bar } = frameOf(label, progress, paceOf(first!, progress, now), elapsed, width, fitted.bar);
+    if (bar !== undefined) fitted = { width, bar };
     // Spaces, not an erase-line escape: no ANSI codes at all.
     sink.writeStderr(`\r${text.padEnd(Math.min(drawn, width))}`);
     drawn = text.length;

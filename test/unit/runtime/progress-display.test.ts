@@ -120,3 +120,17 @@ test("import's text says what a dry run would do, with plural counts", () => {
   const text = renderImportText({ ...data, ...gaps, effect: 'written' });
   assert.match(text, /\n {2}line 4: bad\n {2}and 2 more rows not named here\n/);
 });
+
+test('at one width the bar never grows back: it does not flicker with the figures', () => {
+  const host = terminal(60);
+  const bar = terminalBar(host, 'stint analyze', host.clock.now);
+  for (const [done, step] of [[1, 0], [5, 1000], [40, 1000], [99, 1000]] as const) {
+    host.clock.now += step;
+    bar.update({ done: done * MiB, total: 100 * MiB, unit: 'bytes' });
+  }
+  bar.end(true);
+  const widths = framesOf(host).map((frame) => /\[([#-]+)\]/.exec(frame)?.[1]?.length ?? 0);
+  assert.ok(widths.every((width) => width >= 8), widths.join());
+  assert.ok(widths.every((width, k) => k === 0 || width <= widths[k - 1]!), widths.join());
+  assert.ok(widths[0]! > widths.at(-1)!, 'the first frame, without rate and ETA, had room for a longer bar');
+});
