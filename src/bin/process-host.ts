@@ -57,6 +57,9 @@ export function processHost(): Host {
     stdoutIsTTY: isatty(1),
     stderrIsTTY: isatty(2),
     stdinIsTTY: isatty(0),
+    // Node updates a terminal stream's columns on SIGWINCH: reading it at each frame follows a resize.
+    stderrColumns: () => (process.stderr.isTTY ? process.stderr.columns : undefined),
+    stdoutColumns: () => (process.stdout.isTTY ? process.stdout.columns : undefined),
     programWords: () => (invocation ??= programInvocation(process.argv[1] ?? '', process.env, process.execPath)),
     readStdin: () => process.stdin,
     writeStdout: (text) => new Promise((done) => {

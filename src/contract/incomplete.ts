@@ -6,6 +6,8 @@ export interface Progress {
   readonly done: number;
   readonly total?: number;
   readonly unit?: ProgressUnit | string;
+  /** Rows done so far beside `done`, when the work is measured in another unit (an import counts bytes). */
+  readonly rows?: number;
 }
 
 /** data of an INCOMPLETE (14) response (seed 000). */

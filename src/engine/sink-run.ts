@@ -37,8 +37,8 @@ export async function resumeFromSink<S>(
       fix_required: 'Restore the file, or start a new run with a new --idempotency-key (committed output stays)',
     });
   }
-  const { done, total, unit } = progressOf(mark.state, mark.watermark);
-  ctx.progress(done, total, unit);
+  const { done, total, unit, rows } = progressOf(mark.state, mark.watermark);
+  ctx.progress(done, total, unit, rows);
   return mark;
 }
 
@@ -62,11 +62,11 @@ export function sinkCommits<S>(
   async function safePoint(state: S, watermark: Watermark): Promise<boolean> {
     await inflight;
     // Taken now: the fold may change its state while the commit is in flight.
-    const { done, total, unit } = how.progressOf(state, watermark);
+    const { done, total, unit, rows } = how.progressOf(state, watermark);
     inflight = sink.commit({ watermark, state, input }).then(async () => {
       // A store that never leaves the thread (PGlite's wasm) would starve the timers: the budget, the heartbeat.
       await nextTurn();
-      ctx.progress(done, total, unit);
+      ctx.progress(done, total, unit, rows);
     });
     // Its failure (a full disk) is thrown where it is awaited; until then it must not count as unhandled.
     inflight.catch(() => undefined);

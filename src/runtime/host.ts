@@ -13,6 +13,10 @@ export interface Host {
   readonly stdoutIsTTY: boolean;
   readonly stderrIsTTY: boolean;
   readonly stdinIsTTY: boolean;
+  /** The terminal's width in columns when stderr is one (read at each call: it follows a resize). */
+  readonly stderrColumns?: () => number | undefined;
+  /** The terminal's width in columns when stdout is one: what a text table fits. */
+  readonly stdoutColumns?: () => number | undefined;
   /** How a shell in `cwd` runs this program again: its bare name when PATH finds it, else an absolute path. */
   programWords(): readonly string[];
   /** The caller's stdin, read only for a command that declares stdin. */

@@ -180,7 +180,7 @@ async function checkpointDone(stateDir: string): Promise<number | undefined> {
   }
 }
 
-const HEARTBEAT = /\] stint analyze: (\d+)\/(\d+) bytes/;
+const HEARTBEAT = /\] stint analyze: .* \[(\d+)\/(\d+) bytes\]/;
 
 describe('stint analyze: kill -9 at random points, then the identical invocation', () => {
   test('resumes from the checkpoint and ends with the uninterrupted result', async () => {
@@ -205,7 +205,7 @@ describe('stint analyze: kill -9 at random points, then the identical invocation
         const total = Number(first[2]);
         const from = Number(first[1]);
         const target = from + Math.floor(rnd() * (total - from) * 0.3);
-        const reached = await running.stderrLine(new RegExp(`\\] stint analyze: (\\d{${String(target).length},})/`));
+        const reached = await running.stderrLine(new RegExp(`\\] stint analyze: .* \\[(\\d{${String(target).length},})/`));
         if (reached && Number(reached[1]) < total) {
           running.kill('SIGKILL');
           const killed = await running.done;
@@ -238,7 +238,7 @@ describe('stint analyze: kill -9 at random points, then the identical invocation
     const env = { ...home('changing'), STINT_CHECKPOINT_INTERVAL_MS: '0' };
     const args = ['analyze', path, '--workers', '1', '--chunk-size', '64KiB', '--heartbeat-ms', '5'];
     const running = startCli(args, { env });
-    const line = await running.stderrLine(/\] stint analyze: ([1-9]\d{5,})\//);
+    const line = await running.stderrLine(/\] stint analyze: .* \[([1-9]\d{5,})\//);
     assert.ok(line, 'the run got going');
     running.kill('SIGKILL');
     await running.done;

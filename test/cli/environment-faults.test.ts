@@ -17,7 +17,7 @@ const world = tempWorld('env-faults');
 let homes = 0;
 const freshHome = (root = world.dir) => ({ STINT_HOME: join(root, `home-${++homes}`), STINT_TEST_MODE: '1' });
 const records = csvFileRecords;
-const HEARTBEAT = /\] stint (?:import|analyze): ([1-9]\d*)/;
+const HEARTBEAT = /\] stint (?:import|analyze): .* \[([1-9]\d*)\//;
 
 const exported = (db: string, env: Record<string, string>) => tableRecords(db, world.path(`export-${++homes}.csv`), env);
 

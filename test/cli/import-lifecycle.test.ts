@@ -16,7 +16,7 @@ let homes = 0;
 const freshHome = () => ({ STINT_HOME: world.path(`home-${++homes}`), STINT_TEST_MODE: '1' });
 const records = csvFileRecords;
 const ROWS = 200_000;
-const HEARTBEAT = /\] stint import: ([1-9]\d*) rows/;
+const HEARTBEAT = /\] stint import: .* bytes, ([1-9]\d*) rows?\]/;
 
 const exported = (db: string, env: Record<string, string>) => tableRecords(db, world.path(`export-${++homes}.csv`), env);
 

@@ -20,7 +20,7 @@ const records = csvFileRecords;
 const exported = (db: string, env: Record<string, string>) => tableRecords(db, world.path(`export-${++homes}.csv`), env);
 
 const BIG_ROWS = 200_000;
-const HEARTBEAT = /\] stint import: (\d+) rows/;
+const HEARTBEAT = /\] stint import: .* bytes, (\d+) rows?\]/;
 
 describe('exactly once under faults (200 000 rows)', () => {
   let big: string;
@@ -44,7 +44,7 @@ describe('exactly once under faults (200 000 rows)', () => {
       if (kills < 12) {
         const first = await running.stderrLine(HEARTBEAT);
         const target = Number(first?.[1] ?? 0) + Math.floor(rnd() * 20_000);
-        const reached = await running.stderrLine(new RegExp(`\\] stint import: (${String(target).replace(/\d/g, '\\d')}|\\d{${String(target).length + 1},}) rows`));
+        const reached = await running.stderrLine(new RegExp(`\\] stint import: .* bytes, (${String(target).replace(/\d/g, '\\d')}|\\d{${String(target).length + 1},}) rows\\]`));
         if (reached && Number(reached[1]) < BIG_ROWS) {
           running.kill('SIGKILL');
           const killed = await running.done;

@@ -15,7 +15,7 @@ const PROGRAM = join(REPO_ROOT, 'build', 'docs', 'examples', 'sql-import', 'sqli
 const ROWS = 40_000;
 const CHUNK_BYTES = 16 * 1024;
 const KILLS = 10;
-const HEARTBEAT = /\] sqlimport import: (\d+)\/(\d+) bytes/;
+const HEARTBEAT = /\] sqlimport import: .* \[(\d+)\/(\d+) bytes\]/;
 
 const world = tempWorld('sql-import');
 let homes = 0;

@@ -1,4 +1,5 @@
 import type { Outcome } from '../../contract/outcome.js';
+import { plural } from '../../runtime/cli/plural.js';
 import type { FileAnalysis, FileCitation } from './file-analysis.js';
 import { renderTable, type TableColumn } from '../../runtime/cli/text-table.js';
 
@@ -21,7 +22,7 @@ function cell(value: unknown): string {
 export function renderAnalysisText(outcome: Outcome<FileAnalysis, FileCitation>, width?: number): string {
   const out: string[] = [];
   for (const file of outcome.established) {
-    out.push(`${file.q}: ${file.a.rows} rows, ${file.a.columns.length} columns`);
+    out.push(`${file.q}: ${plural(file.a.rows, 'row')}, ${plural(file.a.columns.length, 'column')}`);
     const body = file.a.columns.map((c) => [c.name, c.type, c.count, c.nulls, c.min, c.max, c.mean].map(cell));
     const table = renderTable(COLUMNS, body, width === undefined ? undefined : width - 2);
     out.push(...table.trimEnd().split('\n').map((line) => `  ${line}`));

@@ -61,5 +61,5 @@ export const analyzeCommand = defineCommand({
     const { runAnalyze } = await import('./analyze-run.js');
     return runAnalyze(input, ctx);
   },
-  text: (data) => renderAnalysisText(data as Outcome<FileAnalysis, FileCitation>),
+  text: (data, view) => renderAnalysisText(data as Outcome<FileAnalysis, FileCitation>, view.width),
 });

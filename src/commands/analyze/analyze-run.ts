@@ -11,6 +11,7 @@ import { processFiles, type FileEnd, type ReadableFile } from '../../engine/proc
 import { mergeTableStats, newTableStats, summarizeColumn, type TableStats } from './column-stats.js';
 import { readCsvHeader, type CsvHeader } from '../csv-header.js';
 import type { FileAnalysis, FileCitation } from './file-analysis.js';
+import { plural } from '../../runtime/cli/plural.js';
 
 const MAP_MODULE = new URL('./csv-stats-map.js', import.meta.url).href;
 
@@ -53,16 +54,18 @@ function warningsFor(ctx: CommandContext, input: ReadableFile, header: CsvHeader
   if (stats.ragged.count > 0) {
     ctx.warn({
       code: StintWarning.RaggedRows,
-      message: `${input.path}: ${stats.ragged.count} rows`
-        + ` do not have the header's ${header.names.length} fields and were left out`,
+      message: `${input.path}: ${stats.ragged.count === 1 ? '1 row does' : `${stats.ragged.count} rows do`} not`
+        + ` have the header's ${plural(header.names.length, 'field')} and ${stats.ragged.count === 1 ? 'was' : 'were'}`
+        + ' left out',
       context: { path: input.path, count: stats.ragged.count, lines: stats.ragged.lines },
     });
   }
   if (stats.invalidUtf8.count > 0) {
     ctx.warn({
       code: StintWarning.InvalidUtf8Replaced,
-      message: `${input.path}: ${stats.invalidUtf8.count} lines are not valid UTF-8;`
-        + ' their bad bytes were read as U+FFFD',
+      message: stats.invalidUtf8.count === 1
+        ? `${input.path}: 1 line is not valid UTF-8; its bad bytes were read as U+FFFD`
+        : `${input.path}: ${stats.invalidUtf8.count} lines are not valid UTF-8; their bad bytes were read as U+FFFD`,
       context: { path: input.path, count: stats.invalidUtf8.count, lines: stats.invalidUtf8.lines },
     });
   }

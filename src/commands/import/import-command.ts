@@ -4,6 +4,7 @@ import { SideEffects } from '../../contract/vocabulary/side-effects.js';
 import { defineCommand } from '../../runtime/program/define-command.js';
 import { chunkSizeFlag, IMPORT_CHUNK_SIZE, WORKERS_FLAG } from '../engine-flags.js';
 import { OnBadRow } from './on-bad-row.js';
+import { renderImportText } from './import-text.js';
 
 export { OnBadRow } from './on-bad-row.js';
 
@@ -84,6 +85,7 @@ export const importCommand = defineCommand({
     description: 'Import a file, then export it back',
     command: 'stint import rows.csv --into rows.db && stint export rows.db --output copy.csv',
   }],
+  text: (data) => renderImportText(data as Parameters<typeof renderImportText>[0]),
   async run(input, ctx) {
     const { runImport } = await import('./import-run.js');
     return runImport(input, ctx);

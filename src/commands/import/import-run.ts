@@ -16,6 +16,8 @@ import { readCsvHeader, type CsvHeader } from '../csv-header.js';
 import { Framing } from '../../engine/framing.js';
 import { fingerprintOf, inspectInput } from '../../engine/input-file.js';
 import { BAD_ROW_MESSAGE } from './bad-row.js';
+import { Effect } from './import-effect.js';
+import { plural } from '../../runtime/cli/plural.js';
 import type { ImportChunk, ImportMapOptions } from './import-map.js';
 import { RECORD_FORMAT, type ImportState, type RunRecord, type SavedState } from './import-records.js';
 import { findPrior, forgetRun } from './prior-run.js';
@@ -31,9 +33,7 @@ const RESUMABLE_FAILURES: ReadonlySet<string> = new Set([
   ErrorCode.InputTruncated, ErrorCode.InputReplaced, ErrorCode.FileUnreadable,
 ]);
 
-/** Whether a call wrote rows, replayed a finished run, or (dry run) wrote nothing. */
-export const Effect = { Written: 'written', Noop: 'noop', None: 'none' } as const;
-export type Effect = (typeof Effect)[keyof typeof Effect];
+export { Effect } from './import-effect.js';
 
 /** One import call, settled before its table opens: the input, its header and the flags that shape the run. */
 interface ImportCall {
@@ -179,7 +179,7 @@ async function startInTable(call: ImportCall, store: ImportStore): Promise<Impor
 /**
  * The file as processFile takes it: CSV records from after the header, the
  * rows staged by the fold and committed exactly once through the sink (a
- * dry run checkpoints instead), progress in rows.
+ * dry run checkpoints instead), progress in bytes with the rows beside.
  */
 function fileWork(
   call: ImportCall, pool: Promise<WorkerPool>, store: ImportStore | undefined, nextId: number, sink?: ImportSink,
@@ -199,16 +199,18 @@ function fileWork(
     pool,
     chunkSize: call.chunkSize,
     maxRecordBytes: DEFAULT_MAX_RECORD_BYTES,
-    // A dry run counts every row it checked; a commit, the rows it made durable.
-    progress: sink ? committedRows : checkedRows,
+    // Bytes of the file (it has a total, so a bar and an ETA), rows beside: a dry run counts every row it
+    // checked; a commit, the rows it made durable.
+    progress: sink ? committedRows(call.size) : checkedRows(call.size),
     // An upsert's lookups must see the last commit: only an append folds while it is in flight.
     ...(sink ? { sink, commitAhead: !call.keyed } : {}),
   };
 }
 
-const committedRows = (state: ImportState): Progress => ({ done: state.imported, unit: ProgressUnit.Rows });
-const checkedRows = (state: ImportState): Progress =>
-  ({ done: state.imported + state.badCount, unit: ProgressUnit.Rows });
+const committedRows = (size: number) => (state: ImportState, at: Watermark): Progress =>
+  ({ done: at.offset, total: size, unit: ProgressUnit.Bytes, rows: state.imported });
+const checkedRows = (size: number) => (state: ImportState, at: Watermark): Progress =>
+  ({ done: at.offset, total: size, unit: ProgressUnit.Bytes, rows: state.imported + state.badCount });
 
 /** The answer to how the fold ended; a run that reached its end (or its failing row) is recorded in the table. */
 async function answerOf(
@@ -264,6 +266,20 @@ function replayOf(record: RunRecord): CommandResult<Record<string, unknown>> {
   return { exitCode: record.exitCode, data, ...error, meta: { idempotency_hit: true } };
 }
 
+/** `2 rows imported; 1 could not be`; under --dry-run what would be: `would import 2 rows into t; 1 could not be`. */
+function partialMessage(folded: SavedState, unresolved: number, how: { dryRun: boolean; into: string }): string {
+  const rows = plural(folded.imported, 'row');
+  if (folded.failed) {
+    const at = `stopped at the bad row on line ${folded.failed.line}`;
+    if (folded.imported === 0) return `${at}; nothing ${how.dryRun ? 'would be' : 'was'} imported`;
+    const before = folded.imported === 1 ? 'the row before it' : `the ${rows} before it`;
+    const verb = how.dryRun ? 'would be' : folded.imported === 1 ? 'is' : 'are';
+    return `${at}; ${before} ${verb} imported`;
+  }
+  const done = how.dryRun ? `would import ${rows} into ${how.into}` : `${rows} imported`;
+  return `${done}; ${unresolved} could not be`;
+}
+
 /** The response of a run that reached the end of its file (or stopped at a bad row, with --on-bad-row fail). */
 function resultOf(
   path: string,
@@ -282,9 +298,7 @@ function resultOf(
   const dry = how.dryRun ? { dry_run: true } : {};
   const data = { ...outcomeData(path, folded, keyed, gap), effect, into: how.into, ...dry };
   if (folded.badCount === 0 && gap === undefined) return { exitCode: ExitCode.SUCCESS, data };
-  const message = folded.failed
-    ? `stopped at the bad row on line ${folded.failed.line}; ${folded.imported} rows before it are imported`
-    : `${folded.imported} rows imported; ${data.unresolved_total} could not be`;
+  const message = partialMessage(folded, data.unresolved_total, how);
   const error = { code: ErrorCode.PartialFailure, message, retryable: false, phase: Phase.Execution };
   return { exitCode: ExitCode.PARTIAL_FAILURE, data, error };
 }

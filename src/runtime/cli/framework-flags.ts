@@ -58,7 +58,8 @@ export function frameworkFlagsFor(
     flags[FrameworkFlag.HeartbeatMs] = {
       type: 'integer',
       min: 0,
-      description: 'Print a one-line status to stderr at the first progress report and then every N ms (0 = off)',
+      description: 'Print a one-line status to stderr at the first progress report and then every N ms (0 = off):'
+        + ' percentage, rate and ETA, then the exact figures',
     };
     flags[FrameworkFlag.Timeout] = {
       type: 'duration',

@@ -1,4 +1,5 @@
 import type { Envelope } from '../../contract/envelope.js';
+import type { IncompleteData } from '../../contract/incomplete.js';
 
 /** ANSI styling for people at a terminal; a no-op when color is off. */
 export interface Paint {
@@ -59,6 +60,19 @@ export function renderErrorText(programName: string, envelope: Envelope, paint: 
   if (error.suggestion && !(error.errors ?? []).some((item) => item.suggestion)) {
     lines.push(`  try: ${error.suggestion}`);
   }
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * An INCOMPLETE (14) answer for people: a notice, neither an error nor red, with the command that continues
+ * the work and the one that cancels it (`stint analyze: Stopped at the call's 2s budget with 29% done (…); …`).
+ */
+export function renderNoticeText(programName: string, envelope: Envelope): string {
+  const data = envelope.data as Partial<IncompleteData> | null;
+  const who = envelope.meta.command ? `${programName} ${envelope.meta.command}` : programName;
+  const lines = [`${who}: ${envelope.error?.message ?? 'the work is not finished'}`];
+  if (data?.continue_command) lines.push(`  continue with: ${data.continue_command}`);
+  if (data?.cancel_command) lines.push(`  cancel with:   ${data.cancel_command}`);
   return `${lines.join('\n')}\n`;
 }
 

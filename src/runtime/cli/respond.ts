@@ -3,30 +3,40 @@ import { ExitCode, type ProcessExitCode } from '../../contract/exit-code.js';
 import { OutputFormat } from '../../contract/vocabulary/output-format.js';
 import type { ProgramIdentity } from './help-text.js';
 import type { Host } from '../host.js';
-import { outline, paintFor, renderErrorText, renderJson, renderWarningsText } from './render.js';
+import {
+  outline, paintFor, renderErrorText, renderJson, renderNoticeText, renderWarningsText,
+} from './render.js';
 
 /** Where a call's one response goes: stdout (JSON or text) for a caller, a file for a background job. */
 export type Respond = (envelope: Envelope, text?: (data: unknown) => string) => Promise<ProcessExitCode>;
+
+/** What people read on stderr: the warnings, then the error, or the notice of an INCOMPLETE answer. */
+function forPeople(host: Host, identity: ProgramIdentity, envelope: Envelope): string {
+  const paint = paintFor(host.stderrIsTTY, host.env);
+  const warnings = renderWarningsText(identity.name, envelope, paint);
+  if (envelope.ok) return warnings;
+  if (envelope.meta.exit_code === ExitCode.INCOMPLETE) return warnings + renderNoticeText(identity.name, envelope);
+  return warnings + renderErrorText(identity.name, envelope, paint);
+}
 
 export function respondTo(host: Host, format: OutputFormat, identity: ProgramIdentity): Respond {
   return async (envelope, text) => {
     if (format === OutputFormat.Json) {
       await host.writeStdout(renderJson(envelope));
-      // A person at a terminal whose stdout goes to a file would otherwise see a failure as silence.
-      if (!envelope.ok && envelope.meta.exit_code !== ExitCode.INCOMPLETE && host.stderrIsTTY && !host.stdoutIsTTY) {
-        host.writeStderr(renderErrorText(identity.name, envelope, paintFor(host.stderrIsTTY, host.env)));
-      }
+      // A person at a terminal whose stdout goes to a file would otherwise see a failure or a warning as silence.
+      if (host.stderrIsTTY && !host.stdoutIsTTY) host.writeStderr(forPeople(host, identity, envelope));
       return envelope.meta.exit_code;
     }
-    const paint = paintFor(host.stderrIsTTY, host.env);
-    host.writeStderr(renderWarningsText(identity.name, envelope, paint));
+    host.writeStderr(forPeople(host, identity, envelope));
+    if (envelope.data === null) return envelope.meta.exit_code;
     if (envelope.ok) {
-      if (envelope.data !== null) await host.writeStdout(text ? text(envelope.data) : outline(envelope.data));
-    } else {
-      host.writeStderr(renderErrorText(identity.name, envelope, paint));
-      // A failure's data is the command's own (a partial outcome) except on INCOMPLETE.
-      const own = text && envelope.meta.exit_code !== ExitCode.INCOMPLETE;
-      if (envelope.data !== null) await host.writeStdout(own ? text(envelope.data) : outline(envelope.data));
+      await host.writeStdout(text ? text(envelope.data) : outline(envelope.data));
+    } else if (envelope.meta.exit_code !== ExitCode.INCOMPLETE) {
+      // A failure's data is the command's own (a partial outcome).
+      await host.writeStdout(text ? text(envelope.data) : outline(envelope.data));
+    } else if (!host.stdoutIsTTY) {
+      // INCOMPLETE: at a terminal the notice says it all; a pipe still gets the fields.
+      await host.writeStdout(outline(envelope.data));
     }
     return envelope.meta.exit_code;
   };

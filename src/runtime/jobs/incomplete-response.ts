@@ -7,6 +7,8 @@ import { IncompleteState } from '../../contract/vocabulary/job-state.js';
 import { FrameworkFlag } from '../cli/framework-flags.js';
 import type { JobRecord } from './job-record.js';
 import { shellJoin, shellQuote } from '../cli/shell-quote.js';
+import { formatDuration } from '../cli/duration.js';
+import { progressDone } from '../cli/progress-display.js';
 
 export interface IncompleteParts {
   readonly job: JobRecord;
@@ -41,35 +43,25 @@ export function cancelCommand(job: JobRecord): string {
   return shellJoin([...job.programWords, 'job', 'cancel', job.id, `--${FrameworkFlag.Yes}`]);
 }
 
-function percent(progress: Progress | undefined): string {
-  if (progress?.total) return `${Math.floor((100 * progress.done) / progress.total)}%`;
-  return `${progress?.done ?? 0} ${progress?.unit ?? 'units'}`;
-}
-
-/** The INCOMPLETE error's message: how far the work got, and whether it goes on by itself. */
-/** Where the work stands: a percentage while it runs on, the units done when it is paused. */
-function whereOf(state: IncompleteState, progress: Progress | undefined): string | undefined {
-  if (progress === undefined) return undefined;
-  if (state === IncompleteState.Running) return `at ${percent(progress)}`;
-  const of = progress.total !== undefined ? ` of ${progress.total}` : '';
-  return `after ${progress.done ?? 0}${of}${progress.unit ? ` ${progress.unit}` : ''}`;
-}
-
+/**
+ * The INCOMPLETE error's message: how far the work got, and whether it goes on by itself.
+ * `Stopped at the call's 30s budget with 82% done (2.4 GiB of 2.9 GiB); the work goes on in the background`.
+ */
 function incompleteMessage(budgetMs: number | undefined, state: IncompleteState, progress?: Progress): string {
   const running = state === IncompleteState.Running;
-  const next = running ? 'the work continues in the background' : 'state is saved';
-  const where = whereOf(state, progress);
+  const next = running ? 'the work goes on in the background' : 'the state is saved';
+  const done = progress && progressDone(progress);
   // A job asked about (job status, job wait with nothing left to wait for) has no budget of this call to name.
   if (!budgetMs) {
-    if (where === undefined) return running ? 'Running; no safe point yet' : 'Paused before its first safe point';
-    return `${running ? 'Running' : 'Paused'} ${where}; ${next}`;
+    if (done === undefined) return running ? 'Running; no safe point yet' : 'Paused before its first safe point';
+    return `${running ? 'Running' : 'Paused'} with ${done}; ${next}`;
   }
-  const budget = `Call budget of ${budgetMs}ms`;
-  if (where === undefined) {
+  const budget = `the call's ${formatDuration(budgetMs)} budget`;
+  if (done === undefined) {
     const after = running ? next : 'the next call starts from the beginning';
-    return `${budget} ran out before the first safe point; ${after}`;
+    return `${budget[0]!.toUpperCase()}${budget.slice(1)} ran out before the first safe point; ${after}`;
   }
-  return `${budget} reached ${where}; ${next}`;
+  return `${running ? 'Stopped' : 'Paused'} at ${budget} with ${done}; ${next}`;
 }
 
 /** The INCOMPLETE (14) response: neither success nor failure, with the one command that continues the work. */

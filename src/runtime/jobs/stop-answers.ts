@@ -7,6 +7,7 @@ import type { Cause } from '../../contract/vocabulary/cause.js';
 import { IncompleteState } from '../../contract/vocabulary/job-state.js';
 import { Phase } from '../../contract/vocabulary/phase.js';
 import { cancelCommand, continueCommand } from './incomplete-response.js';
+import { formatDuration } from '../cli/duration.js';
 import type { JobRecord } from './job-record.js';
 
 /** What a job stopped early answers with: its partial outcome, how long the call took, the call's meta. */
@@ -43,14 +44,14 @@ function stopEnvelope(exitCode: ProcessExitCode, parts: StopAnswerParts, stop: S
 /** TIMEOUT (10): the whole work is over its wall clock; the checkpoint is gone. */
 export const timedOutAnswer: StopAnswer = (parts) => stopEnvelope(ExitCode.TIMEOUT, parts, {
   code: ErrorCode.Timeout,
-  message: `The work exceeded its time limit of ${parts.job.timeoutMs}ms`,
+  message: `The work ran past its time limit of ${formatDuration(parts.job.timeoutMs)}`,
   fix_required: 'Run again with a larger --timeout (the checkpoint is gone)',
 });
 
 /** STALLED (10): progress did not grow for the idle timeout; the checkpoint stays, so the identical call resumes. */
 export const stalledAnswer: StopAnswer = (parts) => stopEnvelope(ExitCode.TIMEOUT, parts, {
   code: ErrorCode.Stalled,
-  message: `No progress for ${parts.job.idleTimeoutMs}ms; the job was stopped`,
+  message: `No progress for ${formatDuration(parts.job.idleTimeoutMs)}; the job was stopped`,
   ...(parts.job.resume ? { suggestion: 'Run the original command again to continue from the last checkpoint' } : {}),
 });
 

@@ -54,7 +54,7 @@ export function createCallContext(parts: CallContextParts): CallContext {
   let fingerprint: unknown;
   let lastSave = -Infinity;
 
-  const report = (done: number, total?: number, unit?: string) => {
+  const report = (done: number, total?: number, unit?: string, rows?: number) => {
     if (testMode && progress && done < progress.done) {
       throw new StintError(ErrorCode.ProgressDecreased, `progress went from ${progress.done} down to ${done}`);
     }
@@ -62,6 +62,7 @@ export function createCallContext(parts: CallContextParts): CallContext {
       done: Math.max(done, progress?.done ?? 0),
       ...(total !== undefined ? { total } : {}),
       ...(unit !== undefined ? { unit } : {}),
+      ...(rows !== undefined ? { rows } : {}),
     };
     parts.onProgress?.(progress);
   };
@@ -69,6 +70,7 @@ export function createCallContext(parts: CallContextParts): CallContext {
   const ctx: CommandContext = {
     cwd: host.cwd,
     interactive: host.stdinIsTTY,
+    stdoutWidth: host.stdoutColumns?.(),
     env: host.env,
     invocationKey,
     argumentsDigest: parts.argumentsDigest,
@@ -112,7 +114,8 @@ export function createCallContext(parts: CallContextParts): CallContext {
         return discard('the input changed since the checkpoint');
       }
       if (usable && !usable(loaded.record.state)) return discard("the checkpoint's own files are missing or changed");
-      report(loaded.record.progress.done, loaded.record.progress.total, loaded.record.progress.unit);
+      const { done, total, unit, rows } = loaded.record.progress;
+      report(done, total, unit, rows);
       return { state: loaded.record.state, progress: loaded.record.progress };
     },
     async checkpoint<S>(state: S, at: Progress, force = false): Promise<boolean> {
@@ -120,7 +123,7 @@ export function createCallContext(parts: CallContextParts): CallContext {
         const message = 'checkpoint() before restore(): a resumable command restores first';
         throw new StintError(ErrorCode.InternalError, message);
       }
-      report(at.done, at.total, at.unit);
+      report(at.done, at.total, at.unit, at.rows);
       const stop = parts.stopRequested();
       if (force || stop || host.now() - lastSave >= interval) {
         await store.save({ version: CHECKPOINT_FORMAT, fingerprint, progress: progress!, state, savedAt: host.now() });

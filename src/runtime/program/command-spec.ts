@@ -126,14 +126,24 @@ export interface StreamOut {
   heartbeat(fields?: Readonly<Record<string, unknown>>): Promise<void>;
 }
 
+/** Where text for people is shown: the terminal's width, when stdout is one. */
+export interface TextView {
+  readonly width?: number;
+}
+
 /** The narrow view of the runtime a handler sees. */
 export interface CommandContext {
   readonly cwd: string;
   /** A person at a terminal (stdin is a TTY): no default budget applies. */
   readonly interactive: boolean;
+  /** The width of the terminal stdout shows on, for text that fits it; undefined when stdout is no terminal. */
+  readonly stdoutWidth: number | undefined;
   readonly env: Readonly<Record<string, string | undefined>>;
-  /** Report progress: `done` counts completed units and never decreases. */
-  progress(done: number, total?: number, unit?: ProgressUnit | string): void;
+  /**
+   * Report progress: `done` counts completed units and never decreases; `rows`, the rows done beside it when
+   * the unit is another (an import measured in bytes, so that it has a total and an ETA).
+   */
+  progress(done: number, total?: number, unit?: ProgressUnit | string, rows?: number): void;
   /** Add a warning to the response. */
   warn(warning: WarningDetail): void;
   /** A line for people, on stderr. */
@@ -264,6 +274,6 @@ export interface CommandSpec<
   readonly streaming?: boolean;
   /** How `--format text` shows one stream item (or heartbeat) of a streaming command. */
   itemText?(item: Readonly<Record<string, unknown>>): string;
-  /** How `--format text` shows a successful `data`. */
-  text?(data: D): string;
+  /** How `--format text` shows a successful `data`, fitted to `view.width` cells when stdout is a terminal. */
+  text?(data: D, view: TextView): string;
 }

@@ -1,4 +1,5 @@
 import type { WarningDetail } from '../../contract/envelope.js';
+import { ExitCode } from '../../contract/exit-code.js';
 import type { Progress } from '../../contract/incomplete.js';
 import { CAUSE_OF_STOP } from '../../contract/vocabulary/stop-reason.js';
 import { createCallContext } from './call-context.js';
@@ -60,6 +61,7 @@ export async function executeCommand(
       inv.host.writeStderr(`${thrown.stack ?? thrown.message}\n`);
     }
   }
-  display?.end();
+  // A completed run's last frame shows all of it done (the last safe point may have come before the end).
+  display?.end(result.exitCode === ExitCode.SUCCESS);
   return { result, warnings, progress: call.lastProgress(), finish: (ended) => call.finish(ended) };
 }

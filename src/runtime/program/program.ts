@@ -284,7 +284,8 @@ async function runCall(program: ProgramContext, host: Host): Promise<ProcessExit
   const gate = await confirmCall(resolution.inv);
   if (gate.kind === 'refuse') return respond(gate.envelope);
   const inv = gate.inv;
-  const text = inv.command.spec.text ? (data: unknown) => inv.command.spec.text!(data) : undefined;
+  const view = { width: answerHost.stdoutColumns?.() };
+  const text = inv.command.spec.text ? (data: unknown) => inv.command.spec.text!(data, view) : undefined;
   // A result's own text takes the place of its data's on stdout; stderr says what it says for any answer.
   const answer = async ({ envelope, shown }: Answered) => {
     if (format !== OutputFormat.Text || !shown) return respond(envelope, text);

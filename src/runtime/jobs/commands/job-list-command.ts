@@ -81,9 +81,9 @@ export function jobListCommand({ storeOf }: JobCommandDeps): CommandSpec {
         next_cursor: hasMore ? cursorOf(page.at(-1)!) : null,
       };
       const more = hasMore ? `${rest.length - page.length} more: add --cursor ${pagination.next_cursor}\n` : '';
-      const text = () => jobTable(page, columnsOf(ctx.env)) + more;
+      const text = () => jobTable(page, ctx.stdoutWidth ?? columnsOf(ctx.env)) + more;
       return { exitCode: ExitCode.SUCCESS, data: page, meta: { pagination }, text };
     },
-    text: (data) => jobTable(data as JobView[]),
+    text: (data, view) => jobTable(data as JobView[], view.width),
   };
 }

@@ -1,7 +1,7 @@
 import type { Envelope } from '../../../contract/envelope.js';
 import { ExitCode } from '../../../contract/exit-code.js';
 import { DangerLevel } from '../../../contract/vocabulary/danger-level.js';
-import type { CommandResult, CommandSpec } from '../../program/command-spec.js';
+import type { CommandResult, CommandSpec, TextView } from '../../program/command-spec.js';
 import { outline } from '../../cli/render.js';
 import { isJobId } from '../job-id.js';
 import { waitOnJob } from '../job-wait.js';
@@ -11,11 +11,15 @@ import { badId, budgetFlag, budgetOf, idArgument, RELAYED, replay, type JobComma
  * A job's final answer as its own command shows it in text mode (its `text` renderer, else the outline); an
  * INCOMPLETE answer keeps the framework's notice.
  */
-export function relayedAsItsCommand(envelope: Envelope, command: CommandSpec | undefined): CommandResult {
+export function relayedAsItsCommand(
+  envelope: Envelope,
+  command: CommandSpec | undefined,
+  view: TextView,
+): CommandResult {
   const result = replay(envelope);
   if (envelope.meta.exit_code === ExitCode.INCOMPLETE || envelope.data === null) return result;
   const render = command?.text?.bind(command);
-  return { ...result, text: () => (render ? render(envelope.data) : outline(envelope.data)) };
+  return { ...result, text: () => (render ? render(envelope.data, view) : outline(envelope.data)) };
 }
 
 export function jobWaitCommand(deps: JobCommandDeps): CommandSpec {
@@ -44,7 +48,7 @@ export function jobWaitCommand(deps: JobCommandDeps): CommandSpec {
         retryableOf,
       });
       const job = store.readRecord(id);
-      return relayedAsItsCommand(answer, job && deps.commandOf(job));
+      return relayedAsItsCommand(answer, job && deps.commandOf(job), { width: ctx.stdoutWidth });
     },
   };
 }

@@ -1,0 +1,3 @@
+/** Whether a call wrote rows, replayed a finished run, or (dry run) wrote nothing: `data.effect`. */
+export const Effect = { Written: 'written', Noop: 'noop', None: 'none' } as const;
+export type Effect = (typeof Effect)[keyof typeof Effect];

@@ -1,0 +1,148 @@
+// What a person at a terminal sees: the progress bar, a notice for INCOMPLETE against a labelled error, warnings
+// when stdout is sent to a file, and NO_COLOR. Every command runs in a real pseudo-terminal (test/helpers/pty.ts).
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { writeBigCsv } from '../helpers/big-csv.js';
+import { framesOf, inTerminal, STINT, visibleLines, withoutAnsi } from '../helpers/pty.js';
+import { runJson } from '../helpers/run-cli.js';
+import { tempWorld } from '../helpers/temp-world.js';
+
+const world = tempWorld('terminal');
+let homes = 0;
+const freshHome = (extra: Record<string, string> = {}) => ({ STINT_HOME: world.path(`home-${++homes}`), ...extra });
+const COLUMNS = 60;
+/** Big enough that the first progress report comes long before the end (32 MiB in 256 KiB chunks). */
+const BIG_BYTES = 32 * 1024 * 1024;
+const big = world.path('big.csv');
+writeBigCsv(big, BIG_BYTES, 11);
+
+/** The progress frames of `label`, as the terminal received them (each piece written after a \r). */
+const barFrames = (screen: string, label: string) =>
+  framesOf(withoutAnsi(screen)).filter((frame) => frame.startsWith(`${label} `));
+const percentOf = (frame: string) => Number(/ (\d+)% /.exec(frame)?.[1]);
+
+describe('the progress bar', () => {
+  test('a completed analyze ends on a frame at 100 %, and no frame is wider than the terminal', async () => {
+    const out = world.path('analyze.json');
+    const line = `${STINT} analyze ${big} --chunk-size 256KiB --workers 1 > ${out}`;
+    const run = await inTerminal(line, { env: freshHome(), columns: COLUMNS });
+    assert.equal(run.code, 0, run.screen);
+    const frames = barFrames(run.screen, 'stint analyze');
+    // The first report (after the first chunk) draws at once and the end draws the last frame: two at least.
+    assert.ok(frames.length >= 2, run.screen);
+    assert.ok(percentOf(frames[0]!) < 100, `the first frame: ${frames[0]}`);
+    assert.match(frames.at(-1)!, /^stint analyze \[#+\] 100% /, 'the last frame shows the whole work done');
+    for (const frame of framesOf(run.screen)) {
+      assert.ok(withoutAnsi(frame).length <= COLUMNS, `${JSON.stringify(frame)} is wider than ${COLUMNS} columns`);
+    }
+    const shown = visibleLines(run.screen).filter((text) => text.trim() !== '');
+    assert.match(shown.at(-1)!, /100%/, 'what stays on the screen is the final frame');
+    assert.equal(JSON.parse(readFileSync(out, 'utf8')).meta.exit_code, 0);
+  });
+
+  test('an import has a bar with a percentage and the rows beside, ending at 100 %', async () => {
+    const out = world.path('import.json');
+    const line = `${STINT} import ${big} --into ${world.path('bar.db')} --chunk-size 256KiB > ${out}`;
+    const run = await inTerminal(line, { env: freshHome(), columns: 100 });
+    assert.equal(run.code, 0, run.screen);
+    const frames = barFrames(run.screen, 'stint import');
+    assert.ok(frames.length >= 2, run.screen);
+    for (const frame of frames) assert.match(frame, /^stint import \[[#-]+\] \d+% [\d.]+( [KMG]iB)?\/[\d.]+ [KMG]iB /);
+    assert.match(frames[0]!, / \d+ rows? /, 'the rows imported so far, beside the bytes');
+    assert.equal(percentOf(frames.at(-1)!), 100);
+    const rows = JSON.parse(readFileSync(out, 'utf8')).data.rows_imported as number;
+    assert.ok(rows > 0);
+  });
+
+  test('a narrow terminal gets a shorter line, never a wrapped one', async () => {
+    for (const columns of [40, 100]) {
+      const line = `${STINT} analyze ${big} --chunk-size 256KiB --workers 1 > /dev/null`;
+      const run = await inTerminal(line, { env: freshHome(), columns });
+      assert.equal(run.code, 0, run.screen);
+      assert.ok(barFrames(run.screen, 'stint analyze').length >= 2, run.screen);
+      for (const frame of framesOf(run.screen)) assert.ok(withoutAnsi(frame).length <= columns, frame);
+    }
+  });
+});
+
+describe('notice and error', () => {
+  test('INCOMPLETE reads as a notice with the command to continue, not as an error', async () => {
+    const env = freshHome();
+    const run = await inTerminal(`${STINT} analyze ${big} --budget 1ms --chunk-size 256KiB`, { env });
+    assert.equal(run.code, 14, run.screen);
+    const screen = withoutAnsi(run.screen);
+    assert.doesNotMatch(screen, /error/i, 'no error label');
+    assert.doesNotMatch(run.screen, /\u001b\[31m/, 'nothing red');
+    const notice = /^stint analyze: (.*)$/m.exec(screen)?.[1];
+    assert.ok(notice && /budget/.test(notice), screen);
+    const continueWith = /^ {2}continue with: (.+?)\r?$/m.exec(screen)?.[1];
+    assert.match(continueWith ?? '', /job wait analyze-[0-9a-f]+$/);
+    assert.match(screen, /^ {2}cancel with: +.*job cancel analyze-[0-9a-f]+/m);
+    // The job the notice names goes on; waiting for it ends it cleanly.
+    const id = /(analyze-[0-9a-f]+)$/.exec(continueWith!)![1]!;
+    const end = await runJson(['job', 'wait', id, '--budget', '0'], { env });
+    assert.equal(end.run.code, 0);
+  });
+
+  test('stdout sent to a file: the notice still reaches the terminal, the file holds the envelope', async () => {
+    const env = freshHome();
+    const out = world.path('paused.json');
+    const line = `${STINT} import ${big} --into ${world.path('paused.db')} --budget 1ms --chunk-size 256KiB > ${out}`;
+    const run = await inTerminal(line, { env });
+    assert.equal(run.code, 14, run.screen);
+    const envelope = JSON.parse(readFileSync(out, 'utf8'));
+    assert.equal(envelope.error.code, 'INCOMPLETE');
+    const screen = withoutAnsi(run.screen);
+    assert.doesNotMatch(screen, /error/i);
+    assert.ok(screen.includes(`continue with: ${envelope.data.continue_command}`), screen);
+    assert.ok(screen.includes(envelope.error.message), 'the same sentence as the envelope');
+  });
+
+  test('a real error is labelled, red, and also said when stdout goes to a file', async () => {
+    const seen = await inTerminal(`${STINT} analyze ${world.path('nope.csv')}`, { env: freshHome() });
+    assert.equal(seen.code, 5);
+    assert.match(withoutAnsi(seen.screen), /^stint: error \[FILE_NOT_FOUND, exit 5\] /m);
+    assert.match(seen.screen, /\u001b\[31m/, 'an error is red at a terminal');
+    const out = world.path('error.json');
+    const line = `${STINT} analyze ${world.path('nope.csv')} > ${out}`;
+    const redirected = await inTerminal(line, { env: freshHome() });
+    assert.equal(redirected.code, 5);
+    assert.match(withoutAnsi(redirected.screen), /error \[FILE_NOT_FOUND, exit 5\]/);
+    assert.doesNotMatch(readFileSync(out, 'utf8'), /\u001b/, 'no ANSI on stdout');
+  });
+
+  test('warnings reach the terminal when stdout goes to a file, in words, counted right', async () => {
+    const ragged = world.path('ragged.csv');
+    writeFileSync(ragged, 'a,b\n1,2\n3\n4,5\n');
+    const out = world.path('ragged.json');
+    const run = await inTerminal(`${STINT} analyze ${ragged} > ${out}`, { env: freshHome() });
+    assert.equal(run.code, 0, run.screen);
+    const screen = withoutAnsi(run.screen);
+    const said = /stint: warning \[RAGGED_ROWS\] .*: 1 row does not have the header's 2 fields and was left out/;
+    assert.match(screen, said);
+    assert.equal(JSON.parse(readFileSync(out, 'utf8')).warnings[0].code, 'RAGGED_ROWS');
+  });
+});
+
+describe('NO_COLOR', () => {
+  test('removes every escape: error, warning, notice and bar', async () => {
+    const ragged = world.path('ragged-plain.csv');
+    writeFileSync(ragged, 'a,b\n1,2\n3\n');
+    const lines = [
+      `${STINT} analyze ${world.path('nope.csv')}`,
+      `${STINT} analyze ${ragged} > /dev/null`,
+      `${STINT} analyze ${big} --budget 1ms`,
+      `${STINT} analyze ${big} --chunk-size 256KiB --workers 1 > /dev/null`,
+    ];
+    for (const line of lines) {
+      const env = freshHome({ NO_COLOR: '1' });
+      const run = await inTerminal(line, { env });
+      assert.ok(run.screen.length > 0, line);
+      assert.doesNotMatch(run.screen, /\u001b/, `${line}: ${JSON.stringify(run.screen)}`);
+      // The notice's job goes on in the background: it ends before the test does.
+      const job = /job wait (analyze-[0-9a-f]+)/.exec(run.screen)?.[1];
+      if (job) assert.equal((await runJson(['job', 'wait', job, '--budget', '0'], { env })).run.code, 0);
+    }
+  });
+});
