@@ -7,6 +7,7 @@ import { writeBigCsv } from '../helpers/big-csv.js';
 import { framesOf, inTerminal, STINT, visibleLines, withoutAnsi } from '../helpers/pty.js';
 import { runJson } from '../helpers/run-cli.js';
 import { tempWorld } from '../helpers/temp-world.js';
+import { displayWidth } from '../../src/runtime/cli/text-table.js';
 
 const world = tempWorld('terminal');
 let homes = 0;
@@ -144,5 +145,24 @@ describe('NO_COLOR', () => {
       const job = /job wait (analyze-[0-9a-f]+)/.exec(run.screen)?.[1];
       if (job) assert.equal((await runJson(['job', 'wait', job, '--budget', '0'], { env })).run.code, 0);
     }
+  });
+});
+
+describe('text tables', () => {
+  test('analyze --format text fits the terminal: wide characters aligned, long values cut with an ellipsis', async () => {
+    const wide = world.path('wide.csv');
+    const long = 'a value far longer than any column of a sixty-cell terminal could show whole, however it is laid out';
+    writeFileSync(wide, `city,note\n東京,"${long}"\nOslo,"two\nlines"\n`);
+    const run = await inTerminal(`${STINT} analyze ${wide} --format text`, { env: freshHome(), columns: 60 });
+    assert.equal(run.code, 0, run.screen);
+    const lines = visibleLines(withoutAnsi(run.screen)).filter((line) => line.length > 0);
+    const table = lines.filter((line) => line.startsWith('  '));
+    assert.ok(table.length >= 3, run.screen);
+    for (const line of table) assert.ok(displayWidth(line) <= 60, `wider than 60 cells: ${line}`);
+    assert.ok(lines.some((line) => line.includes('…')), 'a cut value ends in an ellipsis');
+    assert.ok(lines.some((line) => line.includes('two\\nlines')), 'a newline inside a value is shown escaped');
+    const header = lines.find((line) => line.trimStart().startsWith('column'))!;
+    const city = lines.find((line) => line.trimStart().startsWith('city'))!;
+    assert.equal(city.indexOf('string'), header.indexOf('type'), 'columns align');
   });
 });
