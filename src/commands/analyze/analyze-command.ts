@@ -7,7 +7,6 @@ import { DEFAULT_MAX_RECORD_BYTES } from '../../engine/framing.js';
 import { renderAnalysisText } from './analysis-text.js';
 import { chunkSizeFlag, MAX_RECORD_SIZE, WORKERS_FLAG } from '../engine-flags.js';
 import type { FileAnalysis, FileCitation } from './file-analysis.js';
-import { DELIMITER_VALUES } from '../csv-delimiter.js';
 
 export const analyzeCommand = defineCommand({
   name: 'analyze',
@@ -24,9 +23,9 @@ export const analyzeCommand = defineCommand({
   stdin: { mode: 'records', when: (positionals) => (positionals['file'] as readonly string[]).includes('-') },
   flags: {
     delimiter: {
-      type: 'enum',
-      enumValues: DELIMITER_VALUES,
-      description: 'The byte between fields, instead of detecting it: , tab ; | (or comma, \\t, semicolon, pipe)',
+      type: 'string',
+      description: 'The byte between fields, instead of detecting it: one of , ; | tab'
+        + ' (also comma, semicolon, pipe, \\t or a tab character)',
     },
     columns: {
       type: 'string',

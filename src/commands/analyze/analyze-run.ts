@@ -12,7 +12,8 @@ import {
   LINE_SAMPLE_LIMIT, mergeTableStats, newTableStats, summarizeColumn, type TableStats,
 } from './column-stats.js';
 import { isGzipFile, readCsvHeader, type CsvHeader } from '../csv-header.js';
-import { DELIMITER_NAMES, parseDelimiter } from '../csv-delimiter.js';
+import { DELIMITER_NAMES, DELIMITER_VALUES, parseDelimiter } from '../csv-delimiter.js';
+import { StintError } from '../../contract/stint-error.js';
 import { columnsWanted, pickColumns } from './column-pick.js';
 import type { FileAnalysis, FileCitation } from './file-analysis.js';
 
@@ -176,6 +177,18 @@ function stopped(
   return { exitCode: ExitCode.INCOMPLETE, data: outcomeOf(established, unresolved, cause) };
 }
 
+/** `--delimiter` as a byte (undefined: detect it); a value not among the four is an argument error. */
+function delimiterOf(flag: string | undefined): number | undefined {
+  if (flag === undefined) return undefined;
+  const delimiter = parseDelimiter(flag);
+  if (delimiter !== undefined) return delimiter;
+  throw new StintError(ErrorCode.ArgError, `--delimiter ${JSON.stringify(flag)} is not a delimiter stint reads`, {
+    phase: 'validation',
+    suggestion: 'Use one of , ; | tab (or comma, semicolon, pipe, \\t)',
+    context: { flag: '--delimiter', value: flag, allowed: DELIMITER_VALUES },
+  });
+}
+
 /** What the analysis needs of its call: the files and the engine's knobs (analyze-command.ts declares them). */
 export interface AnalyzeInput {
   readonly positionals: { readonly file: readonly string[] };
@@ -191,7 +204,7 @@ export interface AnalyzeInput {
 /** The analysis itself, loaded only when the command runs (start-up loads the declarations alone). */
 export async function runAnalyze({ positionals, flags }: AnalyzeInput, ctx: CommandContext): Promise<CommandResult> {
     const maxRecordBytes = flags['max-record-size'];
-    const delimiter = flags.delimiter === undefined ? undefined : parseDelimiter(flags.delimiter);
+    const delimiter = delimiterOf(flags.delimiter);
     const wanted = columnsWanted(flags.columns);
     const outcome = await processFiles(ctx, {
       paths: positionals.file,
