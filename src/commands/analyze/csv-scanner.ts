@@ -7,7 +7,8 @@ import { StintCode } from '../stint-codes.js';
 import { Kind, LINE_SAMPLE_LIMIT, mergeTableStats, newTableStats, type TableStats } from './column-stats.js';
 import { addExact } from './exact-sum.js';
 import { processField } from './field-stats.js';
-import { COMMA } from '../csv-delimiter.js';
+/** The default delimiter (csv-delimiter.ts's COMMA: the worker side imports no command module). */
+const COMMA = 0x2c;
 
 const WASM_URL = new URL('./wasm/csv-scan.wasm', import.meta.url);
 const PAGE = 64 * 1024;
