@@ -42,14 +42,22 @@ async function* decoded(
   });
 }
 
-/** A failure of the stream itself, as data: a damaged gzip file, a record that runs on, a read error. */
-function streamFailure(error: unknown, path: string): WireError {
+/**
+ * A failure of the stream itself, as data, and whether it has a line: a record that runs on starts at the
+ * line after those folded; a damaged gzip file or a failed read is somewhere in the compressed bytes.
+ */
+function streamFailure(error: unknown, path: string): { error: WireError; atLine: boolean } {
   if (error instanceof RecordRunsOn) {
-    return { code: ErrorCode.RecordTooLong, message: error.message, context: { line_offset: 0 } };
+    return { error: { code: ErrorCode.RecordTooLong, message: error.message }, atLine: true };
   }
-  const code = (error as { code?: unknown }).code === ErrorCode.InputTruncated
-    ? ErrorCode.InputTruncated : ErrorCode.FileUnreadable;
-  return { code, message: `${path} cannot be decompressed: ${(error as Error).message}`, context: { line_offset: 0 } };
+  const code = (error as { code?: unknown }).code;
+  const message = (error as Error).message;
+  if (code === ErrorCode.InputTruncated) return { error: { code, message }, atLine: false };
+  if (typeof code === 'string' && code.startsWith('Z_')) {
+    const damaged = `${path} cannot be decompressed: ${message} (a gzip file cut short or corrupt)`;
+    return { error: { code: ErrorCode.InputDamaged, message: damaged }, atLine: false };
+  }
+  return { error: { code: ErrorCode.FileUnreadable, message: `${path} cannot be read: ${message}` }, atLine: false };
 }
 
 /**
@@ -64,7 +72,7 @@ export async function runGunzipped<P, S>(run: ChunkedRun<P, S>): Promise<Chunked
   let pulled: Watermark = run.from;
   let watermark = run.from;
   let failure: { error: WireError; line: number } | undefined;
-  let streamError: WireError | undefined;
+  let streamError: ReturnType<typeof streamFailure> | undefined;
   const task = (chunk: CutChunk): ChunkTask => ({
     mapModule: run.mapModule, path: run.path, framing: run.framing, options: run.options,
     nominalStart: chunk.start, nominalEnd: chunk.start + chunk.bytes.length, fileSize: Number.MAX_SAFE_INTEGER,
@@ -92,7 +100,8 @@ export async function runGunzipped<P, S>(run: ChunkedRun<P, S>): Promise<Chunked
         }
         const sent = inFlight.shift();
         if (!sent) {
-          if (streamError) failure = { error: streamError, line: pulled.line };
+          // Line 0: no line (the damage is in the compressed bytes).
+          if (streamError) failure = { error: streamError.error, line: streamError.atLine ? pulled.line : 0 };
           return;
         }
         const reply = await sent.reply;
