@@ -121,14 +121,14 @@ export function splitRecord(text: string, delimiter = ','): string[] | undefined
   return 'fields' in parsed ? parsed.fields : undefined;
 }
 
-/** Whether the first line end outside quotes from `start` is a lone CR (a CR-only file). */
-function endsInLoneCr(bytes: Uint8Array, start: number): boolean {
+/** Whether the first line end outside quotes from `start` is a lone CR (a CR-only file); `eof`: bytes are all. */
+function endsInLoneCr(bytes: Uint8Array, start: number, eof: boolean): boolean {
   let inQuote = false;
   for (let i = start; i < bytes.length; i++) {
     const c = bytes[i];
     if (c === QUOTE) inQuote = !inQuote;
     else if (!inQuote && c === LF) return false;
-    else if (!inQuote && c === CR) return i + 1 < bytes.length && bytes[i + 1] !== LF;
+    else if (!inQuote && c === CR) return i + 1 < bytes.length ? bytes[i + 1] !== LF : eof;
   }
   return false;
 }
@@ -169,7 +169,7 @@ function headerOf(prefix: Prefix, maxRecordBytes: number, label: string, options
     throw new StintError(StintCode.NotCsv, message, { context: { path: label } });
   }
   let start = BOM.every((byte, k) => bytes[k] === byte) ? 3 : 0;
-  const crLineEnds = options.detect === true && endsInLoneCr(bytes, start);
+  const crLineEnds = options.detect === true && endsInLoneCr(bytes, start, eof);
   if (crLineEnds) ({ bytes, eof } = sampleOf(prefix, wanted, true));
   let line = 1;
   for (;;) {

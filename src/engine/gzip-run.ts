@@ -111,7 +111,9 @@ export async function runGunzipped<P, S>(run: ChunkedRun<P, S>): Promise<Chunked
           return;
         }
         const line = pulled.line;
-        pulled = { offset: reply.end, line: line + reply.newlines, source: sent.source };
+        // Progress never goes back: a resume reads the compressed prefix again before its first chunk.
+        const source = Math.max(sent.source, pulled.source ?? 0);
+        pulled = { offset: reply.end, line: line + reply.newlines, source };
         yield { partial: reply.partial, start: reply.start, end: reply.end, line, newlines: reply.newlines };
       }
     } finally {
