@@ -15,7 +15,7 @@ export const DELIMITER_NAMES: Readonly<Record<number, string>> = {
   0x2c: ',', 0x09: '\t', 0x3b: ';', 0x7c: '|',
 };
 
-/** For each record of `bytes` (at most `limit`; empty lines left out): how often each candidate occurs outside quotes. */
+/** Per record of `bytes` (at most `limit`; empty lines left out): how often each candidate occurs outside quotes. */
 function countsPerRecord(bytes: Uint8Array, limit: number): number[][] {
   const records: number[][] = [];
   let counts = DELIMITERS.map(() => 0);

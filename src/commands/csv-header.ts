@@ -76,7 +76,8 @@ function gzipPrefix(fd: number, size: number, label: string): Prefix {
       try {
         bytes = gunzipSync(compressed, { finishFlush: constants.Z_SYNC_FLUSH });
       } catch (error) {
-        const message = `${label} cannot be decompressed: ${(error as Error).message} (a gzip file cut short or corrupt)`;
+        const message = `${label} cannot be decompressed: ${(error as Error).message}`
+          + ' (a gzip file cut short or corrupt)';
         throw new StintError(ErrorCode.InputDamaged, message, { context: { path: label } });
       }
       if (bytes.length >= wanted || read >= size) return { bytes, eof: read >= size && bytes.length < wanted };

@@ -60,6 +60,56 @@ function streamFailure(error: unknown, path: string): { error: WireError; atLine
   return { error: { code: ErrorCode.FileUnreadable, message: `${path} cannot be read: ${message}` }, atLine: false };
 }
 
+/** A chunk's bytes as the pool's task: whole records, offsets in the decompressed bytes. */
+function taskOf(run: GzipPlan, chunk: CutChunk): ChunkTask {
+  return {
+    mapModule: run.mapModule, path: run.path, framing: run.framing, options: run.options,
+    nominalStart: chunk.start, nominalEnd: chunk.start + chunk.bytes.length, fileSize: Number.MAX_SAFE_INTEGER,
+    speculative: false, maxRecordBytes: run.maxRecordBytes, bytes: new Uint8Array(chunk.bytes),
+  };
+}
+
+type StreamFailure = ReturnType<typeof streamFailure>;
+/** What reading and sending the chunks needs of a run. */
+type GzipPlan = Omit<ChunkedRun<unknown, unknown>, 'fold' | 'state' | 'safePoint'>;
+
+/**
+ * The file's chunks sent to the pool, up to two per worker in flight, and their replies in order, each with
+ * the compressed bytes read when it was cut. A failure of the stream ends them (after those in flight).
+ */
+async function* repliesInOrder<P>(
+  run: GzipPlan, onStreamFailure: (failure: StreamFailure) => void,
+): AsyncGenerator<{ readonly reply: ChunkReply<P>; readonly source: number }> {
+  const read = { bytes: 0 };
+  const window = Math.max(2, run.pool.workers * 2);
+  const cut = cutRecords(
+    decoded(run.path, run.from.offset, run.crLineEnds === true, read), run.from.offset, run.chunkSize,
+    run.maxRecordBytes,
+  );
+  const inFlight: { readonly reply: Promise<ChunkReply<P>>; readonly source: number }[] = [];
+  let ended = false;
+  try {
+    for (;;) {
+      while (!ended && inFlight.length < window) {
+        let next: IteratorResult<CutChunk>;
+        try {
+          next = await cut.next();
+        } catch (error) {
+          onStreamFailure(streamFailure(error, run.path));
+          next = { done: true, value: undefined };
+        }
+        if (next.done) ended = true;
+        else inFlight.push({ reply: run.pool.run<P>(taskOf(run, next.value)), source: read.bytes });
+      }
+      const sent = inFlight.shift();
+      if (!sent) return;
+      yield { reply: await sent.reply, source: sent.source };
+    }
+  } finally {
+    await cut.return(undefined);
+  }
+}
+
 /**
  * Runs a gzip file through the pool and the author's fold, from a watermark
  * (an offset in the decompressed bytes) to the end or a stop. Chunks are
@@ -68,57 +118,24 @@ function streamFailure(error: unknown, path: string): { error: WireError; atLine
  */
 export async function runGunzipped<P, S>(run: ChunkedRun<P, S>): Promise<ChunkedOutcome<S>> {
   checkMapModule(run.mapModule);
-  const read = { bytes: 0 };
   let pulled: Watermark = run.from;
   let watermark = run.from;
   let failure: { error: WireError; line: number } | undefined;
-  let streamError: ReturnType<typeof streamFailure> | undefined;
-  const task = (chunk: CutChunk): ChunkTask => ({
-    mapModule: run.mapModule, path: run.path, framing: run.framing, options: run.options,
-    nominalStart: chunk.start, nominalEnd: chunk.start + chunk.bytes.length, fileSize: Number.MAX_SAFE_INTEGER,
-    speculative: false, maxRecordBytes: run.maxRecordBytes, bytes: new Uint8Array(chunk.bytes),
-  });
-  type Sent = { readonly reply: Promise<ChunkReply<P>>; readonly source: number };
+  let streamError: StreamFailure | undefined;
   async function* chunks(): AsyncGenerator<FoldChunk<P>> {
-    const inFlight: Sent[] = [];
-    const window = Math.max(2, run.pool.workers * 2);
-    const pieces = decoded(run.path, run.from.offset, run.crLineEnds === true, read);
-    const cut = cutRecords(pieces, run.from.offset, run.chunkSize, run.maxRecordBytes);
-    try {
-      for (;;) {
-        let next: IteratorResult<CutChunk> | undefined;
-        if (inFlight.length < window) {
-          try {
-            next = await cut.next();
-          } catch (error) {
-            streamError = streamFailure(error, run.path);
-          }
-          if (next && !next.done) {
-            inFlight.push({ reply: run.pool.run<P>(task(next.value)), source: read.bytes });
-            continue;
-          }
-        }
-        const sent = inFlight.shift();
-        if (!sent) {
-          // Line 0: no line (the damage is in the compressed bytes).
-          if (streamError) failure = { error: streamError.error, line: streamError.atLine ? pulled.line : 0 };
-          return;
-        }
-        const reply = await sent.reply;
-        if (reply.kind !== 'mapped') {
-          const error = reply.kind === 'failed' ? reply.error : { code: ErrorCode.InternalError, message: 'misaligned' };
-          failure = { error, line: pulled.line + Number(error.context?.['line_offset'] ?? 0) };
-          return;
-        }
-        const line = pulled.line;
-        // Progress never goes back: a resume reads the compressed prefix again before its first chunk.
-        const source = Math.max(sent.source, pulled.source ?? 0);
-        pulled = { offset: reply.end, line: line + reply.newlines, source };
-        yield { partial: reply.partial, start: reply.start, end: reply.end, line, newlines: reply.newlines };
+    for await (const { reply, source } of repliesInOrder<P>(run, (failed) => (streamError = failed))) {
+      if (reply.kind !== 'mapped') {
+        const error = reply.kind === 'failed' ? reply.error : { code: ErrorCode.InternalError, message: 'misaligned' };
+        failure = { error, line: pulled.line + Number(error.context?.['line_offset'] ?? 0) };
+        return;
       }
-    } finally {
-      await cut.return(undefined);
+      const line = pulled.line;
+      // Progress never goes back: a resume reads the compressed prefix again before its first chunk.
+      pulled = { offset: reply.end, line: line + reply.newlines, source: Math.max(source, pulled.source ?? 0) };
+      yield { partial: reply.partial, start: reply.start, end: reply.end, line, newlines: reply.newlines };
     }
+    // Line 0: no line (damage is somewhere in the compressed bytes).
+    if (streamError) failure = { error: streamError.error, line: streamError.atLine ? pulled.line : 0 };
   }
   const safePoint = (folded: S) => run.safePoint(folded, (watermark = pulled));
   const { stopped, state } = await driveFold(run.fold, chunks(), run.state, safePoint);

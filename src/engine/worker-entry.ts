@@ -96,7 +96,8 @@ function mapSent(mapper: Mapper, task: ChunkTask, bytes: Uint8Array): ChunkReply
   try {
     if (mapper.kind === 'window') {
       const result = mapper.map(bytes, { start, end, options: task.options, limit: bytes.length, atEof: true })!;
-      return { kind: 'mapped', start, end: start + result.consumed, newlines: result.newlines, partial: result.partial };
+      const { consumed, newlines, partial } = result;
+      return { kind: 'mapped', start, end: start + consumed, newlines, partial };
     }
     const state = { inQuote: false, newlines: 0 };
     scanParity(bytes, 0, bytes.length, state, task.framing === Framing.Csv);

@@ -20,7 +20,7 @@ export const analyzeCommand = defineCommand({
     description: 'CSV files (RFC 4180: a header row, double quotes; comma, tab, semicolon or pipe between fields,'
       + ' detected; lines ending in LF, CRLF or a lone CR), gzip-compressed or not; - reads standard input',
   }],
-  stdin: { mode: 'records', when: (positionals) => (positionals['file'] as readonly string[]).includes('-') },
+  stdin: { mode: 'lines', when: (positionals) => (positionals['file'] as readonly string[]).includes('-') },
   flags: {
     delimiter: {
       type: 'string',

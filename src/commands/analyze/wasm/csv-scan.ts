@@ -105,7 +105,10 @@ export function heapBase(): usize {
  * `deferCapacity` fields handed back, at least twice the width: a scan
  * pauses before a record could overflow it.
  */
-export function configure(columnsAt: usize, partialsAt: usize, fieldsAt: usize, reportAt: usize, fieldCount: i32, deferredCapacity: i32, fieldDelimiter: u32): void {
+export function configure(
+  columnsAt: usize, partialsAt: usize, fieldsAt: usize, reportAt: usize, fieldCount: i32, deferredCapacity: i32,
+  fieldDelimiter: u32,
+): void {
   delimiter = fieldDelimiter;
   deferCapacity = deferredCapacity;
   columns = columnsAt;
