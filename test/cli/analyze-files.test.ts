@@ -9,6 +9,7 @@ import { runJson, runShell, startCli } from '../helpers/run-cli.js';
 import { tempWorld } from '../helpers/temp-world.js';
 import { generateCsv } from '../helpers/csv-generator.js';
 import { analyzeWithCsvParse } from '../helpers/analyze-oracle.js';
+import { STINT_BIN } from '../helpers/paths.js';
 
 const world = tempWorld('analyze-files');
 const home = (name: string) => ({ STINT_HOME: world.path(`home-${name}`), STINT_TEST_MODE: '1' });
@@ -54,6 +55,23 @@ describe('stint analyze: gzip', () => {
     const reference = await analyze([write('m.csv', plain)], 'members-plain');
     const gz = await analyze([write('members.data', members), '--workers', '1', '--chunk-size', '4KiB'], 'members');
     assert.deepEqual(gz.entry.a, reference.entry.a);
+  });
+
+  test('progress counts compressed bytes, so it has the file\'s size as its total; gzip on stdin reads too', async () => {
+    const path = write('p.csv.gz', gzipSync(plain));
+    const env = home('gz-progress');
+    const { entry } = await analyze([path], 'gz-progress');
+    const jobs = readdirSync(`${env.STINT_HOME}/jobs`);
+    assert.equal(jobs.length, 1);
+    const status = JSON.parse(readFileSync(`${env.STINT_HOME}/jobs/${jobs[0]}/status.json`, 'utf8')) as {
+      progress: { done: number; total: number; unit: string };
+    };
+    assert.deepEqual(status.progress, { done: entry.cite['size'], total: entry.cite['size'], unit: 'bytes' });
+    const piped = await runShell(`'${process.execPath}' '${STINT_BIN}' analyze - < '${path}'`, home('gz-stdin'));
+    assert.equal(piped.code, 0, piped.stdout);
+    const data = (JSON.parse(piped.stdout) as { data: Record<string, unknown> }).data;
+    assert.deepEqual(entryOf(data).a, entry.a);
+    assert.equal(entryOf(data).cite['compression'], 'gzip');
   });
 
   test('a damaged gzip file fails with a code, not a crash', async () => {
