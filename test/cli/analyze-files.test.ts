@@ -287,6 +287,9 @@ describe('stint analyze --columns', () => {
     assert.equal(envelope.error!.code, 'COLUMN_NOT_FOUND');
     assert.match(envelope.error!.message, /scor/);
     assert.equal(envelope.error!.suggestion, 'did you mean score?');
+    const none = await runJson(['analyze', path, '--columns', ' , '], { env: home('columns-none') });
+    assert.equal(none.run.code, 2, none.run.stdout);
+    assert.equal(none.envelope.error!.code, 'ARG_ERROR');
   });
 });
 

@@ -1,11 +1,18 @@
 // `analyze --columns a,b`: which of a header's columns the result shows.
+import { ErrorCode } from '../../contract/error-code.js';
 import { StintError } from '../../contract/stint-error.js';
 import { StintCode } from '../stint-codes.js';
 
-/** The names `--columns` gives, in order, without empty ones; undefined without the flag. */
+/** The names `--columns` gives, in order, without empty ones; undefined without the flag; none is ARG_ERROR. */
 export function columnsWanted(flag: string | undefined): readonly string[] | undefined {
   if (flag === undefined) return undefined;
-  return flag.split(',').map((name) => name.trim()).filter((name) => name !== '');
+  const names = flag.split(',').map((name) => name.trim()).filter((name) => name !== '');
+  if (names.length > 0) return names;
+  throw new StintError(ErrorCode.ArgError, '--columns names no column', {
+    phase: 'validation',
+    suggestion: 'Name the columns to show, comma-separated: --columns a,b',
+    context: { flag: '--columns', value: flag },
+  });
 }
 
 /** Edit distance, for the suggestion of a mistyped name. */
