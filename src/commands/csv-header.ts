@@ -1,23 +1,92 @@
+import { isUtf8 } from 'node:buffer';
 import { closeSync, openSync, readSync } from 'node:fs';
+import { constants, gunzipSync } from 'node:zlib';
 import { ErrorCode } from '../contract/error-code.js';
 import { StintCode } from './stint-codes.js';
 import { StintError } from '../contract/stint-error.js';
 import { findRecordStart, type ScanState } from '../engine/framing.js';
+import { COMMA, detectDelimiter } from './csv-delimiter.js';
 
 /** The header record of a CSV file and where its data begins. */
 export interface CsvHeader {
   readonly names: readonly string[];
-  /** Byte offset of the first data record. */
+  /** Byte offset of the first data record (of the decompressed bytes, for a gzip file). */
   readonly dataStart: number;
   /** 1-based line number at dataStart. */
   readonly dataLine: number;
+  /** 1-based line number of the header (after any empty lines). */
+  readonly line: number;
+  /** The byte between fields. */
+  readonly delimiter: number;
+  /** Lines end in a lone CR (old Mac files): the records are read with each CR as a LF. */
+  readonly crLineEnds: boolean;
+  /** The header's bytes are not valid UTF-8 (its bad bytes were read as U+FFFD). */
+  readonly invalidUtf8: boolean;
+}
+
+/** How to read a header: the delimiter (forced, or detected when undefined and `detect`), and a gzip input. */
+export interface HeaderOptions {
+  readonly delimiter?: number;
+  /** Detect the delimiter and lone-CR line ends (analyze); without it a header is comma-separated, LF-ended. */
+  readonly detect?: boolean;
+  readonly gzip?: boolean;
 }
 
 const BOM = [0xef, 0xbb, 0xbf];
 const SAMPLE = 64 * 1024;
+const QUOTE = 0x22;
+const LF = 0x0a;
+const CR = 0x0d;
+const GZIP_MAGIC = [0x1f, 0x8b];
 
-/** Splits one record's text into fields, as csv-parse does; undefined when its quoting is malformed. */
-export function splitRecord(text: string): string[] | undefined {
+/** The first bytes of an input, decompressed when it is gzip: at least `wanted` of them unless it ends first. */
+type Prefix = (wanted: number) => { readonly bytes: Buffer; readonly eof: boolean };
+
+/** Whether the file starts with gzip's magic bytes. */
+export function isGzipFile(path: string): boolean {
+  const fd = openSync(path, 'r');
+  try {
+    const head = Buffer.alloc(2);
+    const n = readSync(fd, head, 0, 2, 0);
+    return n === 2 && head[0] === GZIP_MAGIC[0] && head[1] === GZIP_MAGIC[1];
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function plainPrefix(fd: number, size: number): Prefix {
+  return (wanted) => {
+    const buffer = Buffer.allocUnsafe(Math.min(size, wanted));
+    let filled = 0;
+    while (filled < buffer.length) {
+      const n = readSync(fd, buffer, filled, buffer.length - filled, filled);
+      if (n === 0) break;
+      filled += n;
+    }
+    return { bytes: buffer.subarray(0, filled), eof: filled >= size };
+  };
+}
+
+/** A gzip file's first bytes: a growing compressed prefix inflated without its end (a sync flush). */
+function gzipPrefix(fd: number, size: number, label: string): Prefix {
+  return (wanted) => {
+    for (let read = Math.min(size, Math.max(4096, wanted >> 2)); ; read = Math.min(size, read * 2)) {
+      const compressed = plainPrefix(fd, size)(read).bytes;
+      let bytes: Buffer;
+      try {
+        bytes = gunzipSync(compressed, { finishFlush: constants.Z_SYNC_FLUSH });
+      } catch (error) {
+        const message = `${label} cannot be decompressed: ${(error as Error).message}`
+          + ' (a gzip file cut short or corrupt)';
+        throw new StintError(ErrorCode.InputDamaged, message, { context: { path: label } });
+      }
+      if (bytes.length >= wanted || read >= size) return { bytes, eof: read >= size && bytes.length < wanted };
+    }
+  };
+}
+
+/** Why one record's text is not CSV, or its fields, read as csv-parse reads them. */
+export function parseRecord(text: string, delimiter = ','): { fields: string[] } | { reason: string } {
   const fields: string[] = [];
   let i = 0;
   for (;;) {
@@ -26,80 +95,120 @@ export function splitRecord(text: string): string[] | undefined {
       let j = i + 1;
       for (;;) {
         const q = text.indexOf('"', j);
-        if (q < 0) return undefined;
+        if (q < 0) return { reason: 'a quoted field is not closed' };
         value += text.slice(j, q);
         if (text[q + 1] === '"') { value += '"'; j = q + 2; continue; }
         i = q + 1;
         break;
       }
       fields.push(value);
-      if (i >= text.length) return fields;
-      if (text[i] !== ',') return undefined;
+      if (i >= text.length) return { fields };
+      if (text[i] !== delimiter) return { reason: 'characters follow a closing quote' };
       i++;
       continue;
     }
-    const comma = text.indexOf(',', i);
-    const value = text.slice(i, comma < 0 ? text.length : comma);
-    if (value.includes('"')) return undefined;
+    const at = text.indexOf(delimiter, i);
+    const value = text.slice(i, at < 0 ? text.length : at);
+    if (value.includes('"')) return { reason: 'a quote inside an unquoted field' };
     fields.push(value);
-    if (comma < 0) return fields;
-    i = comma + 1;
+    if (at < 0) return { fields };
+    i = at + 1;
   }
 }
 
+/** Splits one record's text into fields, as csv-parse does; undefined when its quoting is malformed. */
+export function splitRecord(text: string, delimiter = ','): string[] | undefined {
+  const parsed = parseRecord(text, delimiter);
+  return 'fields' in parsed ? parsed.fields : undefined;
+}
+
+/** Whether the first line end outside quotes from `start` is a lone CR (a CR-only file); `eof`: bytes are all. */
+function endsInLoneCr(bytes: Uint8Array, start: number, eof: boolean): boolean {
+  let inQuote = false;
+  for (let i = start; i < bytes.length; i++) {
+    const c = bytes[i];
+    if (c === QUOTE) inQuote = !inQuote;
+    else if (!inQuote && c === LF) return false;
+    else if (!inQuote && c === CR) return i + 1 < bytes.length ? bytes[i + 1] !== LF : eof;
+  }
+  return false;
+}
+
 /** Reads the header on the main thread, so every worker knows the record width before the first chunk. */
-export function readCsvHeader(path: string, size: number, maxRecordBytes: number, label = path): CsvHeader {
+export function readCsvHeader(
+  path: string, size: number, maxRecordBytes: number, label = path, options: HeaderOptions = {},
+): CsvHeader {
   if (size === 0) {
     throw new StintError(StintCode.EmptyInput, `${label} is empty: there is no header`, { context: { path: label } });
   }
   const fd = openSync(path, 'r');
   try {
-    let buffer = Buffer.allocUnsafe(Math.min(size, SAMPLE));
-    let filled = readSync(fd, buffer, 0, buffer.length, 0);
-    if (buffer.subarray(0, filled).includes(0)) {
-      const message = `${label} holds NUL bytes: it is binary, not CSV`;
-      throw new StintError(StintCode.NotCsv, message, { context: { path: label } });
-    }
-    let start = BOM.every((byte, k) => buffer[k] === byte) ? 3 : 0;
-    let line = 1;
-    for (;;) {
-      const state: ScanState = { inQuote: false, newlines: 0 };
-      let end = findRecordStart(buffer, start, filled, state, true);
-      while (end < 0 && filled < size) {
-        if (filled - start > maxRecordBytes) {
-          const message = `the header of ${label} runs on for more than ${maxRecordBytes} bytes`
-            + ' (an unterminated quote?)';
-          throw new StintError(ErrorCode.RecordTooLong, message, { context: { path: label, line } });
-        }
-        const bigger = Buffer.allocUnsafe(Math.min(size, buffer.length * 2));
-        buffer.copy(bigger, 0, 0, filled);
-        buffer = bigger;
-        filled += readSync(fd, buffer, filled, buffer.length - filled, filled);
-        Object.assign(state, { inQuote: false, newlines: 0 });
-        end = findRecordStart(buffer, start, filled, state, true);
-      }
-      if (end < 0) end = filled;
-      let text = buffer.toString('utf8', start, end);
-      text = text.endsWith('\r\n') ? text.slice(0, -2) : text.endsWith('\n') ? text.slice(0, -1) : text;
-      const dataLine = line + state.newlines;
-      if (text === '' && end < size) {
-        // csv-parse skips empty lines, even before the header.
-        start = end;
-        line = dataLine;
-        continue;
-      }
-      if (text === '') {
-        const message = `${label} has no header: it holds only empty lines`;
-        throw new StintError(StintCode.EmptyInput, message, { context: { path: label } });
-      }
-      const names = splitRecord(text);
-      if (!names) {
-        const message = `the header of ${label} is not valid CSV (line ${line})`;
-        throw new StintError(StintCode.MalformedCsv, message, { context: { path: label, line } });
-      }
-      return { names, dataStart: end, dataLine };
-    }
+    const prefix = options.gzip ? gzipPrefix(fd, size, label) : plainPrefix(fd, size);
+    return headerOf(prefix, maxRecordBytes, label, options);
   } finally {
     closeSync(fd);
+  }
+}
+
+/** The first bytes, with lone CRs read as LFs when the file ends its lines so. */
+function sampleOf(prefix: Prefix, wanted: number, crLineEnds: boolean): { bytes: Buffer; eof: boolean } {
+  const sample = prefix(wanted);
+  if (!crLineEnds) return sample;
+  const bytes = Buffer.from(sample.bytes);
+  for (let i = 0; i < bytes.length; i++) if (bytes[i] === CR) bytes[i] = LF;
+  return { bytes, eof: sample.eof };
+}
+
+function headerOf(prefix: Prefix, maxRecordBytes: number, label: string, options: HeaderOptions): CsvHeader {
+  let wanted = SAMPLE;
+  let { bytes, eof } = prefix(wanted);
+  if (bytes.length === 0) {
+    throw new StintError(StintCode.EmptyInput, `${label} is empty: there is no header`, { context: { path: label } });
+  }
+  if (bytes.includes(0)) {
+    const message = `${label} holds NUL bytes: it is binary, not CSV`;
+    throw new StintError(StintCode.NotCsv, message, { context: { path: label } });
+  }
+  let start = BOM.every((byte, k) => bytes[k] === byte) ? 3 : 0;
+  const crLineEnds = options.detect === true && endsInLoneCr(bytes, start, eof);
+  if (crLineEnds) ({ bytes, eof } = sampleOf(prefix, wanted, true));
+  let line = 1;
+  for (;;) {
+    const state: ScanState = { inQuote: false, newlines: 0 };
+    let end = findRecordStart(bytes, start, bytes.length, state, true);
+    while (end < 0 && !eof) {
+      if (bytes.length - start > maxRecordBytes) {
+        const message = `the header of ${label} runs on for more than ${maxRecordBytes} bytes`
+          + ' (an unterminated quote?)';
+        throw new StintError(ErrorCode.RecordTooLong, message, { context: { path: label, line } });
+      }
+      wanted *= 2;
+      ({ bytes, eof } = sampleOf(prefix, wanted, crLineEnds));
+      Object.assign(state, { inQuote: false, newlines: 0 });
+      end = findRecordStart(bytes, start, bytes.length, state, true);
+    }
+    if (end < 0) end = bytes.length;
+    const raw = bytes.subarray(start, end);
+    let text = raw.toString('utf8');
+    text = text.endsWith('\r\n') ? text.slice(0, -2) : text.endsWith('\n') ? text.slice(0, -1) : text;
+    const dataLine = line + state.newlines;
+    if (text === '' && !(eof && end >= bytes.length)) {
+      // csv-parse skips empty lines, even before the header.
+      start = end;
+      line = dataLine;
+      continue;
+    }
+    if (text === '') {
+      const message = `${label} has no header: it holds only empty lines`;
+      throw new StintError(StintCode.EmptyInput, message, { context: { path: label } });
+    }
+    const delimiter = options.delimiter ?? (options.detect ? detectDelimiter(bytes.subarray(start)) : COMMA);
+    const parsed = parseRecord(text, String.fromCharCode(delimiter));
+    if ('reason' in parsed) {
+      const message = `the header of ${label} is not valid CSV: ${parsed.reason} (line ${line})`;
+      throw new StintError(StintCode.MalformedCsv, message, { context: { path: label, line, reason: parsed.reason } });
+    }
+    const invalidUtf8 = !isUtf8(raw);
+    return { names: parsed.fields, dataStart: end, dataLine, line, delimiter, crLineEnds, invalidUtf8 };
   }
 }

@@ -16,6 +16,10 @@ export const StintCode = defineErrorCodes({
     code: 'MALFORMED_CSV', exitCode: ExitCode.PRECONDITION, retryable: false,
     description: 'an input is not valid CSV; context.line says where',
   },
+  ColumnNotFound: {
+    code: 'COLUMN_NOT_FOUND', exitCode: ExitCode.ARG_ERROR, retryable: false,
+    description: 'analyze --columns names a column the file\'s header lacks; the suggestion names the closest',
+  },
   TableNotFound: {
     code: 'TABLE_NOT_FOUND', exitCode: ExitCode.NOT_FOUND, retryable: false,
     description: 'export of a folder that holds no table',

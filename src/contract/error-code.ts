@@ -31,6 +31,7 @@ export const ErrorCode = {
   NotAFile: 'NOT_A_FILE',
   FileUnreadable: 'FILE_UNREADABLE',
   RecordTooLong: 'RECORD_TOO_LONG',
+  InputDamaged: 'INPUT_DAMAGED',
   PartialFailure: 'PARTIAL_FAILURE',
   WorkerFailed: 'WORKER_FAILED',
   // stores and resumption
@@ -72,6 +73,7 @@ export const EXIT_CODE_OF: Readonly<Record<ErrorCode, ExitCodeValue>> = Object.f
   [ErrorCode.IdempotencyKeyReused]: ExitCode.CONFLICT,
   [ErrorCode.InputChanged]: ExitCode.CONFLICT,
   [ErrorCode.InputTruncated]: ExitCode.PRECONDITION,
+  [ErrorCode.InputDamaged]: ExitCode.PRECONDITION,
   [ErrorCode.InputReplaced]: ExitCode.PRECONDITION,
   [ErrorCode.InputRequired]: ExitCode.PRECONDITION,
   [ErrorCode.StdinTooLarge]: ExitCode.ARG_ERROR,

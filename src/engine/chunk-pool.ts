@@ -80,7 +80,9 @@ export async function openChunkPool(workers: number): Promise<ChunkPool> {
   return {
     workers,
     async run<P>(task: ChunkTask): Promise<ChunkReply<P>> {
-      const running = pool.run(task) as Promise<ChunkReply<P>>;
+      // A chunk's own bytes (a decompressed stream's) move to the worker rather than being copied.
+      const transfer = task.bytes ? { transferList: [task.bytes.buffer as ArrayBuffer] } : undefined;
+      const running = pool.run(task, transfer) as Promise<ChunkReply<P>>;
       running.catch(() => undefined); // one that loses the race to `death` rejects later, when the pool closes
       try {
         return await Promise.race([running, death]);

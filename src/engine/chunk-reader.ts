@@ -18,6 +18,11 @@ function inputTruncated(path: string, at: number, fileSize: number): Error {
   return Object.assign(new Error(message), { code: ErrorCode.InputTruncated, context: { path, at, size: fileSize } });
 }
 
+/** Lone-CR line ends read as LFs: every CR of buffer[0, length) becomes a LF. */
+export function crToLf(buffer: Buffer, length: number): void {
+  for (let i = buffer.indexOf(0x0d); i >= 0 && i < length; i = buffer.indexOf(0x0d, i + 1)) buffer[i] = 0x0a;
+}
+
 /** A record-aligned view of one chunk, valid until the next read on this thread. */
 export type FramedChunk =
   | {
@@ -46,6 +51,7 @@ export class ChunkReader {
   private bufferEnd = 0;
   private fd = -1;
   private fdPath = '';
+  private crToLf = false;
 
   close(): void {
     if (this.fd >= 0) closeSync(this.fd);
@@ -58,6 +64,7 @@ export class ChunkReader {
    * (same inode), or the read fails: bytes of another file under the same name are not this input.
    */
   private open(task: ChunkTask): void {
+    this.crToLf = task.crLineEnds === true;
     if (this.fdPath === task.path && (task.fileIno === undefined || fstatSync(this.fd).ino === task.fileIno)) return;
     this.close();
     this.fd = openSync(task.path, 'r');
@@ -79,6 +86,7 @@ export class ChunkReader {
       if (n === 0) throw inputTruncated(path, from + filled, fileSize);
       filled += n;
     }
+    if (this.crToLf) crToLf(this.buffer, filled);
     this.bufferStart = from;
     this.bufferEnd = from + filled;
     return this.bufferEnd;

@@ -10,6 +10,8 @@ export { DEFAULT_MAX_RECORD_BYTES } from './framing.js';
 export interface Watermark {
   readonly offset: number;
   readonly line: number;
+  /** Bytes of the file read, when they are not `offset` (a compressed input): what progress counts. */
+  readonly source?: number;
 }
 
 /** A mapped chunk as the author's fold receives it, in file order. */
@@ -43,6 +45,8 @@ export interface ChunkedRun<P, S> {
   /** URL of the worker-side module exporting `map`. */
   readonly mapModule: string;
   readonly options: unknown;
+  /** Lines end in a lone CR (ChunkTask.crLineEnds). */
+  readonly crLineEnds?: boolean;
   readonly chunkSize: number;
   readonly maxRecordBytes: number;
   /** Where to begin: the data start, or a restored checkpoint's watermark. */
@@ -64,7 +68,7 @@ export type ChunkedOutcome<S> =
     };
 
 /** A worker resolves the map module from its own folder, so a relative path would name a file inside stint. */
-function checkMapModule(mapModule: string): void {
+export function checkMapModule(mapModule: string): void {
   if (/^[a-z][a-z0-9+.-]*:/i.test(mapModule)) return;
   throw new Error(`mapModule "${mapModule}" is not a URL: pass new URL('./your-map.js', import.meta.url).href`);
 }
@@ -85,6 +89,7 @@ export async function runChunked<P, S>(run: ChunkedRun<P, S>): Promise<ChunkedOu
     ...(run.fileIno !== undefined ? { fileIno: run.fileIno } : {}),
     chunkSize: run.chunkSize,
     maxRecordBytes: run.maxRecordBytes,
+    ...(run.crLineEnds ? { crLineEnds: true } : {}),
     window: Math.max(2, run.pool.workers * 2),
   });
   async function* chunks(): AsyncGenerator<FoldChunk<P>> {

@@ -15,6 +15,9 @@ export type InputFile =
     }
   | { readonly kind: 'bad'; readonly path: string; readonly error: StintError };
 
+/** The name that stands for the caller's stdin among a command's inputs. */
+export const STDIN_PATH = '-';
+
 /** An input refused before it is opened, with its code. */
 const bad = (path: string, code: ErrorCode, message: string): InputFile =>
   ({ kind: 'bad', path, error: new StintError(code, message, { context: { path } }) });
@@ -37,7 +40,8 @@ export function inspectInput(path: string, cwd: string): InputFile {
 
 /** What a checkpoint is checked against: a change in any input means start over. */
 export function fingerprintOf(inputs: readonly InputFile[]): unknown {
-  return inputs.map((input) => (input.kind === 'file'
-    ? { path: input.absolute, size: input.size, mtimeMs: input.mtimeMs, ino: input.ino }
+  // Stdin's spool moves with its job, and its bytes are part of the invocation: its length is enough.
+  return inputs.map((input) => (input.kind === 'file' && input.path === STDIN_PATH ? { stdin: input.size }
+    : input.kind === 'file' ? { path: input.absolute, size: input.size, mtimeMs: input.mtimeMs, ino: input.ino }
     : { path: input.path, error: input.error.code }));
 }

@@ -31,6 +31,8 @@ export interface ChunkPlan {
   readonly fileIno?: number;
   readonly chunkSize: number;
   readonly maxRecordBytes: number;
+  /** Lines end in a lone CR (ChunkTask.crLineEnds). */
+  readonly crLineEnds?: boolean;
   /** Chunks in flight at most: memory stays flat whatever the file size. */
   readonly window: number;
 }
@@ -55,6 +57,7 @@ export async function* orderedChunks<P>(pool: ChunkPool, plan: ChunkPlan): Async
     speculative,
     maxRecordBytes: plan.maxRecordBytes,
     options: plan.options,
+    ...(plan.crLineEnds ? { crLineEnds: true } : {}),
   });
   const inFlight = new Map<number, Promise<ChunkReply<P>>>();
   let next = 0;

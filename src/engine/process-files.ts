@@ -6,8 +6,9 @@ import type { CommandContext } from '../runtime/program/command-spec.js';
 import { poolFor, type ChunkPool, type WorkerPool } from './chunk-pool.js';
 import { DEFAULT_MAX_RECORD_BYTES, runChunked, type Fold, type Watermark } from './chunked-run.js';
 import type { Framing } from './framing.js';
-import { fingerprintOf, inspectInput, type InputFile } from './input-file.js';
+import { fingerprintOf, inspectInput, STDIN_PATH, type InputFile } from './input-file.js';
 import { workerFailedError } from './worker-failed.js';
+import { runGunzipped } from './gzip-run.js';
 import type { WireError } from './worker-protocol.js';
 
 /** A named input that could be opened: its path as given, absolute path, size, mtime and inode. */
@@ -21,6 +22,10 @@ export interface FileStart<S> {
   readonly from?: Watermark;
   /** Passed to this file's map calls as `info.options`; default the work's `options`. */
   readonly options?: unknown;
+  /** The file's lines end in a lone CR: chunks read each CR as a LF (ChunkTask.crLineEnds). */
+  readonly crLineEnds?: boolean;
+  /** The file is gzip: it is decompressed as a stream, and offsets count decompressed bytes (gzip-run.ts). */
+  readonly gzip?: boolean;
 }
 
 /** How one file ended. */
@@ -77,7 +82,13 @@ export type FilesOutcome<S, R> =
 interface FilesCheckpoint<S, R> {
   readonly index: number;
   readonly results: readonly R[];
-  readonly current?: { readonly state: S; readonly watermark: Watermark; readonly options: unknown };
+  readonly current?: {
+    readonly state: S;
+    readonly watermark: Watermark;
+    readonly options: unknown;
+    readonly crLineEnds?: boolean;
+    readonly gzip?: boolean;
+  };
 }
 
 type Current<S> = NonNullable<FilesCheckpoint<S, unknown>['current']>;
@@ -96,7 +107,7 @@ export async function processFiles<P, S, R>(
   ctx: CommandContext,
   work: FilesWork<P, S, R>,
 ): Promise<FilesOutcome<S, R>> {
-  const inputs = work.paths.map((path) => inspectInput(path, ctx.cwd));
+  const inputs = work.paths.map((path) => (path === STDIN_PATH ? stdinInput(ctx) : inspectInput(path, ctx.cwd)));
   return foldFiles(ctx, inputs, fingerprintOf(inputs), work);
 }
 
@@ -121,7 +132,8 @@ export async function foldFiles<P, S, R>(
     for (let index = saved.index; index < inputs.length; index++) {
       const input = inputs[index]!;
       const at = (current: Current<S>) =>
-        progressOf?.(current.state, current.watermark) ?? progress(index, current.watermark.offset);
+        progressOf?.(current.state, current.watermark)
+          ?? progress(index, current.watermark.source ?? current.watermark.offset);
       const checkpoint = (current: Current<S>) =>
         ctx.checkpoint<FilesCheckpoint<S, R>>({ ...saved, index, current }, at(current));
       const step = input.kind === 'bad'
@@ -161,10 +173,16 @@ async function foldFile<P, S>(
       if (error instanceof StintError) return refused(input, error);
       throw error;
     }
-    start = { state: begun.state, watermark: begun.from ?? FILE_START, options: begun.options ?? work.options };
+    start = {
+      state: begun.state,
+      watermark: begun.from ?? FILE_START,
+      options: begun.options ?? work.options,
+      ...(begun.crLineEnds ? { crLineEnds: true } : {}),
+      ...(begun.gzip ? { gzip: true } : {}),
+    };
   }
-  const options = start.options;
-  const outcome = await runChunked({
+  const { options, crLineEnds, gzip } = start;
+  const outcome = await (gzip ? runGunzipped : runChunked)({
     pool: await poolOf(),
     path: input.absolute,
     fileSize: input.size,
@@ -172,12 +190,15 @@ async function foldFile<P, S>(
     framing: work.framing,
     mapModule: work.mapModule,
     options,
+    ...(crLineEnds ? { crLineEnds } : {}),
     chunkSize: work.chunkSize ?? DEFAULT_CHUNK_SIZE,
     maxRecordBytes: work.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES,
     from: start.watermark,
     state: start.state,
     fold: work.fold,
-    safePoint: (state, watermark) => checkpoint({ state, watermark, options }),
+    safePoint: (state, watermark) => checkpoint({
+      state, watermark, options, ...(crLineEnds ? { crLineEnds } : {}), ...(gzip ? { gzip } : {}),
+    }),
   });
   if (outcome.kind === 'stopped') return outcome;
   if (outcome.kind === 'done') return { kind: 'done', file: input, state: outcome.state, watermark: outcome.watermark };
@@ -188,6 +209,15 @@ async function foldFile<P, S>(
 }
 
 const refused = (file: InputFile, error: StintError): FileEnd<never> => ({ kind: 'refused', file, error });
+
+/** `-`: the caller's stdin, read from its spool (the command declares stdin for a call that names `-`). */
+function stdinInput(ctx: CommandContext): InputFile {
+  if (ctx.stdinPath === undefined) {
+    const error = new StintError(ErrorCode.InternalError, 'a command read `-` without declaring stdin');
+    return { kind: 'bad', path: STDIN_PATH, error };
+  }
+  return { ...inspectInput(ctx.stdinPath, ctx.cwd), path: STDIN_PATH };
+}
 
 /** Progress in bytes over all inputs: the files before `index` whole, then `offset` into it. */
 function progressOver(inputs: readonly InputFile[]): (index: number, offset: number) => Progress {

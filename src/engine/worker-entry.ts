@@ -3,7 +3,7 @@
 // the framing and the reader.
 import { ErrorCode } from '../contract/error-code.js';
 import { ChunkReader } from './chunk-reader.js';
-import { Framing } from './framing.js';
+import { Framing, scanParity } from './framing.js';
 import type { ChunkMap, ChunkReply, ChunkTask, WindowMap } from './worker-protocol.js';
 
 const reader = new ChunkReader();
@@ -89,6 +89,25 @@ function mapWindowed(map: WindowMap<unknown>, task: ChunkTask): ChunkReply<unkno
   }
 }
 
+/** A chunk whose bytes came with the task (whole records, cut on the main thread): nothing to read or frame. */
+function mapSent(mapper: Mapper, task: ChunkTask, bytes: Uint8Array): ChunkReply<unknown> {
+  const start = task.nominalStart;
+  const end = start + bytes.length;
+  try {
+    if (mapper.kind === 'window') {
+      const result = mapper.map(bytes, { start, end, options: task.options, limit: bytes.length, atEof: true })!;
+      const { consumed, newlines, partial } = result;
+      return { kind: 'mapped', start, end: start + consumed, newlines, partial };
+    }
+    const state = { inQuote: false, newlines: 0 };
+    scanParity(bytes, 0, bytes.length, state, task.framing === Framing.Csv);
+    const partial = mapper.map(bytes, { start, end, options: task.options });
+    return { kind: 'mapped', start, end, newlines: state.newlines, partial };
+  } catch (error) {
+    return failure(error, start, end);
+  }
+}
+
 /** A read that failed: a file cut short or replaced mid-run keeps its own code; anything else is unreadable. */
 const readError = (error: unknown) => {
   const code = (error as { code?: unknown }).code;
@@ -120,6 +139,7 @@ export default async function mapChunk(task: ChunkTask): Promise<ChunkReply<unkn
   } catch (error) {
     return notLoaded(task, error);
   }
+  if (task.bytes) return mapSent(mapper, task, task.bytes);
   if (mapper.kind === 'window' && task.framing === Framing.Csv) {
     try {
       return mapWindowed(mapper.map, task);

@@ -19,6 +19,13 @@ export interface ChunkTask {
   readonly maxRecordBytes: number;
   /** Whatever the handler's map needs besides the bytes (header width, options). */
   readonly options: unknown;
+  /** Lines end in a lone CR: the reader hands every CR over as a LF (same length, so offsets hold). */
+  readonly crLineEnds?: boolean;
+  /**
+   * The chunk's bytes themselves, whole records, when the input is not read by offset (a decompressed
+   * stream): nominalStart is their offset in the decoded input, and nothing is read from `path`.
+   */
+  readonly bytes?: Uint8Array;
 }
 
 /** A coded failure, as data: structured clone drops custom error classes. */

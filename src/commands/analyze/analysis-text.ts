@@ -13,6 +13,9 @@ const COLUMNS: readonly TableColumn[] = [
   { header: 'mean', align: 'right' },
 ];
 
+/** Said beside the counts when the fields are not comma-separated (a detected delimiter is worth seeing). */
+const SEPARATED: Readonly<Record<string, string>> = { '\t': ', tab-separated', ';': ', semicolon-separated', '|': ', pipe-separated' };
+
 function cell(value: unknown): string {
   if (value === null || value === undefined) return '';
   return typeof value === 'number' ? String(Number(value.toPrecision(12))) : String(value);
@@ -22,7 +25,8 @@ function cell(value: unknown): string {
 export function renderAnalysisText(outcome: Outcome<FileAnalysis, FileCitation>, width?: number): string {
   const out: string[] = [];
   for (const file of outcome.established) {
-    out.push(`${file.q}: ${plural(file.a.rows, 'row')}, ${plural(file.a.columns.length, 'column')}`);
+    const separated = SEPARATED[file.a.delimiter] ?? '';
+    out.push(`${file.q}: ${plural(file.a.rows, 'row')}, ${plural(file.a.columns.length, 'column')}${separated}`);
     const body = file.a.columns.map((c) => [c.name, c.type, c.count, c.nulls, c.min, c.max, c.mean].map(cell));
     const table = renderTable(COLUMNS, body, width === undefined ? undefined : width - 2);
     out.push(...table.trimEnd().split('\n').map((line) => `  ${line}`));

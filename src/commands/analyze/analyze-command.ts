@@ -17,9 +17,20 @@ export const analyzeCommand = defineCommand({
     name: 'file',
     type: 'string',
     variadic: true,
-    description: 'CSV files (RFC 4180: a header row, comma-separated, double quotes)',
+    description: 'CSV files (RFC 4180: a header row, double quotes; comma, tab, semicolon or pipe between fields,'
+      + ' detected; lines ending in LF, CRLF or a lone CR), gzip-compressed or not; - reads standard input',
   }],
+  stdin: { mode: 'lines', when: (positionals) => (positionals['file'] as readonly string[]).includes('-') },
   flags: {
+    delimiter: {
+      type: 'string',
+      description: 'The byte between fields, instead of detecting it: one of , ; | tab'
+        + ' (also comma, semicolon, pipe, \\t or a tab character)',
+    },
+    columns: {
+      type: 'string',
+      description: 'Only these columns, by header name, comma-separated (a,b); a name not in a header fails that file',
+    },
     workers: WORKERS_FLAG,
     'chunk-size': chunkSizeFlag('Bytes per chunk; chunks end on record boundaries'),
     'max-record-size': {
@@ -56,7 +67,11 @@ export const analyzeCommand = defineCommand({
       sideEffects: SideEffects.None,
     },
   },
-  examples: [{ description: 'Analyze the bundled sample', command: 'stint analyze fixtures/csv/cities.csv' }],
+  examples: [
+    { description: 'Analyze the bundled sample', command: 'stint analyze fixtures/csv/cities.csv' },
+    { description: 'Two columns of a compressed file', command: 'stint analyze --columns city,population data.csv.gz' },
+    { description: 'A tab-separated stream', command: 'producer | stint analyze --delimiter tab -' },
+  ],
   async run(input, ctx) {
     const { runAnalyze } = await import('./analyze-run.js');
     return runAnalyze(input, ctx);

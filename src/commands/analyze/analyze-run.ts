@@ -8,8 +8,13 @@ import type { CommandContext, CommandResult } from '../../runtime/program/comman
 import type { Fold, Watermark } from '../../engine/chunked-run.js';
 import { Framing } from '../../engine/framing.js';
 import { processFiles, type FileEnd, type ReadableFile } from '../../engine/process-files.js';
-import { mergeTableStats, newTableStats, summarizeColumn, type TableStats } from './column-stats.js';
-import { readCsvHeader, type CsvHeader } from '../csv-header.js';
+import {
+  LINE_SAMPLE_LIMIT, mergeTableStats, newTableStats, summarizeColumn, type TableStats,
+} from './column-stats.js';
+import { isGzipFile, readCsvHeader, type CsvHeader } from '../csv-header.js';
+import { DELIMITER_NAMES, DELIMITER_VALUES, parseDelimiter } from '../csv-delimiter.js';
+import { StintError } from '../../contract/stint-error.js';
+import { columnsWanted, pickColumns } from './column-pick.js';
 import type { FileAnalysis, FileCitation } from './file-analysis.js';
 import { plural } from '../../runtime/cli/plural.js';
 
@@ -19,9 +24,10 @@ type FileResult =
   | { readonly kind: 'established'; readonly entry: Established<FileAnalysis, FileCitation> }
   | { readonly kind: 'unresolved'; readonly entry: Unresolved; readonly exitCode: ExitCode };
 
-/** One file's fold: its header and the statistics merged so far. */
+/** One file's fold: its header, whether it is gzip, and the statistics merged so far. */
 interface FileFold {
   readonly header: CsvHeader;
+  readonly gzip: boolean;
   readonly stats: TableStats;
 }
 
@@ -35,7 +41,9 @@ const foldStats: Fold<TableStats, FileFold> = async function* (chunks, fold) {
 };
 
 /** A file that failed with a code (stint's or the framework's), under the exit code declared for it. */
-function unresolvedOf(input: { path: string }, error: { code: string; message: string }, line?: number): FileResult {
+function unresolvedOf(
+  input: { path: string }, error: { code: string; message: string }, line?: number, suggestion?: string,
+): FileResult {
   const code = error.code;
   return {
     kind: 'unresolved',
@@ -45,6 +53,7 @@ function unresolvedOf(input: { path: string }, error: { code: string; message: s
       reason: line && !error.message.includes(`(line ${line})`) ? `${error.message} (line ${line})` : error.message,
       code,
       ...(line ? { context: { line } } : {}),
+      ...(suggestion ? { context: { ...(line ? { line } : {}), suggestion } } : {}),
     },
     exitCode: STINT_CODES.exitCodeOf(code) ?? ExitCode.PRECONDITION,
   };
@@ -60,13 +69,17 @@ function warningsFor(ctx: CommandContext, input: ReadableFile, header: CsvHeader
       context: { path: input.path, count: stats.ragged.count, lines: stats.ragged.lines },
     });
   }
-  if (stats.invalidUtf8.count > 0) {
+  // The header's line counts as a row's would: it comes first.
+  const count = stats.invalidUtf8.count + (header.invalidUtf8 ? 1 : 0);
+  const lines = [...(header.invalidUtf8 ? [header.line] : []), ...stats.invalidUtf8.lines].slice(0, LINE_SAMPLE_LIMIT);
+  if (count > 0) {
+    const which = count === 1 ? (header.invalidUtf8 ? 'the header is' : '1 line is') : `${count} lines are`;
+    const among = header.invalidUtf8 && count > 1 ? ' (the header among them)' : '';
     ctx.warn({
       code: StintWarning.InvalidUtf8Replaced,
-      message: stats.invalidUtf8.count === 1
-        ? `${input.path}: 1 line is not valid UTF-8; its bad bytes were read as U+FFFD`
-        : `${input.path}: ${stats.invalidUtf8.count} lines are not valid UTF-8; their bad bytes were read as U+FFFD`,
-      context: { path: input.path, count: stats.invalidUtf8.count, lines: stats.invalidUtf8.lines },
+      message: `${input.path}: ${which} not valid UTF-8${among}; ${count === 1 ? 'its' : 'their'} bad bytes`
+        + ' were read as U+FFFD',
+      context: { path: input.path, count, lines },
     });
   }
   const seen = new Set<string>();
@@ -80,15 +93,21 @@ function warningsFor(ctx: CommandContext, input: ReadableFile, header: CsvHeader
   }
 }
 
-function establishedOf(input: ReadableFile, header: CsvHeader, stats: TableStats, watermark: Watermark): FileResult {
+function establishedOf(input: ReadableFile, fold: FileFold, watermark: Watermark, picked: number[]): FileResult {
+  const { header, stats } = fold;
   const lastRead = watermark.offset > 0 && watermark.line > 1 ? watermark.line - 1 : watermark.line;
   const lastLine = Math.max(header.dataLine - 1, lastRead);
   return {
     kind: 'established',
     entry: {
       q: input.path,
-      a: { rows: stats.rows, columns: header.names.map((name, k) => summarizeColumn(name, stats.columns[k]!)) },
+      a: {
+        rows: stats.rows,
+        delimiter: DELIMITER_NAMES[header.delimiter]!,
+        columns: picked.map((k) => summarizeColumn(header.names[k]!, stats.columns[k]!)),
+      },
       cite: {
+        ...(fold.gzip ? { compression: 'gzip' } : {}),
         path: input.path,
         size: input.size,
         mtime: new Date(input.mtimeMs).toISOString(),
@@ -100,17 +119,18 @@ function establishedOf(input: ReadableFile, header: CsvHeader, stats: TableStats
 }
 
 /** What one file came to: its statistics, or why it has none. */
-function resultOf(ctx: CommandContext, ended: FileEnd<FileFold>): FileResult {
+function resultOf(ctx: CommandContext, ended: FileEnd<FileFold>, wanted?: readonly string[]): FileResult {
   const { file } = ended;
   if (ended.kind === 'refused') {
-    return unresolvedOf(file, ended.error, Number(ended.error.extras.context?.['line']) || undefined);
+    const { context, suggestion } = ended.error.extras;
+    return unresolvedOf(file, ended.error, Number(context?.['line']) || undefined, suggestion);
   }
   if (ended.kind === 'failed') {
     return unresolvedOf(file, ended.error, ended.line);
   }
   const { header, stats } = ended.state;
   warningsFor(ctx, ended.file, header, stats);
-  return establishedOf(ended.file, header, stats, ended.watermark);
+  return establishedOf(ended.file, ended.state, ended.watermark, pickColumns(header.names, wanted, file.path));
 }
 
 /** Exit code and error for an outcome: 0 when complete, 3 when partial, the file's own when nothing was established. */
@@ -129,9 +149,11 @@ function verdict(results: readonly FileResult[], outcome: Outcome): { exitCode: 
     };
   }
   const first = failed[0]!;
+  const suggestion = first.entry.context?.['suggestion'];
   return {
     exitCode: first.exitCode,
     error: {
+      ...(typeof suggestion === 'string' ? { suggestion } : {}),
       code: first.entry.code!,
       message: results.length === 1
         ? first.entry.reason
@@ -157,6 +179,18 @@ function stopped(
   return { exitCode: ExitCode.INCOMPLETE, data: outcomeOf(established, unresolved, cause) };
 }
 
+/** `--delimiter` as a byte (undefined: detect it); a value not among the four is an argument error. */
+function delimiterOf(flag: string | undefined): number | undefined {
+  if (flag === undefined) return undefined;
+  const delimiter = parseDelimiter(flag);
+  if (delimiter !== undefined) return delimiter;
+  throw new StintError(ErrorCode.ArgError, `--delimiter ${JSON.stringify(flag)} is not a delimiter stint reads`, {
+    phase: 'validation',
+    suggestion: 'Use one of , ; | tab (or comma, semicolon, pipe, \\t)',
+    context: { flag: '--delimiter', value: flag, allowed: DELIMITER_VALUES },
+  });
+}
+
 /** What the analysis needs of its call: the files and the engine's knobs (analyze-command.ts declares them). */
 export interface AnalyzeInput {
   readonly positionals: { readonly file: readonly string[] };
@@ -164,12 +198,16 @@ export interface AnalyzeInput {
     readonly workers: number | undefined;
     readonly 'chunk-size': number;
     readonly 'max-record-size': number;
+    readonly delimiter?: string | undefined;
+    readonly columns?: string | undefined;
   };
 }
 
 /** The analysis itself, loaded only when the command runs (start-up loads the declarations alone). */
 export async function runAnalyze({ positionals, flags }: AnalyzeInput, ctx: CommandContext): Promise<CommandResult> {
     const maxRecordBytes = flags['max-record-size'];
+    const delimiter = delimiterOf(flags.delimiter);
+    const wanted = columnsWanted(flags.columns);
     const outcome = await processFiles(ctx, {
       paths: positionals.file,
       framing: Framing.Csv,
@@ -178,13 +216,22 @@ export async function runAnalyze({ positionals, flags }: AnalyzeInput, ctx: Comm
       chunkSize: flags['chunk-size'],
       maxRecordBytes,
       begin(file) {
-        const header = readCsvHeader(file.absolute, file.size, maxRecordBytes, file.path);
+        const gzip = isGzipFile(file.absolute);
+        const options = { detect: true, gzip, ...(delimiter !== undefined ? { delimiter } : {}) };
+        const header = readCsvHeader(file.absolute, file.size, maxRecordBytes, file.path, options);
+        pickColumns(header.names, wanted, file.path); // a name the header lacks refuses the file before its work
         const from = { offset: header.dataStart, line: header.dataLine };
         const width = header.names.length;
-        return { state: { header, stats: newTableStats(width) }, from, options: { width } };
+        return {
+          state: { header, gzip, stats: newTableStats(width) },
+          from,
+          options: { width, delimiter: header.delimiter },
+          crLineEnds: header.crLineEnds,
+          gzip,
+        };
       },
       fold: foldStats,
-      end: (ended) => resultOf(ctx, ended),
+      end: (ended) => resultOf(ctx, ended, wanted),
     });
     if (outcome.kind === 'stopped') return stopped(outcome.results, outcome.remaining, ctx);
 

@@ -7,6 +7,8 @@ import { StintCode } from '../stint-codes.js';
 import { Kind, LINE_SAMPLE_LIMIT, mergeTableStats, newTableStats, type TableStats } from './column-stats.js';
 import { addExact } from './exact-sum.js';
 import { processField } from './field-stats.js';
+/** The default delimiter (csv-delimiter.ts's COMMA: the worker side imports no command module). */
+const COMMA = 0x2c;
 
 const WASM_URL = new URL('./wasm/csv-scan.wasm', import.meta.url);
 const PAGE = 64 * 1024;
@@ -29,6 +31,7 @@ interface ScannerExports {
   heapBase(): number;
   configure(
     columnsAt: number, partialsAt: number, fieldsAt: number, reportAt: number, width: number, deferCapacity: number,
+    delimiter: number,
   ): void;
   reset(arenaAt: number): void;
   scan(at: number, length: number, from: number, line: number, limit: number, atEof: number): number;
@@ -108,7 +111,7 @@ export function setScannerLimits(chosen: { partials: number; deferred: number } 
 const align = (offset: number) => (offset + 15) & ~15;
 
 /** Where the scanner's regions start for a table this wide and a chunk this long; grows memory to fit. */
-function layout({ x, k }: Scanner, width: number, length: number) {
+function layout({ x, k }: Scanner, width: number, length: number, delimiter: number) {
   const columnsAt = x.heapBase();
   const partialsAt = align(columnsAt + width * k.COLUMN_BYTES);
   const fieldsAt = align(partialsAt + width * k.MAX_PARTIALS * 8);
@@ -125,7 +128,7 @@ function layout({ x, k }: Scanner, width: number, length: number) {
   }
   const have = x.memory.buffer.byteLength;
   if (needed > have) x.memory.grow(Math.ceil((needed - have) / PAGE));
-  x.configure(columnsAt, partialsAt, fieldsAt, reportAt, width, deferCapacity);
+  x.configure(columnsAt, partialsAt, fieldsAt, reportAt, width, deferCapacity, delimiter);
   return { columnsAt, partialsAt, reportAt, arenaAt, chunkAt };
 }
 
@@ -174,7 +177,8 @@ function statsInMemory(k: Constants, at: Layout, width: number, views: ReturnTyp
 }
 
 /**
- * Reads the records of `b` (valid UTF-8) that start before `limit`.
+ * Reads the records of `b` (valid UTF-8) that start before `limit`, fields
+ * separated by `delimiter` (a byte: comma by default).
  * Returns their statistics, where they ended and the newlines passed, or
  * undefined when the last record runs past the bytes and the file goes on.
  */
@@ -183,10 +187,11 @@ export function scanChunk(
   width: number,
   limit: number,
   atEof: boolean,
+  delimiter = COMMA,
 ): { stats: TableStats; consumed: number; newlines: number } | undefined {
   const s = instance();
   const { x, k } = s;
-  const at = layout(s, width, b.length);
+  const at = layout(s, width, b.length, delimiter);
   new Uint8Array(x.memory.buffer).set(b, at.chunkAt);
   x.reset(at.arenaAt);
   const views = memoryViews(s, at);

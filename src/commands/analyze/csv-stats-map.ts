@@ -11,6 +11,8 @@ import { scanChunk } from './csv-scanner.js';
 export interface AnalyzeMapOptions {
   /** Fields per record, from the header. */
   readonly width: number;
+  /** The byte between fields; default comma. */
+  readonly delimiter?: number;
 }
 
 const LF = 10;
@@ -43,11 +45,11 @@ function wholeUtf8Length(b: Uint8Array): number {
 
 /** The map: one chunk of whole records → its table statistics (line numbers relative to the chunk). */
 export function map(bytes: Uint8Array, info: ChunkInfo): TableStats {
-  const { width } = info.options as AnalyzeMapOptions;
+  const { width, delimiter } = info.options as AnalyzeMapOptions;
   const invalid: LineSample = { count: 0, lines: [] };
   let b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
   if (!isUtf8(b)) b = replaceInvalidUtf8(b, invalid);
-  const { stats } = scanChunk(b, width, b.length, true)!;
+  const { stats } = scanChunk(b, width, b.length, true, delimiter)!;
   stats.invalidUtf8 = invalid;
   return stats;
 }
@@ -58,7 +60,7 @@ export function map(bytes: Uint8Array, info: ChunkInfo): TableStats {
  * UTF-8 are framed first and decoded with replacements, as `map` does.
  */
 export function mapWindow(bytes: Uint8Array, info: WindowInfo): WindowResult<TableStats> {
-  const { width } = info.options as AnalyzeMapOptions;
+  const { width, delimiter } = info.options as AnalyzeMapOptions;
   // A window that ends inside a character is not invalid: the rest is in the next read.
   const b = Buffer.from(bytes.buffer, bytes.byteOffset, info.atEof ? bytes.length : wholeUtf8Length(bytes));
   if (!isUtf8(b)) {
@@ -72,6 +74,6 @@ export function mapWindow(bytes: Uint8Array, info: WindowInfo): WindowResult<Tab
     return { partial: map(b.subarray(0, end), info), consumed: end, newlines: state.newlines };
   }
   if (info.limit > b.length && !info.atEof) return undefined; // never so: windows read well past the limit
-  const scanned = scanChunk(b, width, Math.min(info.limit, b.length), info.atEof);
+  const scanned = scanChunk(b, width, Math.min(info.limit, b.length), info.atEof, delimiter);
   return scanned && { partial: scanned.stats, consumed: scanned.consumed, newlines: scanned.newlines };
 }

@@ -3,10 +3,14 @@ import type { ColumnSummary } from './column-stats.js';
 /** What `stint analyze` establishes for one file. */
 export interface FileAnalysis {
   readonly rows: number;
+  /** The byte between fields, detected or forced: `,` `\t` `;` or `|`. */
+  readonly delimiter: string;
   readonly columns: readonly ColumnSummary[];
 }
 
 export type FileCitation = {
+  /** `gzip` for a compressed file (its size and bytes are the compressed file's; lines are decompressed lines). */
+  readonly compression?: 'gzip';
   readonly path: string;
   readonly size: number;
   readonly mtime: string;

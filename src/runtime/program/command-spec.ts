@@ -63,6 +63,8 @@ export interface Interruption {
 export interface StdinSpec {
   readonly mode: 'buffered' | 'lines' | 'records';
   readonly maxBytes?: number;
+  /** Whether this call reads stdin, from its positionals (`-` among the files, say); default: every call. */
+  readonly when?: (positionals: Readonly<Record<string, unknown>>) => boolean;
 }
 
 type FlagValue<S extends FlagSpec> = S['type'] extends 'boolean'

@@ -265,7 +265,7 @@ async function runCall(program: ProgramContext, host: Host): Promise<ProcessExit
   let resolution = resolveCall(program, host, respond, format);
   const stdinSpec = resolution.kind === 'run' ? resolution.inv.command.spec.stdin : undefined;
   let spool: Spooled | undefined;
-  if (resolution.kind === 'run' && stdinSpec) {
+  if (resolution.kind === 'run' && stdinSpec && (stdinSpec.when?.(resolution.inv.positionals) ?? true)) {
     // Only a command that declares stdin ever reads it, and it reads all of it before any work.
     try {
       spool = await spoolStdin(host, stdinSpec, resolution.inv.stateRoot);

@@ -11,7 +11,8 @@
 // column records, their sum partials, the field table, the report, the
 // arena for unescaped quoted fields, then the chunk's bytes.
 
-const COMMA: u32 = 44;
+/** The byte between fields (configure() sets it: comma, tab, semicolon or pipe). */
+let delimiter: u32 = 44;
 const QUOTE: u32 = 34;
 const LF: u32 = 10;
 const CR: u32 = 13;
@@ -104,7 +105,11 @@ export function heapBase(): usize {
  * `deferCapacity` fields handed back, at least twice the width: a scan
  * pauses before a record could overflow it.
  */
-export function configure(columnsAt: usize, partialsAt: usize, fieldsAt: usize, reportAt: usize, fieldCount: i32, deferredCapacity: i32): void {
+export function configure(
+  columnsAt: usize, partialsAt: usize, fieldsAt: usize, reportAt: usize, fieldCount: i32, deferredCapacity: i32,
+  fieldDelimiter: u32,
+): void {
+  delimiter = fieldDelimiter;
   deferCapacity = deferredCapacity;
   columns = columnsAt;
   partials = partialsAt;
@@ -393,7 +398,7 @@ export function scan(b: usize, n: i32, from: i32, line0: i32, limit: i32, atEof:
   store<i32>(report + REPORT_DEFERRED, 0);
   spill = false;
   const first = i;
-  const commas = i8x16.splat(<i8>COMMA);
+  const commas = i8x16.splat(<i8>delimiter);
   const newlines = i8x16.splat(<i8>LF);
   const quotes = i8x16.splat(<i8>QUOTE);
   const pauseAbove = min(deferLimit, deferCapacity) - w;
@@ -469,7 +474,7 @@ export function scan(b: usize, n: i32, from: i32, line0: i32, limit: i32, atEof:
           break;
         }
         c = load<u8>(i);
-        if (c == COMMA) {
+        if (c == delimiter) {
           i++;
           field++;
           continue;
@@ -503,7 +508,7 @@ export function scan(b: usize, n: i32, from: i32, line0: i32, limit: i32, atEof:
       }
       while (i < end) {
         c = load<u8>(i);
-        if (c == COMMA || c == LF || c == QUOTE) break;
+        if (c == delimiter || c == LF || c == QUOTE) break;
         i++;
       }
       if (i >= end) {
@@ -518,7 +523,7 @@ export function scan(b: usize, n: i32, from: i32, line0: i32, limit: i32, atEof:
         store<i32>(slot + 8, 0);
       }
       if (i >= end) break;
-      if (c == COMMA) {
+      if (c == delimiter) {
         i++;
         field++;
         continue;
