@@ -1,4 +1,5 @@
 import { analyzeCommand } from '../commands/analyze/analyze-command.js';
+import { benchCommand } from '../commands/bench/bench-command.js';
 import { exportCommand } from '../commands/export/export-command.js';
 import { importCommand } from '../commands/import/import-command.js';
 import { STINT_CODE_SETS } from '../commands/stint-codes.js';
@@ -11,7 +12,7 @@ export function stintProgram(): Program {
     name: 'stint',
     version: TOOL_VERSION,
     description: 'long work under a time budget that never loses what was done',
-    commands: [analyzeCommand, importCommand, exportCommand],
+    commands: [analyzeCommand, importCommand, exportCommand, benchCommand],
     codes: STINT_CODE_SETS,
   });
 }
