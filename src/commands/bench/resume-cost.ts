@@ -102,7 +102,7 @@ async function continuations(target: Target, samples: number, step: () => void, 
     step();
     finished = reachedEnd(run);
     // A last piece of work can end between two heartbeat lines: then no sample (with a snapshot, the next tries).
-    if (finished && run.firstMs === undefined && snapshot) continue;
+    if (finished && run.firstMs === undefined) continue;
     if (!finished) paused = requirePaused(target, run, 'a continuation showed new progress');
     times.push(firstMsOf(target, run));
     reached.push((run.start ?? 0) / (run.total || 1));

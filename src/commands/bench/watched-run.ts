@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { StintError } from '../../contract/stint-error.js';
+import { StintCode } from '../stint-codes.js';
 
 /** A command to measure, as words (no shell), with where and how it runs. */
 export interface Target {
@@ -77,7 +79,8 @@ export function watchRun(target: Target, stop: StopPolicy, fresh: boolean): Prom
     for (const line of lines) onLine(line);
   });
   return new Promise((resolve, reject) => {
-    child.on('error', reject);
+    child.on('error', (error) => reject(new StintError(StintCode.BenchTargetFailed,
+      `${target.argv[0]} could not be started: ${error.message}`, { context: { command: target.argv[0] } })));
     child.on('close', (code) => {
       onLine(pending);
       resolve({ firstMs, start, total, last, exitCode: code, envelope: lastJson(stdout), stderrTail });
