@@ -1,9 +1,12 @@
 // `stint bench` on a small generated input: the result's shape and internal
 // consistency (every ratio is the quotient of the two figures it names), never a speed.
-import { test } from 'node:test';
+import { readFileSync } from 'node:fs';
+import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { runCli, runJson } from '../helpers/run-cli.js';
 import { tempWorld } from '../helpers/temp-world.js';
+import { findChromium, screenshot } from '../helpers/headless-chromium.js';
+import { decodePng } from '../helpers/png.js';
 import { assertConsistent, assertOffsets, type Figure, type Ratio, type Resume } from '../helpers/bench-consistency.js';
 
 const world = tempWorld('bench');
@@ -18,8 +21,9 @@ interface Report {
   resume?: Resume;
 }
 
-test('stint bench --format json: every suite, every ratio with the figures it comes from', async () => {
-  const args = ['bench', '--size', '8MiB', '--samples', '2', '--workers', '2', '--format', 'json'];
+test('stint bench --format json: every suite, every ratio with the figures it comes from', async (t) => {
+  const svg = world.path('chart.svg');
+  const args = ['bench', '--size', '8MiB', '--samples', '2', '--workers', '2', '--format', 'json', '--svg', svg];
   const { envelope } = await runJson(args, { killAfterMs: GUARD_MS });
   assert.equal(envelope.ok, true, JSON.stringify(envelope.error));
   const report = envelope.data as unknown as Report;
@@ -34,7 +38,33 @@ test('stint bench --format json: every suite, every ratio with the figures it co
     'checkpoint.writes_vs_run',
   ]) assert.ok(ratios.has(id), `ratio ${id} is reported`);
   assertOffsets(report.resume!);
+  assert.equal((report as { svg?: string }).svg, svg);
+  await t.test('its --svg chart draws in headless Chromium', (st) => assertChartDraws(st, svg));
 });
+
+/** The chart's two plots hold the engine's series color, and the browser reported no XML error. */
+function assertChartDraws(t: TestContext, svg: string): void {
+  const chromium = findChromium();
+  if ('why' in chromium) {
+    t.skip(chromium.why);
+    return;
+  }
+  const text = readFileSync(svg, 'utf8');
+  assert.doesNotMatch(text, /<script|https?:\/\/(?!www\.w3\.org\/2000\/svg)/, 'self-contained: no script, no link out');
+  const png = world.path('chart.png');
+  screenshot(chromium.path, svg, png, 960, 420);
+  const image = decodePng(readFileSync(png));
+  assert.equal(image.width, 960);
+  // Chromium shows a parse error as a pink box at the top instead of the drawing.
+  assert.deepEqual(image.pixel(40, 40), [255, 255, 255], 'the background is the chart\'s white');
+  const engine = [0x1f, 0x6f, 0xb4];
+  const near = (p: readonly number[]) => p.every((v, k) => Math.abs(v - engine[k]!) <= 24);
+  for (const [name, left] of [['throughput', 80], ['resume', 560]] as const) {
+    let count = 0;
+    for (let y = 50; y < 330; y++) for (let x = left; x < left + 370; x++) if (near(image.pixel(x, y))) count++;
+    assert.ok(count > 100, `the ${name} plot draws its series (${count} pixels of its color)`);
+  }
+}
 
 test('stint bench --format text: the machine and a table of figures and ratios', async () => {
   const args = ['bench', '--size', '2MiB', '--suite', 'checkpoint', '--samples', '1', '--format', 'text'];

@@ -29,6 +29,11 @@ export const benchCommand = defineCommand({
         + ' checkpoint (on/off, one write), resume (10/50/90 % vs fresh), or all',
     },
     samples: { type: 'integer', min: 1, max: 100, default: 5, description: 'Timed runs a figure (medians)' },
+    svg: {
+      type: 'string',
+      description: 'Also write a self-contained SVG chart here (throughput against workers with the floor and the'
+        + ' baseline; resume cost against offset)',
+    },
   },
   exitCodes: {
     [ExitCode.SUCCESS]: {

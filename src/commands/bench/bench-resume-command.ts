@@ -27,6 +27,7 @@ export const benchResumeCommand = defineCommand({
       description: 'The state folder the command keeps its jobs in (its <NAME>_HOME): each continuation at an'
         + ' offset then starts from the same checkpoint, copied back before it',
     },
+    svg: { type: 'string', description: 'Also write a self-contained SVG chart of resume cost against offset here' },
   },
   exitCodes: {
     [ExitCode.SUCCESS]: {

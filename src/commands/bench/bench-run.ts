@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ErrorCode } from '../../contract/error-code.js';
 import { ExitCode } from '../../contract/exit-code.js';
@@ -9,6 +9,7 @@ import { ProgressUnit } from '../../contract/vocabulary/progress-unit.js';
 import type { CommandContext, CommandResult } from '../../runtime/program/command-spec.js';
 import { benchInput } from './bench-input.js';
 import type { BenchReport } from './bench-report.js';
+import { writeBenchSvg } from './bench-svg.js';
 import { checkpointSuite } from './checkpoint-suite.js';
 import { thisMachine } from './machine.js';
 import { resumeSuite } from './resume-suite.js';
@@ -28,6 +29,7 @@ export interface BenchInputFlags {
     readonly workers: string;
     readonly suite: string;
     readonly samples: number;
+    readonly svg: string | undefined;
   };
 }
 
@@ -80,7 +82,10 @@ export async function runBench({ flags }: BenchInputFlags, ctx: CommandContext):
       ratios: results.flatMap((result) => result.ratios),
       ...(results.find((result) => result.resume) ? { resume: results.find((r) => r.resume)!.resume! } : {}),
     };
-    return { exitCode: ExitCode.SUCCESS, data: report };
+    if (flags.svg === undefined) return { exitCode: ExitCode.SUCCESS, data: report };
+    const svg = resolve(ctx.cwd, flags.svg);
+    writeBenchSvg(svg, { ...report, workers });
+    return { exitCode: ExitCode.SUCCESS, data: { ...report, svg } };
   } finally {
     input.remove();
   }
