@@ -8,7 +8,8 @@ const GiB = 1024 ** 3;
 /** A number with the digits that matter at its size. */
 function shown(value: number): string {
   const abs = Math.abs(value);
-  return abs >= 100 ? value.toFixed(0) : abs >= 10 ? value.toFixed(1) : abs >= 1 ? value.toFixed(2) : value.toFixed(3);
+  if (abs >= 100 || abs === 0) return value.toFixed(0);
+  return abs >= 10 ? value.toFixed(1) : abs >= 1 ? value.toFixed(2) : value.toPrecision(3);
 }
 
 /** Columns padded to their widest cell; the last one left as it is. */

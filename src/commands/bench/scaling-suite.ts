@@ -13,7 +13,8 @@ async function byWorkers(setup: BenchSetup): Promise<{ figures: Figure[]; ratios
   const figures: Figure[] = [];
   for (const workers of workerCounts(setup)) {
     const ms = await timeEngine(setup, `workers ${workers}`, engineRun(setup, { workers }));
-    figures.push(throughputOf(`scaling.workers_${workers}`, `engine, ${workers} workers`, setup.bytes, ms));
+    const label = `engine, ${workers} worker${workers === 1 ? '' : 's'}`;
+    figures.push(throughputOf(`scaling.workers_${workers}`, label, setup.bytes, ms));
   }
   const one = figures[0]!;
   const ratios = figures.slice(1).map((figure, k) =>

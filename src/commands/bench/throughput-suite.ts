@@ -19,7 +19,8 @@ export const throughputSuite: Suite = {
     const parse = await timeRepeated('csv-parse', { ...baselineRepeat(setup), step }, () => csvParseStats(path));
     const engine = await timeEngine(setup, 'engine', engineRun(setup));
     const figures = [
-      throughputOf('throughput.engine', `stint analyze engine, ${workers} workers`, bytes, engine),
+      throughputOf('throughput.engine', `stint analyze engine, ${workers} worker${workers === 1 ? '' : 's'}`, bytes,
+        engine),
       throughputOf('throughput.csv_parse', 'csv-parse stream loop, same statistics, 1 thread', bytes, parse),
       throughputOf('throughput.byte_scan', 'byte scan (the floor), 1 thread', bytes, scan),
     ] as const;
