@@ -1,6 +1,6 @@
 // `stint bench` on a small generated input: the result's shape and internal
 // consistency (every ratio is the quotient of the two figures it names), never a speed.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { runCli, runJson } from '../helpers/run-cli.js';
@@ -77,12 +77,15 @@ test('stint bench --format text: the machine and a table of figures and ratios',
 
 test('stint bench refuses what it cannot measure, before any work', async () => {
   const file = world.path('absent.csv');
+  const malformed = world.path('malformed.csv');
+  writeFileSync(malformed, 'a,b\n1,"open\n');
   const cases: [string[], number, string][] = [
     [['--input', file, '--size', '2MiB'], 2, 'ARG_ERROR'],
     [['--workers', 'zero'], 2, 'ARG_ERROR'],
     [['--size', '1KiB'], 2, 'ARG_ERROR'],
     [['--suite', 'speed'], 2, 'ARG_ERROR'],
     [['--input', file], 5, 'FILE_NOT_FOUND'],
+    [['--input', malformed, '--samples', '1'], 4, 'MALFORMED_CSV'],
   ];
   for (const [args, exit, code] of cases) {
     const { envelope } = await runJson(['bench', ...args]);
