@@ -9,9 +9,8 @@ const none = SideEffects.None;
 
 export const benchCommand = defineCommand({
   name: 'bench',
-  description: 'Throughput, scaling, checkpoint and resume cost of the engine, each as a ratio against a baseline'
-    + ' run beside it (csv-parse, a byte scan, a fresh start), on a generated CSV or --input. Not interruptible:'
-    + ' a benchmark stopped midway measures nothing, so it takes no --budget and runs to its end',
+  description: 'Measure the engine against baselines run beside it (csv-parse, a byte scan, a fresh start);'
+    + ' not interruptible (one cut short measures nothing): no --budget',
   dangerLevel: DangerLevel.Safe,
   flags: {
     input: { type: 'string', description: 'Measure on this CSV file instead of a generated one' },

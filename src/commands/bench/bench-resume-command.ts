@@ -9,12 +9,10 @@ const none = SideEffects.None;
 
 export const benchResumeCommand = defineCommand({
   name: 'bench resume',
-  description: 'Resume cost of any interruptible command that speaks the stint contract: the time from a'
-    + ' continuation\'s start to its first new progress at 10, 50 and 90 % against a fresh start. The command runs'
-    + ' with --budget 0 --heartbeat-ms 1 added; SIGINT stops it past each offset (a budget would hand a detaching'
-    + ' command to a background job), its identical invocation continues it, and its job is cancelled at the end.'
-    + ' It must redo its work from the start when run again (a reader, or a writer into a fresh target).'
-    + ' Not interruptible',
+  // How: bench/README.md. The command gets --budget 0 --heartbeat-ms 1; SIGINT stops it past each offset (a
+  // budget would hand a detaching command to a background job); its identical invocation continues it.
+  description: 'Resume cost of any command that speaks the contract: a continuation\'s time to new progress at'
+    + ' 10, 50, 90 % vs a fresh start',
   dangerLevel: DangerLevel.Safe,
   positionals: [{
     name: 'command', type: 'string', variadic: true,
