@@ -4,6 +4,8 @@ import { SideEffects } from '../../contract/vocabulary/side-effects.js';
 import { defineCommand } from '../../runtime/program/define-command.js';
 import type { BenchReport } from './bench-report.js';
 import { renderBenchText } from './bench-text.js';
+import { ALL_SUITES, SuiteName } from './suite.js';
+import { membersOf } from '../../contract/vocabulary/closed-set.js';
 
 const none = SideEffects.None;
 
@@ -23,7 +25,7 @@ export const benchCommand = defineCommand({
       description: 'Top worker count: N or all (one per core); scaling tries 1 to it',
     },
     suite: {
-      type: 'enum', enumValues: ['all', 'throughput', 'scaling', 'checkpoint', 'resume'], default: 'all',
+      type: 'enum', enumValues: [ALL_SUITES, ...membersOf(SuiteName)], default: ALL_SUITES,
       description: 'Which figures: throughput (vs csv-parse, byte scan), scaling (workers, chunk size),'
         + ' checkpoint (on/off, one write), resume (10/50/90 % vs fresh), or all',
     },

@@ -7,7 +7,7 @@ import { ArgProblem } from '../../contract/vocabulary/arg-problem.js';
 import { Phase } from '../../contract/vocabulary/phase.js';
 import { ProgressUnit } from '../../contract/vocabulary/progress-unit.js';
 import type { CommandContext, CommandResult } from '../../runtime/program/command-spec.js';
-import { benchInput } from './bench-input.js';
+import { benchInput, type BenchInput } from './bench-input.js';
 import type { BenchReport } from './bench-report.js';
 import { writeBenchSvg } from './bench-svg.js';
 import { checkpointSuite } from './checkpoint-suite.js';
@@ -59,6 +59,18 @@ async function runSuites(suites: readonly Suite[], setup: BenchSetup, ctx: Comma
   return results;
 }
 
+function reportOf(input: BenchInput, settings: BenchReport['settings'], results: SuiteResult[]): BenchReport {
+  const resume = results.find((result) => result.resume)?.resume;
+  return {
+    machine: thisMachine(),
+    input: { path: input.generated ? null : input.path, bytes: input.bytes, generated: input.generated },
+    settings,
+    figures: results.flatMap((result) => result.figures),
+    ratios: results.flatMap((result) => result.ratios),
+    ...(resume ? { resume } : {}),
+  };
+}
+
 /** Runs the chosen suites on the caller's file or a generated one; every figure with its spread and samples. */
 export async function runBench({ flags }: BenchInputFlags, ctx: CommandContext): Promise<CommandResult> {
   if (flags.input !== undefined && flags.size !== undefined) {
@@ -74,14 +86,8 @@ export async function runBench({ flags }: BenchInputFlags, ctx: CommandContext):
       stateRoot: join(input.scratch, 'state'), stintBin: STINT_BIN, step: () => {},
     };
     const results = await runSuites(suites, setup, ctx);
-    const report: BenchReport = {
-      machine: thisMachine(),
-      input: { path: input.generated ? null : input.path, bytes: input.bytes, generated: input.generated },
-      settings: { workers, samples: flags.samples, suites: suites.map((suite) => suite.name) },
-      figures: results.flatMap((result) => result.figures),
-      ratios: results.flatMap((result) => result.ratios),
-      ...(results.find((result) => result.resume) ? { resume: results.find((r) => r.resume)!.resume! } : {}),
-    };
+    const settings = { workers, samples: flags.samples, suites: suites.map((suite) => suite.name) };
+    const report = reportOf(input, settings, results);
     if (flags.svg === undefined) return { exitCode: ExitCode.SUCCESS, data: report };
     const svg = resolve(ctx.cwd, flags.svg);
     writeBenchSvg(svg, { ...report, workers });
