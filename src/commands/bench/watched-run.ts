@@ -26,8 +26,16 @@ export interface Watched {
   readonly stderrTail: string;
 }
 
-/** `--heartbeat-ms` lines read `[elapsed] label: done/total unit (pct%)`: the first `n/m` is the progress. */
-const PROGRESS = /(\d+)\/(\d+)/;
+/** A heartbeat line that ends with its exact figures: `... 3.1 MiB/s, ETA 5s [12582912/30000000 bytes]`. */
+const EXACT_AT_END = /\[(\d+)\/(\d+)[^\]]*\]\s*$/;
+/** One that holds them in its body: `[0.8s] stint analyze: 5242998/33554450 bytes (15%)`. */
+const EXACT_INSIDE = /(\d+)\/(\d+)/;
+
+/** The done and total a `--heartbeat-ms` line shows, or undefined for any other line. */
+export function progressOfLine(line: string): { done: number; total: number } | undefined {
+  const match = EXACT_AT_END.exec(line) ?? EXACT_INSIDE.exec(line);
+  return match ? { done: Number(match[1]), total: Number(match[2]) } : undefined;
+}
 /** Every millisecond: a heartbeat line shows a report at most this long after it was made. */
 export const HEARTBEAT_MS = 1;
 
@@ -61,10 +69,10 @@ export function watchRun(target: Target, stop: StopPolicy, fresh: boolean): Prom
   let pending = '';
   let stderrTail = '';
   const onLine = (line: string) => {
-    const match = PROGRESS.exec(line);
-    if (!match) return;
-    const done = Number(match[1]);
-    total = Number(match[2]);
+    const shown = progressOfLine(line);
+    if (!shown) return;
+    const { done } = shown;
+    total = shown.total;
     last = done;
     start ??= done;
     if (firstMs === undefined && done > start) firstMs = performance.now() - started;
