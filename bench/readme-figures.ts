@@ -1,6 +1,7 @@
 // bench/README.md's figures table is written by the run, between two marker
 // comments, so the figures a reader sees are the last run's, not typed by hand.
 import { readFileSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import type { Figure } from './measure.js';
 import type { Machine } from '../src/commands/bench/machine.js';
 
@@ -17,7 +18,10 @@ function valueOf(f: Figure): string {
 /** The region's text: when, where, which suites, then one row a figure. */
 export function figuresTable(figures: readonly Figure[], machine: Machine, suites: readonly string[]): string {
   const when = new Date().toISOString().slice(0, 16).replace('T', ' ');
-  const where = `${machine.cores} cores, ${(machine.memory_bytes / 1024 ** 3).toFixed(1)} GiB, Node ${machine.node}`;
+  // The load says how far to trust the absolute figures: other work on the machine slows them, not the ratios.
+  const load = loadavg().map((value) => value.toFixed(1)).join(' ');
+  const where = `${machine.cores} cores, ${(machine.memory_bytes / 1024 ** 3).toFixed(1)} GiB, Node ${machine.node},`
+    + ` load average at the end ${load}`;
   const rows = figures.map((f) =>
     `| ${f.suite} | ${cell(f.name)} | ${valueOf(f)} | ${cell(f.target ?? '')} | ${cell(f.detail ?? '')} |`);
   return [
