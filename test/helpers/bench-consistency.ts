@@ -35,7 +35,7 @@ export function assertConsistent(report: { figures: Figure[]; ratios: Ratio[] })
   }
 }
 
-/** Three offsets, each with continuations that started at or past it (a stop lands at the next safe point). */
+/** Three offsets, each with continuations that started near it (a stop is asked for early by the overshoot before). */
 export function assertOffsets(resume: Resume): void {
   assert.deepEqual(resume.offsets.map((o) => o.target), [0.1, 0.5, 0.9]);
   const ids = new Set(resume.ratios.map((r) => r.id));
@@ -44,7 +44,9 @@ export function assertOffsets(resume: Resume): void {
   }
   for (const offset of resume.offsets) {
     assert.ok(offset.reached.length > 0, `${offset.figure} has samples`);
-    for (const at of offset.reached) assert.ok(at >= offset.target && at < 1, `${offset.figure} started at ${at}`);
+    for (const at of offset.reached) {
+      assert.ok(at >= offset.target - 0.2 && at < 1, `${offset.figure} started at ${at}`);
+    }
   }
   assert.equal(typeof resume.grows_with_offset, 'boolean');
 }

@@ -43,7 +43,8 @@ function throughputPlot(data: ChartData): Plot | undefined {
   return {
     title: 'Throughput against workers',
     xLabel: 'worker threads',
-    yLabel: 'MB/s (median, ± sd)',
+    yLabel: 'MB/s, log scale (median, ± sd)',
+    logScale: true,
     xTicks: points.map((p) => ({ x: p.x, label: String(p.x) })),
     series: [{ label: 'stint analyze engine', color: ENGINE, points }],
     levels,

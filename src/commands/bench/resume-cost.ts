@@ -11,7 +11,7 @@ import { runShell, watchRun, type StopPolicy, type Target, type Watched } from '
 /** Where continuations are measured: 10, 50 and 90 % of the work. */
 export const RESUME_OFFSETS = [0.1, 0.5, 0.9] as const;
 
-/** One offset's continuations: where each started (a fraction of the total) and its figure. */
+/** One offset's continuations: where each started (a fraction of the total, near `target`) and its figure. */
 export interface OffsetCost {
   readonly target: number;
   readonly reached: readonly number[];
@@ -31,6 +31,8 @@ export interface ResumeCost {
 export const resumeSteps = (samples: number): number => samples + RESUME_OFFSETS.length * (1 + samples);
 
 const SIGINT = SignalExitCode.SIGINT;
+/** A stop is never asked for more than this much (of the work) before its offset. */
+const MAX_LEAD = 0.2;
 
 function failedRun(target: Target, run: Watched): StintError {
   const error = (run.envelope?.['error'] ?? {}) as { code?: string; message?: string };
@@ -145,11 +147,22 @@ export interface ResumeOptions {
   readonly step: () => void;
 }
 
-/** One offset: the work stopped by SIGINT once past it, then continued `samples` times from there. */
-async function atOffset(target: Target, fraction: number, options: ResumeOptions, fresh: boolean) {
+/**
+ * One offset: the work stopped by SIGINT once past it, then continued `samples` times from there. A stop lands at
+ * a safe point some way past the heartbeat that asked for it (farther on a busy machine), so it is asked for
+ * `lead` early: the overshoot of the offset before, which leaves a continuation at 90 % some work to show.
+ */
+interface Start {
+  /** No job to continue yet: the first stop starts the work. */
+  readonly fresh: boolean;
+  readonly lead: number;
+}
+
+async function atOffset(target: Target, fraction: number, options: ResumeOptions, at: Start) {
   const percent = Math.round(fraction * 100);
-  const stop: StopPolicy = { kind: 'past', fraction };
-  const seek = requirePaused(target, await watchRun(target, stop, fresh), `${percent} %`);
+  const aim = Math.max(0, fraction - at.lead);
+  const stop: StopPolicy = { kind: 'past', fraction: aim };
+  const seek = requirePaused(target, await watchRun(target, stop, at.fresh), `${percent} %`);
   options.step();
   const snapshot = options.stateDir ? snapshotOf(options.stateDir, String(percent)) : undefined;
   try {
@@ -165,7 +178,8 @@ async function atOffset(target: Target, fraction: number, options: ResumeOptions
     }
     const figure = figureOf(`resume.at_${percent}`, `continuation at ${percent} % to first new progress`,
       FigureUnit.Milliseconds, measured.times);
-    return { figure, reached: measured.reached, paused: snapshot ? seek : measured.paused ?? seek };
+    const overshoot = measured.reached[0]! - aim;
+    return { figure, reached: measured.reached, overshoot, paused: snapshot ? seek : measured.paused ?? seek };
   } finally {
     snapshot?.remove();
   }
@@ -183,10 +197,12 @@ export async function measureResume(target: Target, options: ResumeOptions): Pro
   const ratios: Ratio[] = [];
   const offsets: OffsetCost[] = [];
   let paused: Watched | undefined;
+  let lead = 0;
   try {
     for (const fraction of RESUME_OFFSETS) {
-      const measured = await atOffset(target, fraction, options, paused === undefined);
+      const measured = await atOffset(target, fraction, options, { fresh: paused === undefined, lead });
       paused = measured.paused;
+      lead = Math.min(MAX_LEAD, Math.max(0, measured.overshoot));
       const { figure } = measured;
       const percent = Math.round(fraction * 100);
       figures.push(figure);

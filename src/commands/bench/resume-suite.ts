@@ -7,7 +7,7 @@ import { SuiteName, type Suite } from './suite.js';
  * Small chunks for the resume suite: a stop lands a few safe points past where it was asked for, so 10 % of a
  * small input must span several of them (fresh starts and continuations alike use them).
  */
-export const RESUME_CHUNK_SIZE = 256 * 1024;
+export const RESUME_CHUNK_SIZE = 128 * 1024;
 
 /** `stint analyze` of the input as whole processes, its jobs in a state folder of the benchmark's own. */
 export const resumeSuite: Suite = {

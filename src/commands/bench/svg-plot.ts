@@ -27,6 +27,8 @@ export interface Plot {
   readonly xTicks: readonly { readonly x: number; readonly label: string }[];
   readonly series: readonly PlotSeries[];
   readonly levels: readonly PlotLevel[];
+  /** A logarithmic y axis: for figures an order of magnitude apart (csv-parse, the engine, a byte scan). */
+  readonly logScale?: boolean;
 }
 
 /** Where a plot goes in the picture. */
@@ -46,30 +48,49 @@ export function escapeXml(text: string): string {
 const text = (x: number, y: number, body: string, extra = '', size = 12) =>
   `<text x="${x.toFixed(1)}" y="${y.toFixed(1)}" ${FONT} font-size="${size}" ${extra}>${escapeXml(body)}</text>`;
 
-/** A round step giving about five ticks from 0 to `max`. */
-function tickStep(max: number): number {
+/** Round values from 0 to past `max`: about five ticks. */
+function linearTicks(max: number): number[] {
   const raw = max / 5;
   const power = 10 ** Math.floor(Math.log10(raw));
-  return [1, 2, 5, 10].map((m) => m * power).find((step) => step >= raw) ?? raw;
+  const step = [1, 2, 5, 10].map((m) => m * power).find((candidate) => candidate >= raw) ?? raw;
+  const top = Math.ceil(max / step) * step;
+  return Array.from({ length: Math.round(top / step) + 1 }, (_, k) => k * step);
+}
+
+/** 1, 2 and 5 times each power of ten from below `min` to past `max`. */
+function logTicks(min: number, max: number): number[] {
+  const ticks: number[] = [];
+  for (let power = Math.floor(Math.log10(min)); power <= Math.ceil(Math.log10(max)); power++) {
+    for (const m of [1, 2, 5]) ticks.push(m * 10 ** power);
+  }
+  const first = ticks.findLastIndex((tick) => tick <= min);
+  const last = ticks.findIndex((tick) => tick >= max);
+  return ticks.slice(Math.max(0, first), last + 1);
 }
 
 function scales(plot: Plot, frame: Frame) {
-  const ys = [...plot.series.flatMap((s) => s.points.map((p) => p.y + p.spread)), ...plot.levels.map((l) => l.y)];
-  const step = tickStep(Math.max(...ys, 1e-9) * 1.05);
-  const yMax = Math.ceil((Math.max(...ys, 1e-9) * 1.05) / step) * step;
+  const points = plot.series.flatMap((series) => series.points);
+  const highs = [...points.map((p) => p.y + p.spread), ...plot.levels.map((l) => l.y)];
+  const lows = [...points.map((p) => p.y), ...plot.levels.map((l) => l.y)].filter((v) => v > 0);
+  const max = Math.max(...highs, 1e-9) * 1.05;
+  const ticks = plot.logScale ? logTicks(Math.min(...lows, max) / 1.05, max) : linearTicks(max);
+  const [yMin, yMax] = [ticks[0]!, ticks.at(-1)!];
+  const position = plot.logScale
+    ? (v: number) => (Math.log10(Math.max(v, yMin)) - Math.log10(yMin)) / (Math.log10(yMax) - Math.log10(yMin))
+    : (v: number) => v / yMax;
   const xs = plot.xTicks.map((t) => t.x);
   const [xMin, xMax] = [Math.min(...xs), Math.max(...xs)];
   const pad = 24;
   const x = (v: number) => frame.left + pad + ((v - xMin) / (xMax - xMin || 1)) * (frame.width - 2 * pad);
-  const y = (v: number) => frame.top + frame.height - (v / yMax) * frame.height;
-  return { x, y, step, yMax };
+  const y = (v: number) => frame.top + frame.height - Math.min(1, Math.max(0, position(v))) * frame.height;
+  return { x, y, ticks };
 }
 
 function axes(plot: Plot, frame: Frame, s: ReturnType<typeof scales>): string[] {
   const { left, top, width, height } = frame;
   const bottom = top + height;
   const parts = [`<rect x="${left}" y="${top}" width="${width}" height="${height}" fill="#fafafa" stroke="#888"/>`];
-  for (let v = 0; v <= s.yMax + 1e-9; v += s.step) {
+  for (const v of s.ticks) {
     const y = s.y(v);
     parts.push(`<line x1="${left}" y1="${y.toFixed(1)}" x2="${left + width}" y2="${y.toFixed(1)}" stroke="#e2e2e2"/>`);
     parts.push(text(left - 6, y + 4, String(Number(v.toPrecision(6))), 'text-anchor="end"'));
@@ -99,7 +120,9 @@ function levelParts(level: PlotLevel, frame: Frame, s: ReturnType<typeof scales>
   return [
     `<line x1="${frame.left}" y1="${y}" x2="${frame.left + frame.width}" y2="${y}" stroke="${level.color}"`
       + ' stroke-width="2" stroke-dasharray="6 4"/>',
-    text(frame.left + frame.width - 4, Number(y) - 5, level.label, `text-anchor="end" fill="${level.color}"`),
+    // Above its line, unless that would run into the plot's top edge.
+    text(frame.left + frame.width - 4, Number(y) - frame.top < 18 ? Number(y) + 15 : Number(y) - 5, level.label,
+      `text-anchor="end" fill="${level.color}"`),
   ];
 }
 
