@@ -25,7 +25,13 @@ export function benchInput(cwd: string, input: string | undefined, size: number)
     file = { path: inspected.absolute, bytes: inspected.size };
   }
   const scratch = mkdtempSync(join(tmpdir(), 'stint-bench-'));
-  const remove = () => rmSync(scratch, { recursive: true, force: true });
+  // A signal answers CANCELLED at once and the process exits without unwinding: the scratch goes with it.
+  const onExit = () => rmSync(scratch, { recursive: true, force: true });
+  process.once('exit', onExit);
+  const remove = () => {
+    process.off('exit', onExit);
+    onExit();
+  };
   if (file) return { ...file, generated: false, scratch, remove };
   const path = join(scratch, `generated-${size}.csv`);
   try {
