@@ -1,14 +1,26 @@
-// The benchmarks' one entry point: `npm run bench [-- analyze|jobs|import]`.
+// The benchmarks' one entry point: `npm run bench [-- analyze|jobs|import] [--json] [--no-readme]`.
 // BENCH_GIB sets the big file's size (default 1). Figures are ratios against
-// baselines run in the same process; see bench/README.md.
+// baselines run in the same process; see bench/README.md. The run writes its
+// figures into bench/README.md's marked region unless --no-readme.
+import { join } from 'node:path';
 import { analyzeSuite, importSuite, jobsSuite } from './suites.js';
 import { printFigures, type Figure } from './measure.js';
+import { figuresTable, writeReadmeFigures } from './readme-figures.js';
+import { thisMachine } from '../src/commands/bench/machine.js';
+import { REPO_ROOT } from '../test/helpers/paths.js';
 
-const which = new Set(process.argv.slice(2));
+const args = process.argv.slice(2);
+const json = args.includes('--json');
+const readme = !args.includes('--no-readme');
+const which = new Set(args.filter((arg) => !arg.startsWith('--')));
 const all = which.size === 0;
 const gib = Number(process.env['BENCH_GIB'] ?? 1);
+const suites = ['analyze', 'jobs', 'import'].filter((suite) => all || which.has(suite));
 const figures: Figure[] = [];
-if (all || which.has('analyze')) figures.push(...(await analyzeSuite(gib)));
-if (all || which.has('jobs')) figures.push(...(await jobsSuite(gib)));
-if (all || which.has('import')) figures.push(...(await importSuite()));
-printFigures(figures);
+if (suites.includes('analyze')) figures.push(...(await analyzeSuite(gib)));
+if (suites.includes('jobs')) figures.push(...(await jobsSuite(gib)));
+if (suites.includes('import')) figures.push(...(await importSuite()));
+const machine = thisMachine();
+if (json) console.log(JSON.stringify({ machine, suites, gib, figures }));
+else printFigures(figures);
+if (readme) writeReadmeFigures(join(REPO_ROOT, 'bench', 'README.md'), figuresTable(figures, machine, suites));

@@ -1,4 +1,4 @@
-import { closeSync, cpSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
@@ -6,17 +6,15 @@ import { Bench } from 'tinybench';
 import { parse } from 'csv-parse/sync';
 import { Packr } from 'msgpackr';
 import { Level } from 'level';
-import { writeBigCsv } from '../test/helpers/big-csv.js';
+import { writeBigCsv } from '../src/commands/bench/big-csv.js';
 import { REPO_ROOT, STINT_BIN } from '../test/helpers/paths.js';
 import { csvParseStats } from './csv-parse-baseline.js';
 import { IMPORT_CHUNK_SIZE } from '../src/commands/engine-flags.js';
 import { duckDbStats, loadDuckDb } from './duckdb-baseline.js';
 import { mbps, median, timeCommand, type Figure } from './measure.js';
-import { openCheckpointStore, CHECKPOINT_FORMAT } from '../src/runtime/storage/checkpoint-store.js';
-import { ProgressUnit } from '../src/contract/vocabulary/progress-unit.js';
 import { CHECKPOINT_INTERVAL_MS } from '../src/runtime/program/call-context.js';
-import { readCsvHeader } from '../src/commands/csv-header.js';
-import { map as analyzeMap } from '../src/commands/analyze/csv-stats-map.js';
+import { byteScan } from '../src/commands/bench/byte-scan.js';
+import { checkpointWriter } from '../src/commands/bench/checkpoint-write.js';
 
 const WORK = join(tmpdir(), 'stint-bench');
 const GiB = 1024 ** 3;
@@ -40,21 +38,6 @@ const home = (name: string) => {
   return dir;
 };
 
-/** The physical floor: read every byte into one reused buffer and count newlines. */
-function byteScan(path: string): number {
-  const fd = openSync(path, 'r');
-  const buffer = Buffer.allocUnsafe(MiB);
-  let lines = 0;
-  try {
-    for (let n; (n = readSync(fd, buffer, 0, buffer.length, null)) > 0; ) {
-      for (let i = buffer.indexOf(10); i >= 0 && i < n; i = buffer.indexOf(10, i + 1)) lines++;
-    }
-  } finally {
-    closeSync(fd);
-  }
-  return lines;
-}
-
 async function analyzeRun(path: string, env: Record<string, string> = {}, rss = false, extra: string[] = []) {
   const run = await timeCommand(process.execPath, [STINT_BIN, 'analyze', path, '--budget', '0', '--workers', String(workers), ...extra], { STINT_HOME: home('analyze'), ...env }, rss);
   if (run.code !== 0) throw new Error(`analyze failed: ${run.stdout.slice(0, 500)} ${run.stderr.slice(0, 500)}`);
@@ -63,26 +46,16 @@ async function analyzeRun(path: string, env: Record<string, string> = {}, rss = 
 
 /** What one checkpoint write of analyze's state costs: the state of a 4 MiB chunk of the file, saved 50 times. */
 async function checkpointWriteMs(path: string): Promise<number> {
-  const header = readCsvHeader(path, statSync(path).size, MiB);
-  const bytes = Buffer.alloc(4 * MiB);
-  const fd = openSync(path, 'r');
-  const length = readSync(fd, bytes, 0, bytes.length, header.dataStart);
-  closeSync(fd);
-  const end = bytes.lastIndexOf(10, length - 1) + 1;
-  const stats = analyzeMap(bytes.subarray(0, end), { start: header.dataStart, end: header.dataStart + end, options: { width: header.names.length } });
-  const state = { fileIndex: 0, finished: [], current: { header, stats, watermark: { offset: header.dataStart + end, line: 1000 } } };
-  const dir = home('checkpoint-write');
-  const store = await openCheckpointStore(dir);
+  const writer = await checkpointWriter(path, home('checkpoint-write'));
   const times: number[] = [];
   try {
     for (let k = 0; k < 50; k++) {
       const t = performance.now();
-      await store.save({ version: CHECKPOINT_FORMAT, fingerprint: [{ size: 1, mtimeMs: 1, ino: 1 }], progress: { done: k, total: 50, unit: ProgressUnit.Bytes }, state, savedAt: Date.now() });
+      await writer.write();
       times.push(performance.now() - t);
     }
   } finally {
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
+    await writer.close();
   }
   return median(times);
 }

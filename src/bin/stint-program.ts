@@ -1,4 +1,6 @@
 import { analyzeCommand } from '../commands/analyze/analyze-command.js';
+import { benchCommand } from '../commands/bench/bench-command.js';
+import { benchResumeCommand } from '../commands/bench/bench-resume-command.js';
 import { exportCommand } from '../commands/export/export-command.js';
 import { followCommand } from '../commands/follow/follow-command.js';
 import { importCommand } from '../commands/import/import-command.js';
@@ -12,7 +14,7 @@ export function stintProgram(): Program {
     name: 'stint',
     version: TOOL_VERSION,
     description: 'long work under a time budget that never loses what was done',
-    commands: [analyzeCommand, importCommand, exportCommand, followCommand],
+    commands: [analyzeCommand, importCommand, exportCommand, followCommand, benchCommand, benchResumeCommand],
     codes: STINT_CODE_SETS,
   });
 }

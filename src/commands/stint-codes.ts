@@ -52,6 +52,15 @@ export const StintCode = defineErrorCodes({
     code: 'NOT_AN_ENVELOPE', exitCode: ExitCode.GENERAL_ERROR, retryable: false,
     description: 'a command stint follow ran answered something other than one envelope of this contract',
   },
+  BenchTargetFailed: {
+    code: 'BENCH_TARGET_FAILED', exitCode: ExitCode.PRECONDITION, retryable: false,
+    description: 'a command `stint bench resume` measures answered an error; context holds its exit and error',
+  },
+  BenchNotResumable: {
+    code: 'BENCH_NOT_RESUMABLE', exitCode: ExitCode.PRECONDITION, retryable: false,
+    description: 'a command `stint bench resume` measures reported no progress with a total,'
+      + ' did not stop resumably on SIGINT, or finished before the offset (its input is too small)',
+  },
 });
 export type StintCode = (typeof StintCode)[Exclude<keyof typeof StintCode, symbol>];
 

@@ -29,7 +29,8 @@ export async function executeCommand(
   const label = [inv.program.identity.name, ...command.path].join(' ');
   const display = inv.heartbeatMs
     ? heartbeat(host, label, inv.heartbeatMs, inv.started)
-    : host.stderrIsTTY && (command.spec.interruption || command.spec.relay)
+    // Any command that reports progress gets the bar at a terminal (one that never reports draws nothing).
+    : host.stderrIsTTY
       ? terminalBar(host, label, inv.started)
       : undefined;
   const call = createCallContext({
