@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { appendFileSync, copyFileSync } from 'node:fs';
 import type { Envelope } from '../../src/contract/envelope.js';
-import { cleanEnv, envelopeOf, runCli, runJson, type CliRun } from '../helpers/run-cli.js';
+import { cleanEnv, runCli, runJson, type CliRun } from '../helpers/run-cli.js';
 import { programPath, STINT_BIN } from '../helpers/paths.js';
 import { tempWorld } from '../helpers/temp-world.js';
 import { writeBigCsv } from '../helpers/big-csv.js';

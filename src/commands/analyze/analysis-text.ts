@@ -14,7 +14,9 @@ const COLUMNS: readonly TableColumn[] = [
 ];
 
 /** Said beside the counts when the fields are not comma-separated (a detected delimiter is worth seeing). */
-const SEPARATED: Readonly<Record<string, string>> = { '\t': ', tab-separated', ';': ', semicolon-separated', '|': ', pipe-separated' };
+const SEPARATED: Readonly<Record<string, string>> = {
+  '\t': ', tab-separated', ';': ', semicolon-separated', '|': ', pipe-separated',
+};
 
 function cell(value: unknown): string {
   if (value === null || value === undefined) return '';

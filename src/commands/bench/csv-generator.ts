@@ -29,7 +29,8 @@ export interface CsvShape {
 }
 
 const WORDS = [
-  'alpha', 'Beta', 'gamma', 'δέλτα', 'Zürich', 'São Paulo', '東京', '🙂 smile', 'a,b', 'say "hi"', ' padded ', 'TRUE',
+  'alpha', 'Beta', 'gamma', 'δέλτα', 'Zürich', 'São Paulo', '東京', '🙂 smile',
+  'a,b', 'say "hi"', ' padded ', 'TRUE',
   'false', 'x',
 ];
 const KINDS = ['integer', 'decimal', 'exponent', 'boolean', 'string', 'mixed', 'empty', 'bigint'] as const;

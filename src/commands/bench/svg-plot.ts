@@ -131,7 +131,8 @@ function legend(plot: Plot, frame: Frame): string[] {
   const y = frame.top + frame.height + 54;
   return plot.series.flatMap((series, k) => {
     const x = frame.left + k * 180;
-    return [`<rect x="${x}" y="${y - 9}" width="12" height="10" fill="${series.color}"/>`, text(x + 18, y, series.label)];
+    const swatch = `<rect x="${x}" y="${y - 9}" width="12" height="10" fill="${series.color}"/>`;
+    return [swatch, text(x + 18, y, series.label)];
   });
 }
 

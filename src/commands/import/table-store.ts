@@ -3,7 +3,6 @@ import { existsSync } from 'node:fs';
 import { StintCode } from '../stint-codes.js';
 import { StintError } from '../../contract/stint-error.js';
 import { databaseLocked, isLevelLocked } from '../../runtime/storage/level-errors.js';
-import type { Level } from 'level';
 import { levelWrites, type LevelBatch, type LevelWrites } from '../../engine/level-sink.js';
 import { nativeBatches, type NativeBatches } from './native-batch.js';
 

@@ -9,7 +9,7 @@ import { jobPruneCommand } from './commands/job-prune-command.js';
 import { jobStatusCommand } from './commands/job-status-command.js';
 import { jobWaitCommand } from './commands/job-wait-command.js';
 import { JobStore } from './job-store.js';
-import { jobWatchCommand } from './job-watch-command.js';
+import { jobWatchCommand } from './commands/job-watch-command.js';
 import { stateDirPath } from '../storage/state-dir.js';
 
 /** `job wait|status|cancel|list|logs|prune|watch`, generated for every program built on stint (REQ-F-081). */

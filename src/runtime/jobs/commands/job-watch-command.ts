@@ -1,52 +1,21 @@
-import type { Envelope } from '../../contract/envelope.js';
-import { ErrorCode } from '../../contract/error-code.js';
-import { ExitCode, STANDARD_EXIT_CODES, type ExitCodeEntry } from '../../contract/exit-code.js';
-import type { IncompleteData } from '../../contract/incomplete.js';
-import { ArgProblem } from '../../contract/vocabulary/arg-problem.js';
-import { DangerLevel } from '../../contract/vocabulary/danger-level.js';
-import { IncompleteState } from '../../contract/vocabulary/job-state.js';
-import { Phase } from '../../contract/vocabulary/phase.js';
-import { FrameworkFlag } from '../cli/framework-flags.js';
-import type { CommandContext, CommandResult, CommandSpec } from '../program/command-spec.js';
-import { isJobId } from './job-id.js';
-import type { JobRecord } from './job-record.js';
-import type { JobStore } from './job-store.js';
-import { waitOnJob } from './job-wait.js';
+import type { Envelope } from '../../../contract/envelope.js';
+import { ExitCode } from '../../../contract/exit-code.js';
+import type { IncompleteData } from '../../../contract/incomplete.js';
+import { DangerLevel } from '../../../contract/vocabulary/danger-level.js';
+import { IncompleteState } from '../../../contract/vocabulary/job-state.js';
+import { FrameworkFlag } from '../../cli/framework-flags.js';
+import type { CommandContext, CommandSpec } from '../../program/command-spec.js';
+import { isJobId } from '../job-id.js';
+import type { JobRecord } from '../job-record.js';
+import type { JobStore } from '../job-store.js';
+import { waitOnJob } from '../job-wait.js';
 import { watchItemText, watchProgress } from './watch-progress.js';
+import { badId, idArgument, RELAYED, type JobCommandDeps } from './job-command-parts.js';
 
 /** How often the watch reads the job's status (a running job rewrites it at least every second). */
 export const WATCH_POLL_MS = 250;
 /** A heartbeat line after this long without a change, unless --heartbeat-ms says otherwise. */
 export const WATCH_HEARTBEAT_MS = 10_000;
-
-/** What `job watch` needs from the program it serves (the job commands' deps). */
-export interface WatchDeps {
-  storeOf(ctx: CommandContext): JobStore;
-  retryableOf(job: JobRecord): boolean;
-}
-
-/** Every code a job can end with: the watch ends with the job's own response and exit code. */
-const RELAYED: Readonly<Partial<Record<ExitCode, ExitCodeEntry>>> = Object.fromEntries(
-  Object.values(ExitCode).map((code) => [code, {
-    ...STANDARD_EXIT_CODES[code],
-    description: `${STANDARD_EXIT_CODES[code].description} (the job's own exit, relayed)`.slice(0, 120),
-  }]),
-);
-
-function badId(id: string): CommandResult {
-  const message = `"${id}" is not a job id`;
-  return {
-    exitCode: ExitCode.ARG_ERROR,
-    error: {
-      code: ErrorCode.ArgError,
-      message,
-      retryable: false,
-      phase: Phase.Validation,
-      fix_required: 'Pass data.job_id from an INCOMPLETE response (letters, digits and dashes)',
-      errors: [{ field: 'id', reason: ArgProblem.MalformedValue, message }],
-    },
-  };
-}
 
 /** Still running: anything else (ended, paused, stalled, lost, not found) is the watch's last word. */
 function runsOn(answer: Envelope): boolean {
@@ -59,14 +28,14 @@ function runsOn(answer: Envelope): boolean {
  * stop, so SIGINT ends the watch (130, CANCELLED) while the job goes on. Each look judges the job as
  * `job wait` does, so a stalled or lost job ends the stream with that answer.
  */
-export function jobWatchCommand({ storeOf, retryableOf }: WatchDeps): CommandSpec {
+export function jobWatchCommand({ storeOf, retryableOf }: JobCommandDeps): CommandSpec {
   return {
     name: 'job watch',
     description: "Stream a job's progress as JSON lines until it ends; the last line is its final response."
       + ' Ctrl-C stops watching, not the job',
     dangerLevel: DangerLevel.Safe,
     streaming: true,
-    positionals: [{ name: 'id', type: 'string', description: 'The job id (data.job_id of an INCOMPLETE response)' }],
+    positionals: idArgument,
     flags: {
       [FrameworkFlag.HeartbeatMs]: {
         type: 'integer',

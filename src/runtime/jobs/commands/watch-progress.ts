@@ -1,7 +1,7 @@
-import type { IncompleteData, Progress } from '../../contract/incomplete.js';
-import { JobState } from '../../contract/vocabulary/job-state.js';
-import { formatDuration } from '../cli/duration.js';
-import { describeProgress } from '../cli/progress-display.js';
+import type { IncompleteData, Progress } from '../../../contract/incomplete.js';
+import { JobState } from '../../../contract/vocabulary/job-state.js';
+import { formatDuration } from '../../cli/duration.js';
+import { describeProgress } from '../../cli/progress-display.js';
 
 /** One item of `job watch`: where the job stands, with what a program needs to plan around it. */
 export interface WatchItem {
