@@ -41,9 +41,14 @@ export interface LoopResult {
   readonly continuations: number;
   /** The answer of cancel_command, when the loop ran it (`incomplete`). */
   readonly cancelResponse?: Envelope;
+  /** Why cancel_command gave no answer (it could not run, or answered no envelope): the work may go on. */
+  readonly cancelError?: unknown;
+  /** The continuations in a row whose progress.done did not grow (`incomplete`: the stall limit). */
+  readonly stalledContinuations?: number;
 }
 
-const DEFAULT_STALL_LIMIT = 3;
+/** Seed 000: continuations without growth of progress.done before the loop cancels. */
+export const DEFAULT_STALL_LIMIT = 3;
 
 /**
  * Runs `data.continue_command` through `options.run` until the exit is not INCOMPLETE (14); after
@@ -68,8 +73,14 @@ export async function continueUntilDone(first: Envelope, options: LoopOptions): 
     if (response.meta.exit_code !== ExitCode.INCOMPLETE) break;
     stalls = (response.data as IncompleteData).progress.done > previous ? 0 : stalls + 1;
     if (stalls >= stallLimit) {
-      const cancelResponse = await options.run((response.data as IncompleteData).cancel_command);
-      return { status: RunStatus.Incomplete, limit: StopLimit.Completion, response, continuations, cancelResponse };
+      const stalled = { status: RunStatus.Incomplete, limit: StopLimit.Completion, response, continuations };
+      try {
+        const cancelResponse = await options.run((response.data as IncompleteData).cancel_command);
+        return { ...stalled, stalledContinuations: stalls, cancelResponse };
+      } catch (cancelError) {
+        // The stall is still the answer: the caller escalates with the last response in hand.
+        return { ...stalled, stalledContinuations: stalls, cancelError };
+      }
     }
   }
   return { status: RunStatus.Done, response, continuations };

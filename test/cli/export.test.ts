@@ -227,10 +227,10 @@ describe('export under a budget', () => {
       pauses.push(data);
       assert.ok(pauses.length < 300, 'the export keeps moving');
       assert.equal(readFileSync(target, 'utf8'), 'the old file\n', 'the target is untouched while paused');
-      assert.equal(data.progress.unit, 'rows');
-      assert.equal(data.progress.total, BIG_ROWS);
       // A call that ran out before its first safe point (a loaded machine) has not begun the file yet.
       if (data.progress.done > 0) {
+        assert.equal(data.progress.unit, 'rows');
+        assert.equal(data.progress.total, BIG_ROWS);
         assert.deepEqual(partialsIn(dir).map((name) => /^\.out\.csv\.stint-[0-9a-f]{12}\.partial$/.test(name)), [true]);
         seenPartial++;
       }

@@ -95,7 +95,22 @@ test('a command that never advances is cancelled after exactly three stalled con
   assert.equal(data['continuations'], 3);
   assert.equal(data.response.data.progress.done, 7, 'the last response, as it was');
   assert.equal(data.cancel_response.ok, true);
+  assert.equal(data['cancelled'], true);
+  assert.match(envelope.error!.message, /did not grow over the last 3 continuations; the work was cancelled/);
   assert.equal(run.stderr, '');
+});
+
+test('a stalled command whose cancel_command fails is still STALLED, with the last response and no claim', async () => {
+  const log = world.path('cancel-fails.log');
+  const { run, envelope } = await runJson(follow([...never(log, 'start'), 'continue', 'garbage']), { env: freshHome() });
+  assert.equal(run.code, 10, run.stdout);
+  assert.equal(envelope.error!.code, ErrorCode.Stalled);
+  assert.deepEqual(calls(log), ['start', 'continue', 'continue', 'continue', 'garbage']);
+  const data = envelope.data as Record<string, unknown> & { response: { data: Data } };
+  assert.equal(data['cancelled'], false);
+  assert.equal(data.response.data.progress.done, 7, 'the last response, for the escalation');
+  assert.match(envelope.error!.message, /cancel_command did not succeed/);
+  assert.doesNotMatch(envelope.error!.message, /was cancelled/);
 });
 
 test('--max-continuations and --deadline answer 14 pending and never cancel', async () => {
@@ -144,7 +159,7 @@ test('SIGINT goes once to the running continuation; the answer is 130 CANCELLED 
   assert.equal(envelope.error!.code, ErrorCode.Cancelled);
   const data = envelope.data as Data;
   assert.equal(data['partial'], true);
-  assert.match(data.continue_command, /never-advances.* 'continue'$/);
+  assert.match(data.continue_command, /never-advances.* 'continue' 'continue' 'cancel'$/);
   assert.equal(data['continuations'], 1);
   assert.deepEqual(calls(log), ['start', 'wait-signal', 'waiting', 'SIGINT'], 'passed on once, nothing run after');
 });

@@ -41,9 +41,9 @@ export const followCommand = defineCommand({
   name: 'follow',
   description: 'Run a command of this contract and its continue_command until the exit is not 14;'
     + ' cancel it when progress stops growing',
-  // It changes what the command it runs changes, and it may run that command's cancel_command.
+  // It changes what the command it runs changes, and it may run that command's cancel_command. Its
+  // --idempotency-key goes to the first call, so a repeated follow of a writer continues the same run.
   dangerLevel: DangerLevel.Mutating,
-  idempotencyKey: false,
   relay: true,
   positionals: [{
     name: 'command',
@@ -75,9 +75,11 @@ export const followCommand = defineCommand({
       command: 'stint follow --deadline 10m -- stint import rows.csv --into rows.db',
     },
   ],
-  async run({ flags, positionals }, ctx) {
-    const { runFollow } = await import('./follow-run.js');
+  async run({ flags, positionals, options }, ctx) {
+    const { runFollow, withKey } = await import('./follow-run.js');
     const maxContinuations = flags['max-continuations'];
-    return runFollow({ words: positionals.command, maxContinuations, deadlineMs: flags.deadline }, ctx);
+    const key = options.idempotencyKeyGiven ? options.idempotencyKey : undefined;
+    const words = key === undefined ? positionals.command : withKey(positionals.command, key);
+    return runFollow({ words, maxContinuations, deadlineMs: flags.deadline }, ctx);
   },
 });

@@ -1,4 +1,4 @@
-import { continueUntilDone, type LoopResult } from '../../client/continuation-loop.js';
+import { continueUntilDone, DEFAULT_STALL_LIMIT, type LoopResult } from '../../client/continuation-loop.js';
 import type { Envelope } from '../../contract/envelope.js';
 import { ErrorCode } from '../../contract/error-code.js';
 import { ExitCode } from '../../contract/exit-code.js';
@@ -7,6 +7,8 @@ import { RunStatus } from '../../contract/vocabulary/run-status.js';
 import { StopLimit } from '../../contract/vocabulary/stop-limit.js';
 import type { CommandContext, CommandResult } from '../../runtime/program/command-spec.js';
 import { shellJoin } from '../../runtime/cli/shell-quote.js';
+import { plural } from '../../runtime/cli/plural.js';
+import { FrameworkFlag } from '../../runtime/cli/framework-flags.js';
 import { FollowedCall, type ChildSpawn } from './follow-child.js';
 
 /** What `stint follow` was asked: the command's words and when to stop waiting. */
@@ -69,6 +71,13 @@ export async function runFollow(input: FollowInput, ctx: CommandContext): Promis
   }
 }
 
+/** The command's words with `--idempotency-key <key>` added among its flags (before a `--`, if it has one). */
+export function withKey(words: readonly string[], key: string): string[] {
+  const flag = [`--${FrameworkFlag.IdempotencyKey}`, key];
+  const end = words.indexOf('--');
+  return end < 0 ? [...words, ...flag] : [...words.slice(0, end), ...flag, ...words.slice(end)];
+}
+
 /** The callee's environment; under --deadline no call holds past it (AGENT_CALL_BUDGET_MS is the time left). */
 function childEnv(ctx: CommandContext, deadline: number | undefined): Readonly<Record<string, string | undefined>> {
   if (deadline === undefined) return ctx.env;
@@ -83,20 +92,37 @@ function answerOf(result: LoopResult): CommandResult {
   const { response, continuations } = result;
   if (result.status === RunStatus.Done) return { exitCode: response.meta.exit_code as ExitCode, verbatim: response };
   if (result.status === RunStatus.Incomplete) {
-    const data = {
-      run_status: RunStatus.Incomplete,
-      limit: StopLimit.Completion,
-      continuations,
-      response,
-      ...(result.cancelResponse ? { cancel_response: result.cancelResponse } : {}),
-    };
-    const message = `progress.done did not grow over ${continuations} continuations; the work was cancelled`;
-    return { exitCode: ExitCode.TIMEOUT, data, error: { code: ErrorCode.Stalled, message, retryable: false } };
+    return stalledResult(result);
   }
   const data = { ...(response.data as object), run_status: RunStatus.Pending, limit: result.limit, continuations };
   const why = result.limit === StopLimit.MaxTurns ? '--max-continuations' : '--deadline';
   const message = `Stopped waiting at ${why}; the work goes on: run data.continue_command`;
   return { exitCode: ExitCode.INCOMPLETE, data, error: { code: ErrorCode.Incomplete, message, retryable: true } };
+}
+
+/** STALLED (10): the work stopped moving; says whether its cancel_command took, with the last response. */
+function stalledResult(result: LoopResult): CommandResult {
+  const cancelled = result.cancelResponse?.ok === true;
+  const data = {
+    run_status: RunStatus.Incomplete,
+    limit: StopLimit.Completion,
+    continuations: result.continuations,
+    response: result.response,
+    cancelled,
+    ...(result.cancelResponse ? { cancel_response: result.cancelResponse } : {}),
+  };
+  const stalls = plural(result.stalledContinuations ?? DEFAULT_STALL_LIMIT, 'continuation');
+  const outcome = cancelled
+    ? 'the work was cancelled'
+    : `its cancel_command did not succeed (${cancelFailure(result)}): the work may still be paused or running`;
+  const message = `progress.done did not grow over the last ${stalls}; ${outcome}`;
+  return { exitCode: ExitCode.TIMEOUT, data, error: { code: ErrorCode.Stalled, message, retryable: false } };
+}
+
+function cancelFailure(result: LoopResult): string {
+  const answer = result.cancelResponse;
+  if (answer) return `exit ${answer.meta.exit_code}${answer.error ? ` ${answer.error.code}` : ''}`;
+  return result.cancelError instanceof Error ? result.cancelError.message : 'no answer';
 }
 
 /**

@@ -27,6 +27,11 @@ export function formatDuration(ms: number): string {
   return m % 60 ? `${h}h${m % 60}m` : `${h}h`;
 }
 
+/** A duration the caller chose, said without rounding where it is short: 1500 ms is `1.5s`, not `2s`. */
+export function formatChosenDuration(ms: number): string {
+  return ms >= 1_000 && ms < 60_000 && ms % 1_000 !== 0 ? `${ms / 1_000}s` : formatDuration(ms);
+}
+
 const SIZE = /^(\d+)(B|KiB|MiB|GiB|K|M|G)?$/;
 const UNIT_BYTES = { B: 1, K: 1024, KiB: 1024, M: 1024 ** 2, MiB: 1024 ** 2, G: 1024 ** 3, GiB: 1024 ** 3 } as const;
 

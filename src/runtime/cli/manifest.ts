@@ -28,7 +28,7 @@ export function frameworkEnvVars(programName: string): readonly { name: string; 
     },
     { name: stateDirEnvOf(programName), description: state },
     { name: 'XDG_STATE_HOME', description: 'Base of the default job-state folder' },
-    { name: 'NO_COLOR', description: 'When set, no ANSI color on any stream' },
+    { name: 'NO_COLOR', description: 'When set and not empty, no ANSI color on any stream' },
   ];
 }
 

@@ -12,9 +12,9 @@ export interface Paint {
 const wrap = (open: number, close: number) => (text: string) => `\u001b[${open}m${text}\u001b[${close}m`;
 const plain = (text: string) => text;
 
-/** Color only for a terminal and never under NO_COLOR (any value, per no-color.org). */
+/** Color only for a terminal and never under NO_COLOR (set and not empty, per no-color.org). */
 export function paintFor(isTTY: boolean, env: Readonly<Record<string, string | undefined>>): Paint {
-  const on = isTTY && env['NO_COLOR'] === undefined && env['TERM'] !== 'dumb';
+  const on = isTTY && !env['NO_COLOR'] && env['TERM'] !== 'dumb';
   return on
     ? { red: wrap(31, 39), yellow: wrap(33, 39), dim: wrap(2, 22), bold: wrap(1, 22) }
     : { red: plain, yellow: plain, dim: plain, bold: plain };

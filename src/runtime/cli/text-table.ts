@@ -46,15 +46,27 @@ function pad(text: string, width: number, align: TableColumn['align']): string {
   return align === 'right' ? fill + text : text + fill;
 }
 
-/** Column widths that fit `width` cells: the shrinkable columns give up cells, widest first. */
-function fitWidths(columns: readonly TableColumn[], natural: number[], width: number | undefined): number[] {
+const NUMBER = /^[-+]?[\d.,]+(e[-+]?\d+)?%?$/i;
+
+/** The narrowest a column may become: a cut number would read as another number, so numbers stay whole. */
+function floorWidth(column: TableColumn, cells: readonly (readonly string[])[], k: number, natural: number): number {
+  if (!column.shrink) return natural;
+  const numbers = cells.slice(1).map((row) => row[k] ?? '').filter((cell) => NUMBER.test(cell));
+  return Math.min(natural, Math.max(MIN_CUT_WIDTH, ...numbers.map(displayWidth)));
+}
+
+/**
+ * Column widths that fit `width` cells: the shrinkable columns give up cells, widest first, down to their
+ * floor. A table that cannot fit keeps its floors (the terminal wraps it) rather than cut numbers.
+ */
+function fitWidths(floors: readonly number[], natural: readonly number[], width: number | undefined): number[] {
   const widths = [...natural];
   if (width === undefined) return widths;
   let over = widths.reduce((sum, w) => sum + w, 0) + GAP.length * (widths.length - 1) - width;
   while (over > 0) {
     const candidates = widths
       .map((w, k) => ({ w, k }))
-      .filter(({ w, k }) => columns[k]!.shrink && w > MIN_CUT_WIDTH);
+      .filter(({ w, k }) => w > floors[k]!);
     if (candidates.length === 0) break;
     const widest = candidates.reduce((a, b) => (b.w > a.w ? b : a));
     widths[widest.k]!--;
@@ -74,7 +86,8 @@ export function renderTable(
 ): string {
   const cells = [columns.map((c) => c.header), ...rows.map((row) => row.map(escapeControls))];
   const natural = columns.map((_, k) => Math.max(...cells.map((row) => displayWidth(row[k] ?? ''))));
-  const widths = fitWidths(columns, natural, width);
+  const floors = columns.map((column, k) => floorWidth(column, cells, k, natural[k]!));
+  const widths = fitWidths(floors, natural, width);
   const lines = cells.map((row) => columns
     .map((column, k) => pad(cutToWidth(row[k] ?? '', widths[k]!), widths[k]!, column.align))
     .join(GAP)

@@ -7,7 +7,7 @@ import { IncompleteState } from '../../contract/vocabulary/job-state.js';
 import { FrameworkFlag } from '../cli/framework-flags.js';
 import type { JobRecord } from './job-record.js';
 import { shellJoin, shellQuote } from '../cli/shell-quote.js';
-import { formatDuration } from '../cli/duration.js';
+import { formatChosenDuration } from '../cli/duration.js';
 import { progressDone } from '../cli/progress-display.js';
 
 export interface IncompleteParts {
@@ -56,7 +56,7 @@ function incompleteMessage(budgetMs: number | undefined, state: IncompleteState,
     if (done === undefined) return running ? 'Running; no safe point yet' : 'Paused before its first safe point';
     return `${running ? 'Running' : 'Paused'} with ${done}; ${next}`;
   }
-  const budget = `the call's ${formatDuration(budgetMs)} budget`;
+  const budget = `the call's ${formatChosenDuration(budgetMs)} budget`;
   if (done === undefined) {
     const after = running ? next : 'the next call starts from the beginning';
     return `${budget[0]!.toUpperCase()}${budget.slice(1)} ran out before the first safe point; ${after}`;

@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { buildEnvelope, type Envelope } from '../../contract/envelope.js';
 import { ErrorCode } from '../../contract/error-code.js';
 import { ExitCode } from '../../contract/exit-code.js';
+import type { Progress } from '../../contract/incomplete.js';
 import { IncompleteState, isTerminal } from '../../contract/vocabulary/job-state.js';
 import { incompleteEnvelope } from './incomplete-response.js';
 import { judgeJob, Verdict } from './job-liveness.js';
@@ -29,6 +30,8 @@ export interface WaitOptions {
   readonly meta?: Readonly<Record<string, unknown>>;
   /** Whether a process still lives (tests pass a fake); default: the system's answer. */
   readonly alive?: (identity: ProcessIdentity) => boolean;
+  /** Told the job's progress at each look (a person's `job wait` draws it as a bar). */
+  readonly onProgress?: (progress: Progress) => void;
   /** Ends a stalled job's process (tests pass a fake); default: SIGKILL once its identity is confirmed. */
   readonly kill?: (identity: ProcessIdentity) => void;
 }
@@ -49,6 +52,7 @@ export async function waitOnJob(options: WaitOptions): Promise<Envelope> {
     const now = options.now();
     const status = store.readStatus(id);
     const verdict = judgeJob(job, status, now, alive);
+    if (status?.progress) options.onProgress?.(status.progress);
     if (verdict === Verdict.Ended) return store.readResult(id) ?? markLost(store, job, status!.pid, now);
     if (verdict === Verdict.Paused) return incomplete(options, job, IncompleteState.Paused, status!, now);
     if (verdict === Verdict.Stalled) return markStalled(store, job, status!, now, options.kill);
@@ -74,7 +78,7 @@ function notFound(id: string, durationMs: number): Envelope {
       code: ErrorCode.JobNotFound,
       message: `no job ${id}`,
       retryable: false,
-      suggestion: 'List jobs with: job list',
+      suggestion: 'See the jobs there are with: job list',
     },
   });
 }

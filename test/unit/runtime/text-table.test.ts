@@ -49,3 +49,14 @@ test('without a width nothing is cut', () => {
   const long = 'y'.repeat(200);
   assert.match(renderTable([{ header: 'v', shrink: true }], [[long]]), new RegExp(long));
 });
+
+test('numbers are never cut, even in a shrinkable column; strings beside them are', () => {
+  const table = renderTable(
+    [{ header: 'name', shrink: true }, { header: 'max', shrink: true }],
+    [['a rather long column name', '9999999'], ['b', 'a long string value here']],
+    24,
+  );
+  assert.match(table, /9999999/);
+  assert.match(table, /…/);
+  assert.doesNotMatch(table, /9+…/);
+});

@@ -37,8 +37,14 @@ export const RELAYED: Readonly<Partial<Record<ExitCode, ExitCodeEntry>>> = Objec
   Object.values(ExitCode).map((code) => [code, relayedEntry(STANDARD_EXIT_CODES[code])]),
 );
 
+/**
+ * The job's own response, verbatim (its meta is the job's). An answer about the lookup itself (no such job)
+ * is this call's, so it gets this call's meta like any other.
+ */
 export function replay(envelope: Envelope): CommandResult {
-  return { exitCode: envelope.meta.exit_code as ExitCode, verbatim: envelope };
+  const exitCode = envelope.meta.exit_code as ExitCode;
+  if (envelope.error?.code === ErrorCode.JobNotFound) return { exitCode, error: envelope.error };
+  return { exitCode, verbatim: envelope };
 }
 
 export function badId(id: string): CommandResult {
@@ -59,7 +65,7 @@ export function noJob(id: string): CommandResult {
   return {
     exitCode: ExitCode.NOT_FOUND,
     error: {
-      code: ErrorCode.JobNotFound, message: `no job ${id}`, retryable: false, suggestion: 'List jobs with: job list',
+      code: ErrorCode.JobNotFound, message: `no job ${id}`, retryable: false, suggestion: 'See the jobs there are with: job list',
     },
   };
 }

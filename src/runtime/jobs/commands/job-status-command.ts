@@ -5,6 +5,7 @@ import { DangerLevel } from '../../../contract/vocabulary/danger-level.js';
 import { ProgressUnit } from '../../../contract/vocabulary/progress-unit.js';
 import type { CommandSpec } from '../../program/command-spec.js';
 import { shellJoin } from '../../cli/shell-quote.js';
+import { escapeControls } from '../../cli/text-table.js';
 import { cancelCommand } from '../incomplete-response.js';
 import { isJobId } from '../job-id.js';
 import type { JobRecord } from '../job-record.js';
@@ -18,7 +19,8 @@ function progressLine(view: JobView): string {
   // `12 of 2,000 steps`, but `1.5 MiB of 4.0 MiB`: a byte count is read with its own unit.
   const part = unit === ProgressUnit.Bytes ? quantity(done, unit) : quantity(done, undefined);
   const amount = total !== undefined ? `${part} of ${quantity(total, unit)}` : quantity(done, unit);
-  const parts = [view.percent !== undefined ? `${view.percent}% (${amount})` : amount];
+  const rows = view.progress.rows !== undefined ? `, ${quantity(view.progress.rows, ProgressUnit.Rows)}` : '';
+  const parts = [view.percent !== undefined ? `${view.percent}% (${amount}${rows})` : amount + rows];
   if (view.rate !== undefined) parts.push(`${quantity(view.rate, unit)}/s`);
   if (view.eta_ms !== undefined) parts.push(`ETA ${etaText(view)}`);
   return parts.join(', ');
@@ -32,7 +34,8 @@ function nextLines(job: JobRecord, view: JobView, answer: Envelope): [string, st
     return [['next', next], ['cancel', cancelCommand(job)]];
   }
   const exit = `exit ${answer.meta.exit_code}${answer.error ? ` ${answer.error.code}` : ''}`;
-  return [['answer', exit], ['show', shellJoin([...job.programWords, 'job', 'wait', job.id])]];
+  const why: [string, string][] = answer.error ? [['error', answer.error.message]] : [];
+  return [['answer', exit], ...why, ['show', shellJoin([...job.programWords, 'job', 'wait', job.id])]];
 }
 
 /** `job status` for people: a short block, one fact a line. */
@@ -46,7 +49,8 @@ export function statusBlock(job: JobRecord, view: JobView, answer: Envelope): st
     ['updated', `${age(view.updated_ms_ago)} ago`],
     ...nextLines(job, view, answer),
   ];
-  return rows.map(([label, value]) => `${label.padEnd(9)}${value}`).join('\n') + '\n';
+  // A value holding a newline (a file's name) stays on its line, escaped.
+  return rows.map(([label, value]) => `${label.padEnd(9)}${escapeControls(value)}`).join('\n') + '\n';
 }
 
 function blockOf(store: JobStore, id: string, answer: Envelope, now: number): (() => string) | undefined {

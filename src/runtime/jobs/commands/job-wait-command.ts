@@ -46,6 +46,7 @@ export function jobWaitCommand(deps: JobCommandDeps): CommandSpec {
         until: budgetMs ? started + budgetMs : undefined,
         budgetMs,
         retryableOf,
+        onProgress: (p) => ctx.progress(p.done, p.total, p.unit, p.rows),
       });
       const job = store.readRecord(id);
       return relayedAsItsCommand(answer, job && deps.commandOf(job), { width: ctx.stdoutWidth });

@@ -10,7 +10,7 @@ import type { JobRecord } from '../job-record.js';
 import type { JobStore } from '../job-store.js';
 import { waitOnJob } from '../job-wait.js';
 import { watchItemText, watchProgress } from './watch-progress.js';
-import { badId, idArgument, RELAYED, type JobCommandDeps } from './job-command-parts.js';
+import { badId, idArgument, RELAYED, replay, type JobCommandDeps } from './job-command-parts.js';
 
 /** How often the watch reads the job's status (a running job rewrites it at least every second). */
 export const WATCH_POLL_MS = 250;
@@ -49,8 +49,7 @@ export function jobWatchCommand({ storeOf, retryableOf }: JobCommandDeps): Comma
       const id = positionals['id'] as string;
       if (!isJobId(id)) return badId(id);
       const heartbeatMs = Number(flags[FrameworkFlag.HeartbeatMs] ?? WATCH_HEARTBEAT_MS);
-      const answer = await watch(ctx, storeOf(ctx), id, retryableOf, heartbeatMs);
-      return { exitCode: answer.meta.exit_code as ExitCode, verbatim: answer };
+      return replay(await watch(ctx, storeOf(ctx), id, retryableOf, heartbeatMs));
     },
     itemText: watchItemText,
   };
