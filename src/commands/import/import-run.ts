@@ -266,7 +266,7 @@ function replayOf(record: RunRecord): CommandResult<Record<string, unknown>> {
   return { exitCode: record.exitCode, data, ...error, meta: { idempotency_hit: true } };
 }
 
-/** `2 rows imported; 1 could not be`; under --dry-run what would be: `would import 2 rows into t; 1 could not be`. */
+/** `2 rows imported; 1 row could not be imported`; under --dry-run what would be: `would import 2 rows into t; …`. */
 function partialMessage(folded: SavedState, unresolved: number, how: { dryRun: boolean; into: string }): string {
   const rows = plural(folded.imported, 'row');
   if (folded.failed) {
@@ -277,7 +277,7 @@ function partialMessage(folded: SavedState, unresolved: number, how: { dryRun: b
     return `${at}; ${before} ${verb} imported`;
   }
   const done = how.dryRun ? `would import ${rows} into ${how.into}` : `${rows} imported`;
-  return `${done}; ${unresolved} could not be`;
+  return `${done}; ${plural(unresolved, 'row')} could not be imported`;
 }
 
 /** The response of a run that reached the end of its file (or stopped at a bad row, with --on-bad-row fail). */

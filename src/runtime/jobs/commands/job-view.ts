@@ -21,7 +21,7 @@ export interface JobView {
   readonly updated_ms_ago: number;
   /** Whole percent, when the work has a total. */
   readonly percent?: number;
-  /** Units per second over the job's life so far, when any work was done. */
+  /** Units per second over the job's life so far, while it runs and once any work was done. */
   readonly rate?: number;
   /** Time left at that rate, while the job runs and has a total. */
   readonly eta_ms?: number;
@@ -44,7 +44,8 @@ export function viewOf(job: JobRecord, status: JobStatus, now: number): JobView 
     age_ms: Math.max(0, now - job.createdAt),
     updated_ms_ago: Math.max(0, now - status.updatedAt),
     ...(progress.total ? { percent: Math.min(100, Math.floor((100 * progress.done) / progress.total)) } : {}),
-    ...(rate !== undefined ? { rate: Math.round(rate * 10) / 10 } : {}),
+    // A rate over a life that held pauses would mislead: shown while the job runs only.
+    ...(running && rate !== undefined ? { rate: Math.round(rate * 10) / 10 } : {}),
     ...(running && rate && left !== undefined ? { eta_ms: Math.round((left / rate) * 1000) } : {}),
   };
 }
