@@ -108,6 +108,8 @@ export interface FrameworkOptions {
   readonly idempotencyKey: string | undefined;
   /** Whether the caller gave the key (a continuation then does not add it again). */
   readonly idempotencyKeyGiven?: boolean;
+  /** The Redis URL whose queue runs the chunks (--queue, else STINT_QUEUE); undefined: the threads here. */
+  readonly queue?: string;
 }
 
 /** What a handler is called with: its flags and positionals, typed by the declaration, and the framework's options. */
@@ -183,6 +185,8 @@ export interface CommandContext {
    * by.
    */
   readonly invocationKey: string;
+  /** The Redis URL of --queue (or STINT_QUEUE) on an interruptible command: its chunks run on `worker` processes. */
+  readonly queue?: string;
   /**
    * The same identity without the idempotency key: tells "same key, other arguments" apart
    * (IDEMPOTENCY_KEY_REUSED).

@@ -1,0 +1,59 @@
+import { availableParallelism } from 'node:os';
+import { ErrorCode } from '../../contract/error-code.js';
+import { ExitCode } from '../../contract/exit-code.js';
+import { DangerLevel } from '../../contract/vocabulary/danger-level.js';
+import { SideEffects } from '../../contract/vocabulary/side-effects.js';
+import type { CommandSpec } from '../../runtime/program/command-spec.js';
+
+import { WorkerLog } from './worker-log.js';
+
+/** BullMQ's own lock duration: a dead worker's chunk runs again about this long after it died. */
+export const DEFAULT_LOCK_MS = 30_000;
+
+/**
+ * `worker`: runs the chunks that calls with --queue put on a Redis queue, with the program's own map modules.
+ * Every program built on stint gets it (program-with-worker.ts), so its commands' --queue has workers.
+ */
+export const workerCommand = (version: string): CommandSpec => ({
+  name: 'worker',
+  description: 'Run the chunks of calls given --queue: take chunk jobs from Redis and map them on threads here,'
+    + ' until SIGTERM or SIGINT (finishes the chunks in hand, takes no more)',
+  dangerLevel: DangerLevel.Safe,
+  // It hears SIGTERM itself to drain: a chunk in hand is finished, not abandoned to the stalled-job check.
+  relay: true,
+  flags: {
+    queue: { type: 'string', description: 'The Redis to take chunks from: redis://host:port. Default: STINT_QUEUE' },
+    concurrency: {
+      type: 'integer', min: 1, max: 256, default: Math.max(1, availableParallelism()),
+      description: 'Chunks at once, one thread each (default: one per core)',
+    },
+    'lock-duration': {
+      type: 'duration', min: 500, default: DEFAULT_LOCK_MS,
+      description: 'A chunk whose worker stops renewing its lock for this long (it died) runs again elsewhere',
+    },
+    log: {
+      type: 'enum', enumValues: Object.values(WorkerLog), default: WorkerLog.Text,
+      description: 'What stderr shows per chunk: a line for people (text) or a JSON object a line (json)',
+    },
+  },
+  exitCodes: {
+    [ExitCode.SUCCESS]: {
+      description: 'Drained after a signal: data.chunks says how many chunks it ran',
+      retryable: false, sideEffects: SideEffects.Complete,
+    },
+    [ExitCode.UNAVAILABLE]: {
+      description: 'Redis cannot be reached at start (QUEUE_UNREACHABLE, naming the URL)',
+      retryable: true, sideEffects: SideEffects.None, errorCodes: [ErrorCode.QueueUnreachable],
+    },
+  },
+  examples: [
+    {
+      description: 'Two chunks at once for a local Redis',
+      command: 'stint worker --queue redis://127.0.0.1:6379 --concurrency 2',
+    },
+  ],
+  async run({ flags }, ctx) {
+    const { runWorker } = await import('./worker-run.js');
+    return runWorker(flags as never, ctx, version);
+  },
+});
