@@ -37,6 +37,8 @@ export async function runWorker(flags: WorkerFlags, ctx: CommandContext, version
     url,
     concurrency: flags.concurrency,
     lockMs: flags['lock-duration'],
+    onTake: (job, path, start) => ctx.log(log === WorkerLog.Json ? JSON.stringify({ event: 'take', job, path, start })
+      : `take ${path} at ${start}`),
     onChunk: (event) => ctx.log(chunkLine(log, event)),
   });
   const started = { queue: shownUrl(url), concurrency: flags.concurrency, version, pid: process.pid };

@@ -1,4 +1,5 @@
-import { statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
+import { setTimeout as delay } from 'node:timers/promises';
 import { hostname } from 'node:os';
 import { Worker, type Job } from 'bullmq';
 import { ErrorCode } from '../../contract/error-code.js';
@@ -17,6 +18,8 @@ export interface QueueWorkerSpec {
    * the stalled check runs at this interval), so its chunk runs again elsewhere. BullMQ's default is 30 s.
    */
   readonly lockMs: number;
+  /** Each chunk as it is taken (before it is read), by its job id, file and planned start. */
+  onTake(job: string, path: string, nominalStart: number): void;
   /** Each chunk done or failed, as it ends. */
   onChunk(event: ChunkEvent): void;
 }
@@ -38,6 +41,16 @@ export interface QueueWorker {
   drain(): Promise<void>;
   /** Resolves once the worker stopped (drained, or closed for good). */
   readonly closed: Promise<void>;
+}
+
+/**
+ * Tests only: a chunk at or past STINT_TEST_HOLD_FROM (an offset) waits while the file STINT_TEST_HOLD_FILE
+ * exists, so a test can kill a worker, the coordinator or Redis while chunks are surely in hand.
+ */
+async function testHold(env: NodeJS.ProcessEnv, task: ChunkTask): Promise<void> {
+  const file = env['STINT_TEST_HOLD_FILE'];
+  if (!file || task.nominalStart < Number(env['STINT_TEST_HOLD_FROM'] ?? 0)) return;
+  while (existsSync(file)) await delay(50);
 }
 
 /** A file this worker cannot read as the coordinator saw it: the chunk's coded failure. */
@@ -76,6 +89,8 @@ export async function startQueueWorker(spec: QueueWorkerSpec): Promise<QueueWork
   const runJob = async (job: Job<ChunkJobData, ChunkJobResult>): Promise<ChunkJobResult> => {
     const began = Date.now();
     const task = decodeClone<ChunkTask>(job.data.task);
+    spec.onTake(job.id ?? '', task.path, task.nominalStart);
+    await testHold(process.env, task);
     // The thread pool checks the inode of a file opened here; the coordinator's may be another machine's.
     const { fileIno: _ino, ...local } = task;
     const refused = job.data.seen ? checkSeen(task, job.data.seen) : undefined;
