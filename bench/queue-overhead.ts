@@ -29,7 +29,7 @@ interface Worker {
 }
 
 function worker(url: string, lock: string, env: Record<string, string> = {}): Worker {
-  const args = [STINT_BIN, 'worker', '--queue', url, '--concurrency', '1', '--lock-duration', lock, '--log', 'json'];
+  const args = [STINT_BIN, 'worker', '--queue', url, '--concurrency', '1', '--lock-duration', lock, '--format', 'json'];
   const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
   const events: Event[] = [];
   let partial = '';
@@ -76,7 +76,9 @@ async function overhead(redis: RedisServer): Promise<void> {
   }
   const chunks = workers.reduce((n, w) => n + w.events.filter((e) => e.event === 'chunk').length, 0) / ROUNDS;
   const chunkMs = median(workers.flatMap((w) => w.events.filter((e) => e.event === 'chunk').map((e) => e.ms!)));
-  const cpu = await coordinatorCpu(redis);
+  // Two chunk sizes: the difference is the cost of the extra chunks alone, without start-up and headers.
+  const [big, small] = [await coordinatorCpu(redis, '1MiB'), await coordinatorCpu(redis, '256KiB')];
+  const perChunk = (small - big) / (chunks * 3);
   await stop(workers);
   const [l, q] = [median(local), median(queued)];
   console.log(`file ${(size / 1e6).toFixed(0)} MB, ${chunks} chunks of 1 MiB a run, ${ROUNDS} ABBA rounds, medians`);
@@ -85,14 +87,15 @@ async function overhead(redis: RedisServer): Promise<void> {
   console.log(`queue / pool time:               ${(q / l).toFixed(2)}x; `
     + `extra per chunk: ${((q - l) / chunks).toFixed(2)} ms of wall time`);
   console.log(`a worker's 1 MiB chunk (median, taken to done): ${chunkMs.toFixed(1)} ms`);
-  console.log(`the coordinator's CPU per chunk (user+sys / chunks): ${(cpu * 1000 / chunks).toFixed(2)} ms`);
+  console.log(`the coordinator's CPU a run: ${big.toFixed(2)} s in 1 MiB chunks, ${small.toFixed(2)} s in 256 KiB`
+    + ` chunks: ${(perChunk * 1000).toFixed(2)} ms per extra chunk`);
 }
 
 /** The coordinator's CPU seconds (user + sys, GNU time) for one queued run. */
-async function coordinatorCpu(redis: RedisServer): Promise<number> {
+async function coordinatorCpu(redis: RedisServer, chunkSize: string): Promise<number> {
   rmSync(home, { recursive: true, force: true });
   const args = ['-f', 'STINT_BENCH_CPU=%U %S', process.execPath, STINT_BIN, 'analyze', file, '--budget', '0',
-    '--queue', redis.url];
+    '--queue', redis.url, '--chunk-size', chunkSize];
   const run = await timeCommand('/usr/bin/time', args, { STINT_HOME: home });
   const [user, sys] = /STINT_BENCH_CPU=([\d.]+) ([\d.]+)/.exec(run.stderr)!.slice(1).map(Number);
   return user! + sys!;

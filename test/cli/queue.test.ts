@@ -53,7 +53,7 @@ class Worker {
   readonly child: ChildProcess;
   readonly done: Promise<{ code: number | null; stdout: string; stderr: string }>;
   constructor(env: Record<string, string> = {}) {
-    const args = ['worker', '--queue', redis.url, '--concurrency', '1', '--lock-duration', '2s', '--log', 'json'];
+    const args = ['worker', '--queue', redis.url, '--concurrency', '1', '--lock-duration', '2s', '--format', 'json'];
     this.child = spawn(process.execPath, [STINT_BIN, ...args], { env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';

@@ -3,9 +3,11 @@ import { ErrorCode } from '../../contract/error-code.js';
 import { ExitCode } from '../../contract/exit-code.js';
 import { DangerLevel } from '../../contract/vocabulary/danger-level.js';
 import { SideEffects } from '../../contract/vocabulary/side-effects.js';
+import { OutputFormat } from '../../contract/vocabulary/output-format.js';
 import type { CommandSpec } from '../../runtime/program/command-spec.js';
-
 import { WorkerLog } from './worker-log.js';
+import type { WorkerFlags } from './worker-run.js';
+
 
 /** BullMQ's own lock duration: a dead worker's chunk runs again about this long after it died. */
 export const DEFAULT_LOCK_MS = 30_000;
@@ -17,7 +19,8 @@ export const DEFAULT_LOCK_MS = 30_000;
 export const workerCommand = (version: string): CommandSpec => ({
   name: 'worker',
   description: 'Run the chunks of calls given --queue: take chunk jobs from Redis and map them on threads here,'
-    + ' until SIGTERM or SIGINT (finishes the chunks in hand, takes no more)',
+    + ' until SIGTERM or SIGINT (finishes the chunks in hand, takes no more); stderr tells each chunk, a JSON'
+    + ' object a line under --format json',
   dangerLevel: DangerLevel.Safe,
   // It hears SIGTERM itself to drain: a chunk in hand is finished, not abandoned to the stalled-job check.
   relay: true,
@@ -30,10 +33,6 @@ export const workerCommand = (version: string): CommandSpec => ({
     'lock-duration': {
       type: 'duration', min: 500, default: DEFAULT_LOCK_MS,
       description: 'A chunk whose worker stops renewing its lock for this long (it died) runs again elsewhere',
-    },
-    log: {
-      type: 'enum', enumValues: Object.values(WorkerLog), default: WorkerLog.Text,
-      description: 'What stderr shows per chunk: a line for people (text) or a JSON object a line (json)',
     },
   },
   exitCodes: {
@@ -52,8 +51,9 @@ export const workerCommand = (version: string): CommandSpec => ({
       command: 'stint worker --queue redis://127.0.0.1:6379 --concurrency 2',
     },
   ],
-  async run({ flags }, ctx) {
+  async run({ flags, options }, ctx) {
     const { runWorker } = await import('./worker-run.js');
-    return runWorker(flags as never, ctx, version);
+    const log = options.format === OutputFormat.Json ? WorkerLog.Json : WorkerLog.Text;
+    return runWorker({ ...(flags as never as WorkerFlags), log }, ctx, version);
   },
 });

@@ -229,7 +229,7 @@ function resolveCall(
   if (immediate) return immediate;
 
   const errors = [...parsed.errors];
-  let options: FrameworkOptions = { budgetMs: undefined, timeoutMs: undefined, idempotencyKey: undefined };
+  let options: FrameworkOptions = { budgetMs: undefined, timeoutMs: undefined, idempotencyKey: undefined, format };
   if (command?.spec.interruption) {
     const flagMs = parsed.flags[FrameworkFlag.Budget] as number | undefined;
     const budget = resolveBudget({ flagMs, env: host.env, interactive: host.stdinIsTTY });
