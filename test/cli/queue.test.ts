@@ -52,8 +52,9 @@ class Worker {
   readonly events: Event[] = [];
   readonly child: ChildProcess;
   readonly done: Promise<{ code: number | null; stdout: string; stderr: string }>;
-  constructor(env: Record<string, string> = {}) {
-    const args = ['worker', '--queue', redis.url, '--concurrency', '1', '--lock-duration', '2s', '--format', 'json'];
+  constructor(env: Record<string, string> = {}, extra: readonly string[] = []) {
+    const args = ['worker', '--queue', redis.url, '--concurrency', '1', '--lock-duration', '2s', '--format', 'json',
+      ...extra];
     this.child = spawn(process.execPath, [STINT_BIN, ...args], { env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
@@ -85,8 +86,8 @@ class Worker {
   }
 }
 
-async function workers(count: number, env: Record<string, string> = {}): Promise<Worker[]> {
-  const started = Array.from({ length: count }, () => new Worker(env));
+async function workers(count: number, env: Record<string, string> = {}, extra: string[] = []): Promise<Worker[]> {
+  const started = Array.from({ length: count }, () => new Worker(env, extra));
   await until(() => started.every((w) => w.of('started').length === 1), 'the workers start');
   return started;
 }
@@ -127,6 +128,27 @@ test('a worker killed with kill -9 holding a chunk: its chunk runs again elsewhe
   rmSync(hold);
   await Promise.all(others.map((w) => w.drain()));
 });
+
+test('a worker whose chunk hangs past --chunk-timeout stops with WORKER_FAILED; the chunk runs elsewhere', { skip },
+  async () => {
+    const hold = world.path('hold-hang');
+    writeFileSync(hold, '');
+    const [hanging] = await workers(1, { STINT_TEST_HOLD_FILE: hold }, ['--chunk-timeout', '1s']);
+    const others = await workers(1);
+    const call = startCli(analyzeArgs('128KiB'), { env: { STINT_HOME: home() } });
+    const ended = await hanging!.done;
+    const answer = JSON.parse(ended.stdout) as Envelope;
+    assert.equal(ended.code, 1);
+    assert.equal(answer.error?.code, 'WORKER_FAILED');
+    assert.equal(answer.error?.retryable, true);
+    const held = hanging!.of('take')[0]!['job'];
+    const envelope = envelopeOf(await call.done);
+    assert.equal(envelope.meta.exit_code, 0, JSON.stringify(envelope.error));
+    assert.deepEqual(envelope.data, local);
+    assert.equal(others[0]!.of('chunk').filter((e) => e['job'] === held).length, 1, 'the hung chunk ran elsewhere');
+    rmSync(hold);
+    await others[0]!.drain();
+  });
 
 /** Files under the call's checkpoint folder: a checkpoint was saved. */
 function checkpointSaved(stateHome: string): boolean {

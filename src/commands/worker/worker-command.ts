@@ -30,6 +30,11 @@ export const workerCommand = (version: string): CommandSpec => ({
       type: 'integer', min: 1, max: 256, default: Math.max(1, availableParallelism()),
       description: 'Chunks at once, one thread each (default: one per core)',
     },
+    'chunk-timeout': {
+      type: 'duration', min: 1,
+      description: 'A chunk still running after this long hangs: the worker stops (WORKER_FAILED, exit 1) and'
+        + ' the chunk runs again elsewhere once its lock expires. Default: no limit',
+    },
     'lock-duration': {
       type: 'duration', min: 500, default: DEFAULT_LOCK_MS,
       description: 'A chunk whose worker stops renewing its lock for this long (it died) runs again elsewhere',
@@ -39,6 +44,10 @@ export const workerCommand = (version: string): CommandSpec => ({
     [ExitCode.SUCCESS]: {
       description: 'Drained after a signal: data.chunks says how many chunks it ran',
       retryable: false, sideEffects: SideEffects.Complete,
+    },
+    [ExitCode.GENERAL_ERROR]: {
+      description: 'A chunk ran past --chunk-timeout (WORKER_FAILED): the worker stopped; start it again',
+      retryable: true, sideEffects: SideEffects.None, errorCodes: [ErrorCode.WorkerFailed],
     },
     [ExitCode.UNAVAILABLE]: {
       description: 'Redis cannot be reached at start (QUEUE_UNREACHABLE, naming the URL)',

@@ -13,6 +13,7 @@ export interface WorkerFlags {
   readonly queue: string | undefined;
   readonly concurrency: number;
   readonly 'lock-duration': number;
+  readonly 'chunk-timeout': number | undefined;
   readonly log: WorkerLog;
 }
 
@@ -37,6 +38,7 @@ export async function runWorker(flags: WorkerFlags, ctx: CommandContext, version
     url,
     concurrency: flags.concurrency,
     lockMs: flags['lock-duration'],
+    ...(flags['chunk-timeout'] !== undefined ? { chunkTimeoutMs: flags['chunk-timeout'] } : {}),
     onTake: (job, path, start) => ctx.log(log === WorkerLog.Json ? JSON.stringify({ event: 'take', job, path, start })
       : `take ${path} at ${start}`),
     onChunk: (event) => ctx.log(chunkLine(log, event)),
@@ -50,6 +52,13 @@ export async function runWorker(flags: WorkerFlags, ctx: CommandContext, version
     await worker.closed;
   } finally {
     off();
+  }
+  const hung = worker.hung();
+  if (hung) {
+    ctx.log(log === WorkerLog.Json ? JSON.stringify({ event: 'hung', message: hung }) : `worker ${started.pid}: ${hung}`);
+    throw new StintError(ErrorCode.WorkerFailed, `${hung}: this worker stopped; its chunks run elsewhere`, {
+      retryable: true, suggestion: 'Start the worker again; a chunk that hangs on every worker fails its run',
+    });
   }
   const data = { queue: started.queue, concurrency: flags.concurrency, chunks: worker.chunks(), drained: true };
   ctx.log(log === WorkerLog.Json ? JSON.stringify({ event: 'drained', chunks: data.chunks })

@@ -18,6 +18,11 @@ export interface QueueWorkerSpec {
    * the stalled check runs at this interval), so its chunk runs again elsewhere. BullMQ's default is 30 s.
    */
   readonly lockMs: number;
+  /**
+   * A chunk still running after this long hangs: the worker stops (its chunks are not renewed, so they run
+   * again elsewhere once their locks expire) and `hung()` says why. Undefined: no limit.
+   */
+  readonly chunkTimeoutMs?: number;
   /** Each chunk as it is taken (before it is read), by its job id, file and planned start. */
   onTake(job: string, path: string, nominalStart: number): void;
   /** Each chunk done or failed, as it ends. */
@@ -39,6 +44,8 @@ export interface ChunkEvent {
 export interface QueueWorker {
   chunks(): number;
   drain(): Promise<void>;
+  /** Why the worker stopped on its own (a chunk hung past the timeout), or undefined. */
+  hung(): string | undefined;
   /** Resolves once the worker stopped (drained, or closed for good). */
   readonly closed: Promise<void>;
 }
@@ -51,6 +58,14 @@ async function testHold(env: NodeJS.ProcessEnv, task: ChunkTask): Promise<void> 
   const file = env['STINT_TEST_HOLD_FILE'];
   if (!file || task.nominalStart < Number(env['STINT_TEST_HOLD_FROM'] ?? 0)) return;
   while (existsSync(file)) await delay(50);
+}
+
+/** The work's result, or never when it runs past `ms` (then `late` runs once). */
+function withinTimeout<T>(work: Promise<T>, ms: number | undefined, late: () => void): Promise<T> {
+  if (ms === undefined) return work;
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<never>(() => (timer = setTimeout(late, ms)));
+  return Promise.race([work, limit]).finally(() => clearTimeout(timer));
 }
 
 /** A file this worker cannot read as the coordinator saw it: the chunk's coded failure. */
@@ -86,15 +101,18 @@ export async function startQueueWorker(spec: QueueWorkerSpec): Promise<QueueWork
   await checkReachable(spec.url);
   const pool = await openChunkPool(spec.concurrency);
   let done = 0;
+  let giveUp: (job: Job<ChunkJobData, ChunkJobResult>, task: ChunkTask) => void = () => undefined;
   const runJob = async (job: Job<ChunkJobData, ChunkJobResult>): Promise<ChunkJobResult> => {
     const began = Date.now();
     const task = decodeClone<ChunkTask>(job.data.task);
     spec.onTake(job.id ?? '', task.path, task.nominalStart);
-    await testHold(process.env, task);
     // The thread pool checks the inode of a file opened here; the coordinator's may be another machine's.
     const { fileIno: _ino, ...local } = task;
-    const refused = job.data.seen ? checkSeen(task, job.data.seen) : undefined;
-    const reply = refused ?? (await pool.run<unknown>(local));
+    const mapped = async () => {
+      await testHold(process.env, task);
+      return (job.data.seen ? checkSeen(task, job.data.seen) : undefined) ?? pool.run<unknown>(local);
+    };
+    const reply = await withinTimeout(mapped(), spec.chunkTimeoutMs, () => giveUp(job, task));
     done++;
     const code = reply.kind === 'failed' ? { code: reply.error.code } : {};
     const end = reply.kind === 'misaligned' ? reply.start : reply.end;
@@ -118,6 +136,12 @@ export async function startQueueWorker(spec: QueueWorkerSpec): Promise<QueueWork
   let ended!: () => void;
   const closed = new Promise<void>((resolve) => (ended = resolve));
   const drain = () => (closing ??= worker.close().then(() => pool.close()).finally(ended));
+  let hung: string | undefined;
+  // Forced: the hung chunk is not waited for, and its lock is no longer renewed.
+  giveUp = (job, task) => {
+    hung ??= `chunk ${job.id} (${task.path} at ${task.nominalStart}) ran past ${spec.chunkTimeoutMs} ms`;
+    closing ??= worker.close(true).then(() => pool.close()).finally(ended);
+  };
   await worker.waitUntilReady();
-  return { chunks: () => done, drain, closed };
+  return { chunks: () => done, drain, hung: () => hung, closed };
 }
