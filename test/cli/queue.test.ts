@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Envelope } from '../../src/contract/envelope.js';
 import { writeBigCsv } from '../helpers/big-csv.js';
-import { STINT_BIN } from '../helpers/paths.js';
+import { programPath, STINT_BIN } from '../helpers/paths.js';
 import { redisMissing, startRedis, type RedisServer } from '../helpers/redis-server.js';
 import { cleanEnv, envelopeOf, runJson, startCli } from '../helpers/run-cli.js';
 import { tempWorld } from '../helpers/temp-world.js';
@@ -52,10 +52,10 @@ class Worker {
   readonly events: Event[] = [];
   readonly child: ChildProcess;
   readonly done: Promise<{ code: number | null; stdout: string; stderr: string }>;
-  constructor(env: Record<string, string> = {}, extra: readonly string[] = []) {
+  constructor(env: Record<string, string> = {}, extra: readonly string[] = [], program = STINT_BIN) {
     const args = ['worker', '--queue', redis.url, '--concurrency', '1', '--lock-duration', '2s', '--format', 'json',
       ...extra];
-    this.child = spawn(process.execPath, [STINT_BIN, ...args], { env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+    this.child = spawn(process.execPath, [program, ...args], { env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     let partial = '';
@@ -267,3 +267,17 @@ test('import through the queue with a worker and the coordinator killed mid-run:
     assert.equal(await exported(table), await exported(localTable));
     await Promise.all([pool[1]!, ...fresh].map((w) => w.drain()));
   });
+
+test('a program built on stint gets `worker` and --queue: its own map runs there, same answer', { skip }, async () => {
+  const program = programPath('crash-tool');
+  const worker = new Worker({}, [], program);
+  await until(() => worker.of('started').length === 1, 'the program\'s worker starts');
+  assert.equal(worker.of('started')[0]!['version'], '1.0.0');
+  const env = { STINT_HOME: home() };
+  const queued = await runJson(['count', input, '--budget', '0', '--queue', redis.url], { program, env });
+  const here = await runJson(['count', input, '--budget', '0'], { program, env: { STINT_HOME: home() } });
+  assert.equal(queued.envelope.meta.exit_code, 0, JSON.stringify(queued.envelope.error));
+  assert.deepEqual(queued.envelope.data, here.envelope.data);
+  assert.ok(worker.of('chunk').length > 0, 'the chunks ran on the program\'s worker');
+  await worker.drain();
+});
