@@ -212,7 +212,7 @@ describe('registration refusals', () => {
 describe('framework options', () => {
   test('a writer gets --idempotency-key; budget and timeout are resolved into meta', async () => {
     const { envelope } = await runJson(['put', '--idempotency-key', 'k1', '--budget', '5s', '--timeout', '1m'], { ...demo, env: { AGENT_CALL_BUDGET_MS: '2000' } });
-    assert.deepEqual(envelope.data!['options'], { budgetMs: 5000, timeoutMs: 60000, idempotencyKey: 'k1', idempotencyKeyGiven: true });
+    assert.deepEqual(envelope.data!['options'], { budgetMs: 5000, timeoutMs: 60000, idempotencyKey: 'k1', idempotencyKeyGiven: true, format: 'json' });
     assert.equal(envelope.meta.budget_ms, 5000);
     assert.equal(envelope.meta.timeout_ms, 60000);
   });

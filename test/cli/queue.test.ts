@@ -111,23 +111,24 @@ test('analyze through the queue on 3 workers equals the local run, for several c
   assert.ok(chunks >= Math.floor(size / 65536) + Math.floor(size / 1048576), `${chunks} chunks`);
 });
 
-test('a worker killed with kill -9 holding a chunk: its chunk runs again elsewhere, same answer', { skip }, async () => {
-  const hold = world.path('hold-kill');
-  writeFileSync(hold, '');
-  const [doomed] = await workers(1, { STINT_TEST_HOLD_FILE: hold });
-  const others = await workers(2);
-  const call = startCli(analyzeArgs('128KiB'), { env: { STINT_HOME: home() } });
-  await until(() => doomed!.of('take').length > 0, 'the doomed worker takes a chunk');
-  const held = doomed!.of('take')[0]!['job'];
-  doomed!.child.kill('SIGKILL');
-  const envelope = envelopeOf(await call.done);
-  assert.equal(envelope.meta.exit_code, 0, JSON.stringify(envelope.error));
-  assert.deepEqual(envelope.data, local);
-  const rerun = others.flatMap((w) => w.of('chunk')).filter((e) => e['job'] === held);
-  assert.equal(rerun.length, 1, 'the stalled chunk ran once more, on a live worker');
-  rmSync(hold);
-  await Promise.all(others.map((w) => w.drain()));
-});
+test('a worker killed with kill -9 holding a chunk: its chunk runs again elsewhere, same answer', { skip },
+  async () => {
+    const hold = world.path('hold-kill');
+    writeFileSync(hold, '');
+    const [doomed] = await workers(1, { STINT_TEST_HOLD_FILE: hold });
+    const others = await workers(2);
+    const call = startCli(analyzeArgs('128KiB'), { env: { STINT_HOME: home() } });
+    await until(() => doomed!.of('take').length > 0, 'the doomed worker takes a chunk');
+    const held = doomed!.of('take')[0]!['job'];
+    doomed!.child.kill('SIGKILL');
+    const envelope = envelopeOf(await call.done);
+    assert.equal(envelope.meta.exit_code, 0, JSON.stringify(envelope.error));
+    assert.deepEqual(envelope.data, local);
+    const rerun = others.flatMap((w) => w.of('chunk')).filter((e) => e['job'] === held);
+    assert.equal(rerun.length, 1, 'the stalled chunk ran once more, on a live worker');
+    rmSync(hold);
+    await Promise.all(others.map((w) => w.drain()));
+  });
 
 test('a worker whose chunk hangs past --chunk-timeout stops with WORKER_FAILED; the chunk runs elsewhere', { skip },
   async () => {

@@ -55,7 +55,8 @@ export async function runWorker(flags: WorkerFlags, ctx: CommandContext, version
   }
   const hung = worker.hung();
   if (hung) {
-    ctx.log(log === WorkerLog.Json ? JSON.stringify({ event: 'hung', message: hung }) : `worker ${started.pid}: ${hung}`);
+    const said = { event: 'hung', message: hung };
+    ctx.log(log === WorkerLog.Json ? JSON.stringify(said) : `worker ${started.pid}: ${hung}`);
     throw new StintError(ErrorCode.WorkerFailed, `${hung}: this worker stopped; its chunks run elsewhere`, {
       retryable: true, suggestion: 'Start the worker again; a chunk that hangs on every worker fails its run',
     });
