@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Envelope } from '../../src/contract/envelope.js';
 import { writeBigCsv } from '../helpers/big-csv.js';
+import { random } from '../helpers/csv-generator.js';
 import { programPath, STINT_BIN } from '../helpers/paths.js';
 import { redisMissing, startRedis, type RedisServer } from '../helpers/redis-server.js';
 import { cleanEnv, envelopeOf, runJson, startCli } from '../helpers/run-cli.js';
@@ -237,8 +238,8 @@ test('Redis out of reach at start: QUEUE_UNREACHABLE (12) naming the URL, for a 
     assert.equal(worker.envelope.error?.code, 'QUEUE_UNREACHABLE');
   });
 
-test('import through the queue with a worker and the coordinator killed mid-run: every row exactly once', { skip },
-  async () => {
+test('import through the queue with a worker and the coordinator killed mid-run, twice: every row exactly once',
+  { skip }, async () => {
     const env = { STINT_HOME: home() };
     const exported = async (table: string) => {
       const out = `${table}.csv`;
@@ -250,23 +251,30 @@ test('import through the queue with a worker and the coordinator killed mid-run:
     const imported = await runJson(['import', input, '--into', localTable, '--budget', '0'], { env });
     assert.equal(imported.envelope.meta.exit_code, 0, JSON.stringify(imported.envelope.error));
 
-    const hold = world.path('hold-import');
-    writeFileSync(hold, '');
-    const holdFrom = Math.floor(size / 2);
-    const pool = await workers(2, { STINT_TEST_HOLD_FILE: hold, STINT_TEST_HOLD_FROM: String(holdFrom) });
     const table = world.path('queued.db');
     const args = ['import', input, '--into', table, '--budget', '0', '--queue', redis.url, '--chunk-size', '64KiB'];
-    const first = startCli(args, { env });
-    await until(() => pool.every((w) => w.of('take').some((e) => Number(e['start']) >= holdFrom)), 'chunks held');
-    first.kill('SIGKILL'); // rows up to the held chunks are committed; the held chunks are in two workers' hands
-    pool[0]!.child.kill('SIGKILL');
-    await first.done;
-    const fresh = await workers(1);
-    rmSync(hold);
-    const second = await runJson(args, { env });
-    assert.equal(second.envelope.meta.exit_code, 0, JSON.stringify(second.envelope.error));
+    const rnd = random(14);
+    const survivors: Worker[] = [];
+    // Kill points drawn from a seeded generator: one in each of the file's two thirds after the first sixth.
+    for (const [low, high] of [[1 / 6, 1 / 2], [1 / 2, 5 / 6]] as const) {
+      const holdFrom = Math.floor(size * (low + rnd() * (high - low)));
+      const hold = world.path(`hold-import-${holdFrom}`);
+      writeFileSync(hold, '');
+      const pool = await workers(2, { STINT_TEST_HOLD_FILE: hold, STINT_TEST_HOLD_FROM: String(holdFrom) });
+      const call = startCli(args, { env });
+      await until(() => pool.every((w) => w.of('take').some((e) => Number(e['start']) >= holdFrom)), 'chunks held');
+      // The rows before the held chunks are committed; the held chunks are in the two workers' hands.
+      call.kill('SIGKILL');
+      const doomed = Math.floor(rnd() * 2);
+      pool[doomed]!.child.kill('SIGKILL');
+      await call.done;
+      survivors.push(pool[1 - doomed]!);
+      rmSync(hold);
+    }
+    const last = await runJson(args, { env });
+    assert.equal(last.envelope.meta.exit_code, 0, JSON.stringify(last.envelope.error));
     assert.equal(await exported(table), await exported(localTable));
-    await Promise.all([pool[1]!, ...fresh].map((w) => w.drain()));
+    await Promise.all(survivors.map((w) => w.drain()));
   });
 
 test('a program built on stint gets `worker` and --queue: its own map runs there, same answer', { skip }, async () => {
