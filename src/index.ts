@@ -7,7 +7,9 @@
 
 // Declaring commands and programs.
 export { defineCommand } from './runtime/program/define-command.js';
-export { createProgram, type Program, type ProgramSpec } from './runtime/program/program.js';
+export type { Program, ProgramSpec } from './runtime/program/program.js';
+// With the `worker` command, which runs the chunks of calls given --queue.
+export { createProgram } from './commands/worker/program-with-worker.js';
 export type { ProgramIdentity } from './runtime/cli/help-text.js';
 export type {
   CommandSpec, CommandInput, CommandResult, FlagSpec, FlagType, FlagValues, PositionalSpec, PositionalType,

@@ -34,6 +34,9 @@ export const ErrorCode = {
   InputDamaged: 'INPUT_DAMAGED',
   PartialFailure: 'PARTIAL_FAILURE',
   WorkerFailed: 'WORKER_FAILED',
+  // a queue of workers (--queue)
+  QueueUnreachable: 'QUEUE_UNREACHABLE',
+  InputNotShared: 'INPUT_NOT_SHARED',
   // stores and resumption
   DatabaseLocked: 'DATABASE_LOCKED',
   IdempotencyKeyReused: 'IDEMPOTENCY_KEY_REUSED',
@@ -69,6 +72,8 @@ export const EXIT_CODE_OF: Readonly<Record<ErrorCode, ExitCodeValue>> = Object.f
   [ErrorCode.RecordTooLong]: ExitCode.PRECONDITION,
   [ErrorCode.PartialFailure]: ExitCode.PARTIAL_FAILURE,
   [ErrorCode.WorkerFailed]: ExitCode.GENERAL_ERROR,
+  [ErrorCode.QueueUnreachable]: ExitCode.UNAVAILABLE,
+  [ErrorCode.InputNotShared]: ExitCode.PRECONDITION,
   [ErrorCode.DatabaseLocked]: ExitCode.UNAVAILABLE,
   [ErrorCode.IdempotencyKeyReused]: ExitCode.CONFLICT,
   [ErrorCode.InputChanged]: ExitCode.CONFLICT,

@@ -3,7 +3,8 @@ import type { Progress } from '../contract/incomplete.js';
 import { StintError } from '../contract/stint-error.js';
 import { ProgressUnit } from '../contract/vocabulary/progress-unit.js';
 import type { CommandContext } from '../runtime/program/command-spec.js';
-import { poolFor, type ChunkPool, type WorkerPool } from './chunk-pool.js';
+import type { ChunkPool, WorkerPool } from './chunk-pool.js';
+import { choosePool } from './pool-choice.js';
 import { DEFAULT_MAX_RECORD_BYTES, runChunked, type Fold, type Watermark } from './chunked-run.js';
 import type { Framing } from './framing.js';
 import { fingerprintOf, inspectInput, STDIN_PATH, type InputFile } from './input-file.js';
@@ -127,7 +128,7 @@ export async function foldFiles<P, S, R>(
   const progress = progressOver(inputs);
   const paths = (from: number) => inputs.slice(from).map((input) => input.path);
   let opened: { readonly pool: ChunkPool; readonly owned: boolean } | undefined;
-  const poolOf = async () => (opened ??= await poolFor(work)).pool;
+  const poolOf = async () => (opened ??= await choosePool(work, ctx)).pool;
   try {
     for (let index = saved.index; index < inputs.length; index++) {
       const input = inputs[index]!;

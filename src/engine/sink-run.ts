@@ -4,7 +4,7 @@ import type { Progress } from '../contract/incomplete.js';
 import { StintError } from '../contract/stint-error.js';
 import { ProgressUnit } from '../contract/vocabulary/progress-unit.js';
 import type { CommandContext } from '../runtime/program/command-spec.js';
-import { poolFor } from './chunk-pool.js';
+import { choosePool } from './pool-choice.js';
 import { DEFAULT_MAX_RECORD_BYTES, runChunked, type SafePoint, type Watermark } from './chunked-run.js';
 import type { FileOutcome, FileWork } from './file-work.js';
 import type { ReadableFile } from './process-files.js';
@@ -82,7 +82,7 @@ export async function foldIntoSink<P, S>(
 ): Promise<FileOutcome<S>> {
   const progressOf = work.progress ?? bytesOf(input.size);
   const restored = await resumeFromSink(ctx, work.sink, fingerprint, input, progressOf);
-  const { pool, owned } = await poolFor(work);
+  const { pool, owned } = await choosePool(work, ctx);
   try {
     const commits = sinkCommits(ctx, work.sink, fingerprint, { progressOf, ahead: work.commitAhead === true });
     const outcome = await runChunked({

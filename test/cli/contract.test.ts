@@ -30,10 +30,10 @@ describe('stint manifest', () => {
     const { envelope } = await runJson(['manifest'], demo);
     assertManifest(envelope.data);
     const commands = envelope.data!['commands'] as Record<string, { flags: Record<string, unknown>; exit_codes: Record<string, { retryable: boolean; side_effects: string }>; interruption?: unknown; builtin?: boolean }>;
-    assert.deepEqual(Object.keys(commands).sort(), ['crash', 'echo', 'group.needs', 'job.cancel', 'job.list', 'job.logs', 'job.prune', 'job.status', 'job.wait', 'job.watch', 'manifest', 'missing', 'put', 'undeclared']);
-    for (const id of ['job.cancel', 'job.list', 'job.logs', 'job.prune', 'job.status', 'job.wait', 'job.watch', 'manifest']) assert.equal(commands[id]!.builtin, true, id);
+    assert.deepEqual(Object.keys(commands).sort(), ['crash', 'echo', 'group.needs', 'job.cancel', 'job.list', 'job.logs', 'job.prune', 'job.status', 'job.wait', 'job.watch', 'manifest', 'missing', 'put', 'undeclared', 'worker']);
+    for (const id of ['job.cancel', 'job.list', 'job.logs', 'job.prune', 'job.status', 'job.wait', 'job.watch', 'manifest', 'worker']) assert.equal(commands[id]!.builtin, true, id);
     const put = commands['put']!;
-    assert.deepEqual(Object.keys(put.flags).sort(), ['budget', 'heartbeat-ms', 'idempotency-key', 'timeout']);
+    assert.deepEqual(Object.keys(put.flags).sort(), ['budget', 'heartbeat-ms', 'idempotency-key', 'queue', 'timeout']);
     assert.deepEqual(put.exit_codes['14'], { name: 'INCOMPLETE', description: 'Paused at a checkpoint', retryable: false, side_effects: 'partial' });
     assert.deepEqual(put.interruption, { detach: false, resume: true, idle_timeout_ms: 5000 });
     assert.equal(commands['echo']!.builtin, undefined, 'application commands never carry builtin');
@@ -212,7 +212,7 @@ describe('registration refusals', () => {
 describe('framework options', () => {
   test('a writer gets --idempotency-key; budget and timeout are resolved into meta', async () => {
     const { envelope } = await runJson(['put', '--idempotency-key', 'k1', '--budget', '5s', '--timeout', '1m'], { ...demo, env: { AGENT_CALL_BUDGET_MS: '2000' } });
-    assert.deepEqual(envelope.data!['options'], { budgetMs: 5000, timeoutMs: 60000, idempotencyKey: 'k1', idempotencyKeyGiven: true });
+    assert.deepEqual(envelope.data!['options'], { budgetMs: 5000, timeoutMs: 60000, idempotencyKey: 'k1', idempotencyKeyGiven: true, format: 'json' });
     assert.equal(envelope.meta.budget_ms, 5000);
     assert.equal(envelope.meta.timeout_ms, 60000);
   });

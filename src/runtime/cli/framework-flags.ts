@@ -27,7 +27,11 @@ export const FrameworkFlag = {
   HeartbeatMs: 'heartbeat-ms',
   Yes: 'yes',
   NonInteractive: 'non-interactive',
+  Queue: 'queue',
 } as const;
+
+/** The queue a call's chunks go to when it gives no --queue (docs: README, "Many machines"). */
+export const QUEUE_ENV = 'STINT_QUEUE';
 
 /** The flag a command that asks for confirmation previews with (the command declares it; the framework reads it). */
 export const DRY_RUN_FLAG = 'dry-run';
@@ -64,6 +68,13 @@ export function frameworkFlagsFor(
     flags[FrameworkFlag.Timeout] = {
       type: 'duration',
       description: 'Wall-clock bound on the whole work across every continuation (0 = none)',
+    };
+    flags[FrameworkFlag.Queue] = {
+      type: 'string',
+      // Where the chunks run cannot change the result: the same job and checkpoint with or without it.
+      identity: false,
+      description: 'Run the chunks on `worker` processes through this Redis (redis://host:port) instead of'
+        + ' threads here. Default: STINT_QUEUE',
     };
   }
   if (command.acceptsKey) {

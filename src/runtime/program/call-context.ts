@@ -22,6 +22,8 @@ export interface CallContextParts {
   readonly host: Host;
   readonly invocationKey: string;
   readonly argumentsDigest: string;
+  /** The Redis URL the chunks go to (FrameworkOptions.queue). */
+  readonly queue?: string;
   /** The program's state folder; checkpoints live under it. */
   readonly stateRoot: string;
   readonly stdinPath?: string;
@@ -73,6 +75,7 @@ export function createCallContext(parts: CallContextParts): CallContext {
     stdoutWidth: host.stdoutColumns?.(),
     env: host.env,
     invocationKey,
+    ...(parts.queue ? { queue: parts.queue } : {}),
     argumentsDigest: parts.argumentsDigest,
     stdinPath: parts.stdinPath,
     stdout: parts.stdout,

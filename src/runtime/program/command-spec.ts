@@ -4,6 +4,7 @@ import type { DangerLevel } from '../../contract/vocabulary/danger-level.js';
 import type { ProgressUnit } from '../../contract/vocabulary/progress-unit.js';
 import type { Progress } from '../../contract/incomplete.js';
 import type { Cause } from '../../contract/vocabulary/cause.js';
+import type { OutputFormat } from '../../contract/vocabulary/output-format.js';
 
 /**
  * Flag types an author may declare. `duration` takes `250`, `250ms`, `5s`,
@@ -108,6 +109,10 @@ export interface FrameworkOptions {
   readonly idempotencyKey: string | undefined;
   /** Whether the caller gave the key (a continuation then does not add it again). */
   readonly idempotencyKeyGiven?: boolean;
+  /** The Redis URL whose queue runs the chunks (--queue, else STINT_QUEUE); undefined: the threads here. */
+  readonly queue?: string;
+  /** The call's answer format (--format, else json unless stdout is a terminal): for what a handler logs. */
+  readonly format?: OutputFormat;
 }
 
 /** What a handler is called with: its flags and positionals, typed by the declaration, and the framework's options. */
@@ -183,6 +188,8 @@ export interface CommandContext {
    * by.
    */
   readonly invocationKey: string;
+  /** The Redis URL of --queue (or STINT_QUEUE) on an interruptible command: its chunks run on `worker` processes. */
+  readonly queue?: string;
   /**
    * The same identity without the idempotency key: tells "same key, other arguments" apart
    * (IDEMPOTENCY_KEY_REUSED).

@@ -37,6 +37,7 @@ export async function executeCommand(
     host,
     invocationKey: inv.key,
     argumentsDigest: inv.argumentsDigest,
+    ...(inv.options.queue ? { queue: inv.options.queue } : {}),
     stateRoot: inv.stateRoot,
     ...(inv.stdinPath ? { stdinPath: inv.stdinPath } : {}),
     ...(streamsStdout(inv) ? { stdout: (text: string) => host.writeStdout(text) } : {}),

@@ -18,7 +18,7 @@ import { buildCommandTree } from '../cli/command-tree.js';
 import { registerCommand, type RegisteredCommand } from './define-command.js';
 import { executeCommand } from './execute-command.js';
 import { cancelledEnvelope, finalEnvelope } from './final-envelope.js';
-import { FrameworkFlag } from '../cli/framework-flags.js';
+import { FrameworkFlag, QUEUE_ENV } from '../cli/framework-flags.js';
 import { commandHelp, groupHelp, type ProgramIdentity } from '../cli/help-text.js';
 import type { Host } from '../host.js';
 import { runInterruptible } from '../jobs/interruptible-call.js';
@@ -75,7 +75,7 @@ function argError(errors: readonly FieldError[]): ErrorDetail {
  * Builds a program from commands and the codes it declares. The framework
  * adds `manifest` and the `job` commands; registration refuses contradictions.
  */
-export function createProgram(spec: ProgramSpec): Program {
+export function createProgram(spec: ProgramSpec, frameworkCommands: readonly CommandSpec[] = []): Program {
   const identity: ProgramIdentity = { name: spec.name, version: spec.version, description: spec.description };
   const authored = spec.commands.map((command) => registerCommand(command, false));
   let manifestCache: Record<string, unknown> | undefined;
@@ -83,6 +83,8 @@ export function createProgram(spec: ProgramSpec): Program {
   const builtins = [
     manifestCommand(() => (manifestCache ??= buildManifest(identity, program.commands))),
     ...jobCommands(() => program),
+    // Commands the framework adds from a layer above this one (`worker`, from the commands layer).
+    ...frameworkCommands,
   ].map((c) => registerCommand(c, true));
   const commands: readonly RegisteredCommand[] = [...authored, ...builtins];
   const seen = new Set<string>();
@@ -227,7 +229,7 @@ function resolveCall(
   if (immediate) return immediate;
 
   const errors = [...parsed.errors];
-  let options: FrameworkOptions = { budgetMs: undefined, timeoutMs: undefined, idempotencyKey: undefined };
+  let options: FrameworkOptions = { budgetMs: undefined, timeoutMs: undefined, idempotencyKey: undefined, format };
   if (command?.spec.interruption) {
     const flagMs = parsed.flags[FrameworkFlag.Budget] as number | undefined;
     const budget = resolveBudget({ flagMs, env: host.env, interactive: host.stdinIsTTY });
@@ -235,7 +237,8 @@ function resolveCall(
     else {
       const timeoutFlag = parsed.flags[FrameworkFlag.Timeout] as number | undefined;
       const timeoutMs = resolveTimeout(timeoutFlag, command.spec.interruption);
-      options = { ...options, budgetMs: budget.budgetMs, timeoutMs };
+      const queue = (parsed.flags[FrameworkFlag.Queue] as string | undefined) || host.env[QUEUE_ENV] || undefined;
+      options = { ...options, budgetMs: budget.budgetMs, timeoutMs, ...(queue ? { queue } : {}) };
     }
   }
   if (errors.length > 0 || !command) {

@@ -48,7 +48,7 @@ test('the framework adds its flags and exit codes', () => {
     interruption: { detach: false, resume: true },
     exitCodes: { 0: ok, 14: { description: 'Paused', retryable: false, sideEffects: 'partial' } },
   }), false);
-  assert.deepEqual(Object.keys(registered.flags).sort(), ['budget', 'heartbeat-ms', 'idempotency-key', 'timeout']);
+  assert.deepEqual(Object.keys(registered.flags).sort(), ['budget', 'heartbeat-ms', 'idempotency-key', 'queue', 'timeout']);
   assert.deepEqual(Object.keys(registered.exitCodes).map(Number).sort((a, b) => a - b), [0, 1, 2, 4, 10, 12, 14]);
 });
 

@@ -1,0 +1,24 @@
+import { poolFor, type ChunkPool, type WorkerPool } from './chunk-pool.js';
+
+/** Where a call's chunks run instead of threads here: its --queue URL, and its key (the chunks' job ids). */
+export interface QueueTarget {
+  readonly queue?: string;
+  readonly invocationKey: string;
+}
+
+/** Chunks in flight on a queue when the call gives no --workers: enough to keep a few machines busy. */
+const QUEUE_WORKERS = 8;
+
+/**
+ * The pool a run uses: a queue's when the call names one (closed after it), else the threads here (poolFor).
+ * Redis and BullMQ load only for a call with --queue.
+ */
+export async function choosePool(
+  work: { readonly pool?: Promise<WorkerPool>; readonly workers?: number },
+  target: QueueTarget,
+): Promise<{ readonly pool: ChunkPool; readonly owned: boolean }> {
+  if (!target.queue) return poolFor(work);
+  const { openQueuePool } = await import('./queue/queue-pool.js');
+  const workers = work.workers ?? QUEUE_WORKERS;
+  return { pool: await openQueuePool({ url: target.queue, runKey: target.invocationKey, workers }), owned: true };
+}

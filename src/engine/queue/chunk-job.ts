@@ -1,0 +1,34 @@
+import { createHash } from 'node:crypto';
+import type { ChunkTask } from '../worker-protocol.js';
+
+/** What the coordinator saw of a file: a worker refuses to read one of another size or mtime (INPUT_NOT_SHARED). */
+export interface FileSeen {
+  readonly path: string;
+  readonly size: number;
+  readonly mtimeMs: number;
+}
+
+/** A chunk job's data: the task itself, and the file as the coordinator saw it (none for bytes sent along). */
+export interface ChunkJobData {
+  /** The ChunkTask, encoded (chunk-codec.ts). */
+  readonly task: string;
+  readonly seen?: FileSeen;
+  /** For people reading the queue: the file and the planned cut. */
+  readonly path: string;
+  readonly nominalStart: number;
+}
+
+/** A job's return value: the ChunkReply, encoded. */
+export type ChunkJobResult = string;
+
+/**
+ * A chunk's job id: the run's key and everything the task says (which file, which cut, aligned or not),
+ * hashed. The same chunk of the same run always gets the same id, so BullMQ adds it once however often a
+ * coordinator (or its successor after a crash) enqueues it; another run, or another file, never shares it.
+ */
+export function chunkJobId(runKey: string, task: ChunkTask, seen: FileSeen | undefined): string {
+  const { bytes, ...plain } = task;
+  const hash = createHash('sha256').update(runKey).update(JSON.stringify(plain)).update(JSON.stringify(seen ?? null));
+  if (bytes) hash.update(bytes);
+  return `c${hash.digest('hex').slice(0, 40)}`;
+}

@@ -1,0 +1,146 @@
+import { statSync } from 'node:fs';
+import { Job, Queue, QueueEvents } from 'bullmq';
+import { ErrorCode } from '../../contract/error-code.js';
+import type { ChunkPool } from '../chunk-pool.js';
+import type { ChunkReply, ChunkTask } from '../worker-protocol.js';
+import { decodeClone, encodeClone } from './chunk-codec.js';
+import { chunkJobId, type ChunkJobData, type FileSeen } from './chunk-job.js';
+import { CHUNK_QUEUE, checkReachable, QUEUE_PREFIX, redisOptions, shownUrl } from './queue-connection.js';
+
+/** Between two looks at the jobs in flight, beside the completion events (an event lost in a Redis restart). */
+const POLL_MS = 500;
+/** How long Redis may stay out of reach mid-run before the run answers a retryable failure. */
+const OUTAGE_LIMIT_MS = 30_000;
+/** A job a worker failed (it threw, or it stalled too often) is tried this many times in all. */
+const ATTEMPTS = 3;
+/** Jobs left behind by a coordinator that died are removed by the workers after this long. */
+const LEFTOVER_AGE_S = 3_600;
+
+/** What the queue pool needs: the Redis URL, the run's key (job ids) and how many chunks to keep in flight. */
+export interface QueuePoolSpec {
+  readonly url: string;
+  readonly runKey: string;
+  /** The fold's window is twice this (chunked-run.ts): chunks enqueued ahead of it. */
+  readonly workers: number;
+}
+
+interface Pending {
+  readonly id: string;
+  readonly data: ChunkJobData;
+  readonly task: ChunkTask;
+  readonly settle: (reply: ChunkReply<unknown>) => void;
+}
+
+/** A reply that is not the chunk's own: the queue failed it, or Redis went away. Retryable, as a dead thread. */
+const failedReply = (task: ChunkTask, message: string): ChunkReply<never> => ({
+  kind: 'failed',
+  start: task.nominalStart,
+  end: task.nominalStart,
+  error: { code: ErrorCode.WorkerFailed, message, threadDied: true },
+});
+
+/**
+ * The pool as a BullMQ queue: each chunk is a job the `worker` processes run; replies come back as the jobs'
+ * return values, read when a completion event names the job or at the next poll. Redis must answer at open.
+ */
+export async function openQueuePool(spec: QueuePoolSpec): Promise<ChunkPool> {
+  await checkReachable(spec.url);
+  const connection = redisOptions(spec.url);
+  const queue = new Queue<ChunkJobData, string, string>(CHUNK_QUEUE, { connection, prefix: QUEUE_PREFIX });
+  const events = new QueueEvents(CHUNK_QUEUE, { connection, prefix: QUEUE_PREFIX });
+  queue.on('error', () => undefined); // a lost connection is seen by the poll (outage), not thrown
+  events.on('error', () => undefined);
+  const pending = new Map<string, Pending>();
+  const seen = new Map<string, FileSeen>();
+  let downSince: number | undefined;
+
+  const add = (entry: Pending) => queue.add('chunk', entry.data, {
+    jobId: entry.id,
+    attempts: ATTEMPTS,
+    removeOnComplete: { age: LEFTOVER_AGE_S },
+    removeOnFail: { age: LEFTOVER_AGE_S },
+  });
+  const finish = (entry: Pending, reply: ChunkReply<unknown>) => {
+    pending.delete(entry.id);
+    entry.settle(reply);
+    // Read once, so gone: its id is this run's alone.
+    queue.remove(entry.id).catch(() => undefined);
+  };
+
+  /** One look at a job: its reply when done, a failure when the queue gave up on it, re-added when Redis lost it. */
+  async function look(entry: Pending): Promise<void> {
+    const job = await Job.fromId<ChunkJobData, string>(queue, entry.id);
+    if (!pending.has(entry.id)) return;
+    if (!job) {
+      await add(entry);
+      return;
+    }
+    if (job.finishedOn && typeof job.returnvalue === 'string') {
+      finish(entry, decodeClone<ChunkReply<unknown>>(job.returnvalue));
+    } else if (job.finishedOn && job.failedReason) {
+      finish(entry, failedReply(entry.task, `a queue worker failed the chunk: ${job.failedReason}`));
+    }
+  }
+  async function poll(): Promise<void> {
+    try {
+      for (const entry of [...pending.values()]) await look(entry);
+      downSince = undefined;
+    } catch (error) {
+      downSince ??= Date.now();
+      if (Date.now() - downSince < OUTAGE_LIMIT_MS) return;
+      const why = `the queue at ${shownUrl(spec.url)} stayed out of reach: ${(error as Error).message}`;
+      for (const entry of [...pending.values()]) finish(entry, failedReply(entry.task, why));
+    }
+  }
+  let polling = false;
+  const timer = setInterval(() => {
+    if (polling || pending.size === 0) return;
+    polling = true;
+    void poll().finally(() => (polling = false));
+  }, POLL_MS);
+  const onEvent = ({ jobId }: { jobId: string }) => {
+    const entry = pending.get(jobId);
+    if (entry) look(entry).catch(() => undefined);
+  };
+  events.on('completed', onEvent);
+  events.on('failed', onEvent);
+  await Promise.all([queue.waitUntilReady(), events.waitUntilReady()]);
+
+  return {
+    workers: spec.workers,
+    async run<P>(task: ChunkTask): Promise<ChunkReply<P>> {
+      const check = task.bytes ? undefined : seenOf(seen, task.path);
+      const data: ChunkJobData = {
+        task: encodeClone(task), path: task.path, nominalStart: task.nominalStart, ...(check ? { seen: check } : {}),
+      };
+      const id = chunkJobId(spec.runKey, task, check);
+      const reply = new Promise<ChunkReply<unknown>>((settle) => pending.set(id, { id, data, task, settle }));
+      try {
+        await add(pending.get(id)!);
+      } catch {
+        // Redis is away: the poll adds it once Redis is back, or fails it after the outage limit.
+      }
+      return reply as Promise<ChunkReply<P>>;
+    },
+    async close() {
+      clearInterval(timer);
+      for (const entry of [...pending.values()]) {
+        pending.delete(entry.id);
+        // Not folded: nobody waits for them now (a stop), so they leave the queue.
+        queue.remove(entry.id).catch(() => undefined);
+      }
+      await Promise.allSettled([events.close(), queue.close()]);
+    },
+  };
+}
+
+/** The file as the coordinator sees it, once per path: what each worker compares its own view with. */
+function seenOf(seen: Map<string, FileSeen>, path: string): FileSeen {
+  let file = seen.get(path);
+  if (!file) {
+    const stat = statSync(path);
+    file = { path, size: stat.size, mtimeMs: stat.mtimeMs };
+    seen.set(path, file);
+  }
+  return file;
+}

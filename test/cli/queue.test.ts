@@ -1,0 +1,292 @@
+// analyze through a BullMQ queue on a real redis-server, with real `stint worker` processes: the answer equals
+// the local run's, whatever dies mid-run (a worker, the coordinator, Redis). Workers use a 2 s lock (a dead
+// worker's chunk runs again about 2-4 s after it died) instead of BullMQ's 30 s, to keep the file quick.
+// STINT_TEST_HOLD_FILE makes a worker hold the chunks it takes (at or past STINT_TEST_HOLD_FROM) while the
+// file exists: a kill then surely comes with chunks in hand.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { copyFileSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import type { Envelope } from '../../src/contract/envelope.js';
+import { writeBigCsv } from '../helpers/big-csv.js';
+import { random } from '../helpers/csv-generator.js';
+import { programPath, STINT_BIN } from '../helpers/paths.js';
+import { redisMissing, startRedis, type RedisServer } from '../helpers/redis-server.js';
+import { cleanEnv, envelopeOf, runJson, startCli } from '../helpers/run-cli.js';
+import { tempWorld } from '../helpers/temp-world.js';
+
+const missing = redisMissing();
+const skip = missing ? `the queue tests skip: ${missing}` : false;
+if (missing) console.log(`# ${skip}`);
+const world = tempWorld('queue');
+const input = world.path('data.csv');
+const size = writeBigCsv(input, 3 * 1024 * 1024, 7);
+let redis: RedisServer;
+let local: unknown;
+let homes = 0;
+const home = () => world.path(`home-${++homes}`);
+
+before(async () => {
+  if (missing) return;
+  redis = await startRedis();
+  const { envelope } = await runJson(['analyze', input, '--budget', '0'], { env: { STINT_HOME: home() } });
+  assert.equal(envelope.meta.exit_code, 0, JSON.stringify(envelope.error));
+  local = envelope.data;
+});
+after(async () => redis?.stop());
+
+/** Resolves once `fact` holds; a guard (not a speed assertion) fails a test that would otherwise hang. */
+async function until(fact: () => boolean, what: string, guardMs = 60_000): Promise<void> {
+  const limit = Date.now() + guardMs;
+  while (!fact()) {
+    if (Date.now() > limit) throw new Error(`gave up waiting: ${what}`);
+    await delay(25);
+  }
+}
+
+type Event = Record<string, unknown> & { event: string };
+
+/** A `stint worker` process: its JSON lines on stderr as they come, and its end. */
+class Worker {
+  readonly events: Event[] = [];
+  readonly child: ChildProcess;
+  readonly done: Promise<{ code: number | null; stdout: string; stderr: string }>;
+  constructor(env: Record<string, string> = {}, extra: readonly string[] = [], program = STINT_BIN) {
+    const args = ['worker', '--queue', redis.url, '--concurrency', '1', '--lock-duration', '2s', '--format', 'json',
+      ...extra];
+    this.child = spawn(process.execPath, [program, ...args], { env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    let partial = '';
+    this.child.stdout!.setEncoding('utf8').on('data', (text: string) => (stdout += text));
+    this.child.stderr!.setEncoding('utf8').on('data', (text: string) => {
+      stderr += text;
+      const lines = (partial + text).split('\n');
+      partial = lines.pop()!;
+      for (const line of lines) if (line.startsWith('{')) this.events.push(JSON.parse(line) as Event);
+    });
+    const guard = setTimeout(() => this.child.kill('SIGKILL'), 120_000);
+    this.done = new Promise((resolve) => this.child.on('close', (code) => {
+      clearTimeout(guard);
+      resolve({ code, stdout, stderr });
+    }));
+  }
+  of(kind: string): Event[] {
+    return this.events.filter((e) => e.event === kind);
+  }
+  /** Drains (SIGTERM) and checks its answer: exit 0, the chunks it ran. */
+  async drain(): Promise<number> {
+    this.child.kill('SIGTERM');
+    const { code, stdout, stderr } = await this.done;
+    const envelope = JSON.parse(stdout) as Envelope<{ chunks: number; drained: boolean }>;
+    assert.equal(code, 0, stderr);
+    assert.equal(envelope.data?.drained, true);
+    return envelope.data!.chunks;
+  }
+}
+
+async function workers(count: number, env: Record<string, string> = {}, extra: string[] = []): Promise<Worker[]> {
+  const started = Array.from({ length: count }, () => new Worker(env, extra));
+  await until(() => started.every((w) => w.of('started').length === 1), 'the workers start');
+  return started;
+}
+
+const analyzeArgs = (chunkSize: string) => ['analyze', input, '--budget', '0', '--queue', redis.url,
+  '--chunk-size', chunkSize];
+
+test('analyze through the queue on 3 workers equals the local run, for several chunk sizes', { skip }, async () => {
+  const pool = await workers(3);
+  for (const chunkSize of ['64KiB', '1MiB']) {
+    const { envelope } = await runJson(analyzeArgs(chunkSize), { env: { STINT_HOME: home() } });
+    assert.equal(envelope.meta.exit_code, 0, JSON.stringify(envelope.error));
+    assert.deepEqual(envelope.data, local);
+  }
+  const start = pool[0]!.of('started')[0]!;
+  assert.equal(start['concurrency'], 1);
+  assert.match(String(start['version']), /^\d+\.\d+\.\d+/);
+  assert.equal(start['queue'], redis.url);
+  const chunks = (await Promise.all(pool.map((w) => w.drain()))).reduce((a, b) => a + b, 0);
+  // The chunks ran on the workers, not on threads of the calls: 3 MiB in 64 KiB and in 1 MiB pieces.
+  assert.ok(chunks >= Math.floor(size / 65536) + Math.floor(size / 1048576), `${chunks} chunks`);
+});
+
+test('a worker killed with kill -9 holding a chunk: its chunk runs again elsewhere, same answer', { skip },
+  async () => {
+    const hold = world.path('hold-kill');
+    writeFileSync(hold, '');
+    const [doomed] = await workers(1, { STINT_TEST_HOLD_FILE: hold });
+    const others = await workers(2);
+    const call = startCli(analyzeArgs('128KiB'), { env: { STINT_HOME: home() } });
+    await until(() => doomed!.of('take').length > 0, 'the doomed worker takes a chunk');
+    const held = doomed!.of('take')[0]!['job'];
+    doomed!.child.kill('SIGKILL');
+    const envelope = envelopeOf(await call.done);
+    assert.equal(envelope.meta.exit_code, 0, JSON.stringify(envelope.error));
+    assert.deepEqual(envelope.data, local);
+    const rerun = others.flatMap((w) => w.of('chunk')).filter((e) => e['job'] === held);
+    assert.equal(rerun.length, 1, 'the stalled chunk ran once more, on a live worker');
+    rmSync(hold);
+    await Promise.all(others.map((w) => w.drain()));
+  });
+
+test('a worker whose chunk hangs past --chunk-timeout stops with WORKER_FAILED; the chunk runs elsewhere', { skip },
+  async () => {
+    const hold = world.path('hold-hang');
+    writeFileSync(hold, '');
+    const [hanging] = await workers(1, { STINT_TEST_HOLD_FILE: hold }, ['--chunk-timeout', '1s']);
+    const others = await workers(1);
+    const call = startCli(analyzeArgs('128KiB'), { env: { STINT_HOME: home() } });
+    const ended = await hanging!.done;
+    const answer = JSON.parse(ended.stdout) as Envelope;
+    assert.equal(ended.code, 1);
+    assert.equal(answer.error?.code, 'WORKER_FAILED');
+    assert.equal(answer.error?.retryable, true);
+    const held = hanging!.of('take')[0]!['job'];
+    const envelope = envelopeOf(await call.done);
+    assert.equal(envelope.meta.exit_code, 0, JSON.stringify(envelope.error));
+    assert.deepEqual(envelope.data, local);
+    assert.equal(others[0]!.of('chunk').filter((e) => e['job'] === held).length, 1, 'the hung chunk ran elsewhere');
+    rmSync(hold);
+    await others[0]!.drain();
+  });
+
+/** Files under the call's checkpoint folder: a checkpoint was saved. */
+function checkpointSaved(stateHome: string): boolean {
+  try {
+    const root = join(stateHome, 'checkpoints');
+    return readdirSync(root).some((key) => statSync(join(root, key)).isDirectory()
+      && readdirSync(join(root, key)).length > 0);
+  } catch {
+    return false;
+  }
+}
+
+test('the coordinator killed with kill -9 mid-run: the identical call resumes and answers the same', { skip },
+  async () => {
+    const hold = world.path('hold-coordinator');
+    writeFileSync(hold, '');
+    const holdFrom = Math.floor(size / 2);
+    const pool = await workers(2, { STINT_TEST_HOLD_FILE: hold, STINT_TEST_HOLD_FROM: String(holdFrom) });
+    const env = { STINT_HOME: home(), STINT_CHECKPOINT_INTERVAL_MS: '0' };
+    const first = startCli(analyzeArgs('64KiB'), { env });
+    const heldPast = () => pool.some((w) => w.of('take').some((e) => Number(e['start']) >= holdFrom));
+    await until(() => heldPast() && checkpointSaved(env.STINT_HOME), 'a checkpoint, and chunks held past half');
+    first.kill('SIGKILL');
+    await first.done;
+    const before = pool.map((w) => w.of('take').length);
+    rmSync(hold);
+    const { envelope } = await runJson(analyzeArgs('64KiB'), { env });
+    assert.equal(envelope.meta.exit_code, 0, JSON.stringify(envelope.error));
+    assert.deepEqual(envelope.data, local);
+    const taken = pool.flatMap((w, i) => w.of('take').slice(before[i]!)).map((e) => Number(e['start']));
+    assert.ok(taken.length > 0);
+    // Resumed from the checkpoint: nothing before the first chunk's end was taken again.
+    assert.ok(Math.min(...taken) >= 65536, `the resumed call took chunks from ${Math.min(...taken)}`);
+    await Promise.all(pool.map((w) => w.drain()));
+  });
+
+test('Redis restarted mid-run: the run ends correct, or with a coded retryable error', { skip }, async () => {
+  const hold = world.path('hold-redis');
+  writeFileSync(hold, '');
+  const holdFrom = Math.floor(size / 3);
+  const pool = await workers(2, { STINT_TEST_HOLD_FILE: hold, STINT_TEST_HOLD_FROM: String(holdFrom) });
+  const env = { STINT_HOME: home() };
+  const call = startCli(analyzeArgs('64KiB'), { env });
+  await until(() => pool.some((w) => w.of('take').some((e) => Number(e['start']) >= holdFrom)), 'chunks held');
+  await redis.restart();
+  rmSync(hold);
+  const envelope = envelopeOf(await call.done);
+  if (envelope.meta.exit_code === 0) assert.deepEqual(envelope.data, local);
+  else {
+    assert.equal(envelope.error?.retryable, true, JSON.stringify(envelope.error));
+    const again = await runJson(analyzeArgs('64KiB'), { env });
+    assert.deepEqual(again.envelope.data, local);
+  }
+  await Promise.all(pool.map((w) => w.drain()));
+});
+
+test('a worker that sees another file at the path answers INPUT_NOT_SHARED', { skip }, async () => {
+  const copy = world.path('copy.csv');
+  copyFileSync(input, copy);
+  const hold = world.path('hold-shared');
+  writeFileSync(hold, '');
+  const pool = await workers(1, { STINT_TEST_HOLD_FILE: hold });
+  const call = startCli(['analyze', copy, '--budget', '0', '--queue', redis.url], { env: { STINT_HOME: home() } });
+  await until(() => pool[0]!.of('take').length > 0, 'the worker takes a chunk');
+  utimesSync(copy, new Date(2001, 0, 1), new Date(2001, 0, 1)); // the coordinator saw another mtime
+  rmSync(hold);
+  const envelope = envelopeOf(await call.done);
+  assert.equal(envelope.meta.exit_code, 4);
+  assert.equal(envelope.error?.code, 'INPUT_NOT_SHARED');
+  await pool[0]!.drain();
+});
+
+test('Redis out of reach at start: QUEUE_UNREACHABLE (12) naming the URL, for a call and for a worker', { skip },
+  async () => {
+    const url = 'redis://127.0.0.1:1';
+    const { envelope } = await runJson(['analyze', input, '--budget', '0', '--queue', url], {
+      env: { STINT_HOME: home() },
+    });
+    assert.equal(envelope.meta.exit_code, 12);
+    assert.equal(envelope.error?.code, 'QUEUE_UNREACHABLE');
+    assert.equal(envelope.error?.retryable, true);
+    assert.match(envelope.error!.message, /redis:\/\/127\.0\.0\.1:1/);
+    const worker = await runJson(['worker'], { env: { STINT_QUEUE: url } });
+    assert.equal(worker.envelope.meta.exit_code, 12);
+    assert.equal(worker.envelope.error?.code, 'QUEUE_UNREACHABLE');
+  });
+
+test('import through the queue with a worker and the coordinator killed mid-run, twice: every row exactly once',
+  { skip }, async () => {
+    const env = { STINT_HOME: home() };
+    const exported = async (table: string) => {
+      const out = `${table}.csv`;
+      const { envelope } = await runJson(['export', table, '--output', out, '--budget', '0'], { env });
+      assert.equal(envelope.meta.exit_code, 0, JSON.stringify(envelope.error));
+      return readFileSync(out, 'utf8');
+    };
+    const localTable = world.path('local.db');
+    const imported = await runJson(['import', input, '--into', localTable, '--budget', '0'], { env });
+    assert.equal(imported.envelope.meta.exit_code, 0, JSON.stringify(imported.envelope.error));
+
+    const table = world.path('queued.db');
+    const args = ['import', input, '--into', table, '--budget', '0', '--queue', redis.url, '--chunk-size', '64KiB'];
+    const rnd = random(14);
+    const survivors: Worker[] = [];
+    // Kill points drawn from a seeded generator: one in each of the file's two thirds after the first sixth.
+    for (const [low, high] of [[1 / 6, 1 / 2], [1 / 2, 5 / 6]] as const) {
+      const holdFrom = Math.floor(size * (low + rnd() * (high - low)));
+      const hold = world.path(`hold-import-${holdFrom}`);
+      writeFileSync(hold, '');
+      const pool = await workers(2, { STINT_TEST_HOLD_FILE: hold, STINT_TEST_HOLD_FROM: String(holdFrom) });
+      const call = startCli(args, { env });
+      await until(() => pool.every((w) => w.of('take').some((e) => Number(e['start']) >= holdFrom)), 'chunks held');
+      // The rows before the held chunks are committed; the held chunks are in the two workers' hands.
+      call.kill('SIGKILL');
+      const doomed = Math.floor(rnd() * 2);
+      pool[doomed]!.child.kill('SIGKILL');
+      await call.done;
+      survivors.push(pool[1 - doomed]!);
+      rmSync(hold);
+    }
+    const last = await runJson(args, { env });
+    assert.equal(last.envelope.meta.exit_code, 0, JSON.stringify(last.envelope.error));
+    assert.equal(await exported(table), await exported(localTable));
+    await Promise.all(survivors.map((w) => w.drain()));
+  });
+
+test('a program built on stint gets `worker` and --queue: its own map runs there, same answer', { skip }, async () => {
+  const program = programPath('crash-tool');
+  const worker = new Worker({}, [], program);
+  await until(() => worker.of('started').length === 1, 'the program\'s worker starts');
+  assert.equal(worker.of('started')[0]!['version'], '1.0.0');
+  const env = { STINT_HOME: home() };
+  const queued = await runJson(['count', input, '--budget', '0', '--queue', redis.url], { program, env });
+  const here = await runJson(['count', input, '--budget', '0'], { program, env: { STINT_HOME: home() } });
+  assert.equal(queued.envelope.meta.exit_code, 0, JSON.stringify(queued.envelope.error));
+  assert.deepEqual(queued.envelope.data, here.envelope.data);
+  assert.ok(worker.of('chunk').length > 0, 'the chunks ran on the program\'s worker');
+  await worker.drain();
+});

@@ -1,0 +1,73 @@
+// A real redis-server (Debian's package) for the queue tests: a free loopback port, its own temporary folder,
+// persistence on (appendonly), stopped when the test file ends. `.ci/run` installs it when absent.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { tempWorld } from './temp-world.js';
+
+/** Why the queue tests cannot run here, or undefined when redis-server is installed. */
+export function redisMissing(): string | undefined {
+  const found = spawnSync('redis-server', ['--version'], { encoding: 'utf8' });
+  return found.status === 0 ? undefined : 'redis-server is not installed (apt-get install -y redis-server)';
+}
+
+export interface RedisServer {
+  readonly url: string;
+  /** Stops it (SIGTERM: it writes its append-only file first) and starts it again on the same port and folder. */
+  restart(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts redis-server and resolves once it accepts connections (its own log line says so). */
+function launch(port: number, dir: string): Promise<ChildProcess> {
+  const child = spawn('redis-server', [
+    '--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--save', '',
+    '--logfile', '', '--daemonize', 'no', '--protected-mode', 'yes',
+  ], { stdio: ['ignore', 'pipe', 'pipe'] });
+  return new Promise((resolve, reject) => {
+    let log = '';
+    const guard = setTimeout(() => reject(new Error(`redis-server did not start: ${log}`)), 20_000);
+    child.stdout!.setEncoding('utf8').on('data', (text: string) => {
+      log += text;
+      if (/Ready to accept connections/.test(log)) {
+        clearTimeout(guard);
+        resolve(child);
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`redis-server exited (${code}): ${log}`)));
+  });
+}
+
+function ended(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => child.once('exit', () => resolve()));
+}
+
+export async function startRedis(): Promise<RedisServer> {
+  const dir = tempWorld('redis').dir;
+  const port = await freePort();
+  let child = await launch(port, dir);
+  const stop = async () => {
+    child.kill('SIGTERM');
+    await ended(child);
+  };
+  process.on('exit', () => child.kill('SIGKILL'));
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    stop,
+    async restart() {
+      await stop();
+      child = await launch(port, dir);
+    },
+  };
+}
