@@ -99,12 +99,15 @@ export function decimalText({ units, scale }: Decimal): string {
 /**
  * How a value appears in JSON: a number when the double nearest it is
  * written with exactly its digits, else a string holding them all (a longer
- * JSON number would be rounded by JSON.parse, stint's own jobs among them).
+ * JSON number would be rounded by JSON.parse, stint's own jobs among them);
+ * an integer's string has no exponent.
  */
 export function jsonOfDecimal(value: Decimal): number | string {
   const text = decimalText(value);
   const double = Number(text);
-  return String(double) === text ? double : text;
+  if (String(double) === text) return double;
+  const whole = value.units % pow10(value.scale) === 0n;
+  return whole ? (value.units / pow10(value.scale)).toString() : text;
 }
 
 const bitLength = (n: bigint): number => (n === 0n ? 0 : n.toString(2).length);
