@@ -1,6 +1,6 @@
 // Column statistics shared by the worker-side map and the main-side fold.
 import {
-  addDecimals, beyond, decimalOfSum, jsonOfDecimal, meanOf, newDecimalSum, parseDecimal, type DecimalSum,
+  beyond, decimalOfSum, jsonOfDecimal, meanOf, mergedSum, newDecimalSum, parseDecimal, type DecimalSum,
 } from './exact-decimal.js';
 
 
@@ -106,8 +106,7 @@ export function mergeTableStats(into: TableStats, from: TableStats, lineBase: nu
     a.nulls += b.nulls;
     a.kinds |= b.kinds;
     mergeExtremes(a, b);
-    const sum = addDecimals(decimalOfSum(a.sum), decimalOfSum(b.sum));
-    a.sum = { units: sum.units.toString(), scale: sum.scale };
+    a.sum = mergedSum(a.sum, b.sum);
     a.outOfRange += b.outOfRange;
     a.sawFalse ||= b.sawFalse;
     a.sawTrue ||= b.sawTrue;

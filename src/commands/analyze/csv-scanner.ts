@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { ErrorCode } from '../../contract/error-code.js';
 import { StintCode } from '../stint-codes.js';
 import { Kind, LINE_SAMPLE_LIMIT, mergeTableStats, newTableStats, type TableStats } from './column-stats.js';
-import { addToSum } from './exact-decimal.js';
+import { addToSum, decimalText, parseDecimal } from './exact-decimal.js';
 import { processField } from './field-stats.js';
 /** The default delimiter (csv-delimiter.ts's COMMA: the worker side imports no command module). */
 const COMMA = 0x2c;
@@ -43,6 +43,7 @@ const CONSTANT_NAMES = [
   'COL_COUNT', 'COL_NULLS', 'COL_NUM_MIN', 'COL_NUM_MAX', 'COL_MIN_LENGTH', 'COL_MAX_LENGTH',
   'COL_KINDS', 'COL_SAW_FALSE', 'COL_SAW_TRUE',
   'COL_STR_MIN_PTR', 'COL_STR_MIN_LEN', 'COL_STR_MAX_PTR', 'COL_STR_MAX_LEN',
+  'COL_NUM_MIN_PTR', 'COL_NUM_MIN_LEN', 'COL_NUM_MAX_PTR', 'COL_NUM_MAX_LEN',
   'REPORT_CONSUMED', 'REPORT_LINE', 'REPORT_ROWS', 'REPORT_RAGGED', 'REPORT_ERROR_KIND', 'REPORT_ERROR_LINE',
   'REPORT_DEFERRED', 'REPORT_RAGGED_LINES', 'REPORT_DEFERRED_LIST',
 ] as const;
@@ -171,6 +172,19 @@ function statsInMemory(k: Constants, at: Layout, width: number, views: ReturnTyp
     column.sawFalse = int(k.COL_SAW_FALSE) !== 0;
     column.sawTrue = int(k.COL_SAW_TRUE) !== 0;
     for (let scale = 0; scale < k.SUM_SCALES; scale++) addToSum(column.sum, { units: sumOf(c, scale), scale });
+    // A long extreme's double approximated it: its text gives the right double and the exact value.
+    const exactText = (ptr: number, length: number) => {
+      const written = memory.toString('latin1', ptr, ptr + length);
+      const value = Number(written);
+      const exact = decimalText(parseDecimal(written));
+      return { value, text: String(value) === exact ? null : exact };
+    };
+    if (int(k.COL_NUM_MIN_LEN) >= 0) {
+      ({ value: column.numMin, text: column.numMinText } = exactText(int(k.COL_NUM_MIN_PTR), int(k.COL_NUM_MIN_LEN)));
+    }
+    if (int(k.COL_NUM_MAX_LEN) >= 0) {
+      ({ value: column.numMax, text: column.numMaxText } = exactText(int(k.COL_NUM_MAX_PTR), int(k.COL_NUM_MAX_LEN)));
+    }
     column.strMin = text(int(k.COL_STR_MIN_PTR), int(k.COL_STR_MIN_LEN));
     column.strMax = text(int(k.COL_STR_MAX_PTR), int(k.COL_STR_MAX_LEN));
   }

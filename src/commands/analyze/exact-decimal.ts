@@ -1,18 +1,22 @@
 /**
  * Exact decimal arithmetic for analyze's sums, minima and maxima: a value is
  * `units × 10^-scale` with `units` a big integer. Sums of decimals are exact,
- * so they do not depend on how a file was split. A column's running sum is
- * kept as text (`DecimalSum`): a checkpoint packs it with msgpackr, which
- * holds no BigInt past 64 bits.
+ * so they do not depend on how a file was split. A column's running sum
+ * (`DecimalSum`) is merged as text: a checkpoint packs it with msgpackr,
+ * which holds no BigInt past 64 bits.
  */
 export interface Decimal {
   readonly units: bigint;
   readonly scale: number;
 }
 
-/** A running sum in a form a checkpoint can hold: `units` is a decimal integer's text. */
+/**
+ * A running sum: `units` is a BigInt while a chunk's fields are added one by
+ * one (no text per field), and a decimal integer's text once chunks are
+ * merged, in the form a checkpoint can hold.
+ */
 export interface DecimalSum {
-  units: string;
+  units: bigint | string;
   scale: number;
 }
 
@@ -42,14 +46,21 @@ export function addDecimals(a: Decimal, b: Decimal): Decimal {
   return { units: a.units * pow10(b.scale - a.scale) + b.units, scale: b.scale };
 }
 
-export const decimalOfSum = (sum: DecimalSum): Decimal => ({ units: BigInt(sum.units), scale: sum.scale });
+export const decimalOfSum = (sum: DecimalSum): Decimal =>
+  ({ units: typeof sum.units === 'bigint' ? sum.units : BigInt(sum.units), scale: sum.scale });
 
-/** Adds a value into a running sum. */
+/** Adds a value into a running sum (which then holds a BigInt). */
 export function addToSum(sum: DecimalSum, value: Decimal): void {
   if (value.units === 0n) return;
   const total = addDecimals(decimalOfSum(sum), value);
-  sum.units = total.units.toString();
+  sum.units = total.units;
   sum.scale = total.scale;
+}
+
+/** The sum a + b in the form a checkpoint holds. */
+export function mergedSum(a: DecimalSum, b: DecimalSum): DecimalSum {
+  const total = addDecimals(decimalOfSum(a), decimalOfSum(b));
+  return { units: total.units.toString(), scale: total.scale };
 }
 
 export function compareDecimals(a: Decimal, b: Decimal): number {

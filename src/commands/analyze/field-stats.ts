@@ -30,6 +30,8 @@ function compareRange(b: Uint8Array, s: number, e: number, other: Uint8Array): n
 
 function noteNumber(col: ColumnPartial, value: number, kind: number, decimal: Decimal): void {
   col.kinds |= kind;
+  addToSum(col.sum, decimal);
+  if (value > col.numMin && value < col.numMax) return; // most values: no text is needed
   const exact = decimalText(decimal);
   const text = String(value) === exact ? null : exact;
   if (beyond(-1, value, text, col.numMin, col.numMinText)) {
@@ -40,7 +42,6 @@ function noteNumber(col: ColumnPartial, value: number, kind: number, decimal: De
     col.numMax = value;
     col.numMaxText = text;
   }
-  addToSum(col.sum, decimal);
 }
 
 /** `true` in any letter case (`| 32` lowers an ASCII letter). */

@@ -7,7 +7,7 @@ import {
 } from '../../../src/commands/analyze/exact-decimal.js';
 import { map } from '../../../src/commands/analyze/csv-stats-map.js';
 import { mergeTableStats, newTableStats, summarizeColumn } from '../../../src/commands/analyze/column-stats.js';
-import { addFractions, fractionOf, jsonOfFraction, nearestDouble, type Fraction } from '../../helpers/analyze-oracle.js';
+import { addFractions, compareFractions, fractionOf, jsonOfFraction, nearestDouble, type Fraction } from '../../helpers/analyze-oracle.js';
 import { random } from '../../helpers/csv-generator.js';
 
 const sumOf = (values: readonly string[]) => {
@@ -88,5 +88,22 @@ test('the scanner\'s sums pass 2^64 (the high word takes the carry), both signs'
     const bytes = Buffer.from(`${`${sign}999999999999999e3\n`.repeat(40_001)}`);
     const stats = map(bytes, { start: 0, end: bytes.length, options: { width: 1 } });
     assert.equal(summarizeColumn('x', stats.columns[0]!).sum, `${sign}40000999999999959999000`);
+  }
+});
+
+test('long values the scanner keeps (16 to 18 digits) settle their extremes exactly, near ties included', () => {
+  const near = ['9007199254740993', '9007199254740992', '9007199254740994', '-9007199254740993', '-9007199254740992',
+    '1.0000000000000001', '1', '0.99999999999999999', '1.00000000000000001', '-1.0000000000000001', '-1',
+    '123456789012345678', '123456789012345677', '123456789012345679e-3', '0.1', '0.100000000000000001', '-0.1'];
+  const rnd = random(3);
+  for (let round = 0; round < 300; round++) {
+    const values = Array.from({ length: 1 + Math.floor(rnd() * 12) }, () => near[Math.floor(rnd() * near.length)]!);
+    const bytes = Buffer.from(`${values.join('\n')}\n`);
+    const column = summarizeColumn('x', map(bytes, { start: 0, end: bytes.length, options: { width: 1 } }).columns[0]!);
+    const fractions = values.map(fractionOf);
+    const min = fractions.reduce((a, b) => (compareFractions(b, a) < 0 ? b : a));
+    const max = fractions.reduce((a, b) => (compareFractions(b, a) > 0 ? b : a));
+    assert.deepEqual([column.min, column.max, column.sum], [jsonOfFraction(min), jsonOfFraction(max),
+      jsonOfFraction(fractions.reduce(addFractions))], values.join(' '));
   }
 });

@@ -38,7 +38,9 @@ export const COL_COUNT: i32 = 0;
 export const COL_NULLS: i32 = 8;
 export const COL_NUM_MIN: i32 = 16;
 export const COL_NUM_MAX: i32 = 24;
-// 32: free.
+/** A numeric extreme's text (pointer, length; length -1: none) when its double only approximates a long value. */
+export const COL_NUM_MIN_PTR: i32 = 32;
+export const COL_NUM_MIN_LEN: i32 = 36;
 export const COL_MIN_LENGTH: i32 = 40;
 export const COL_MAX_LENGTH: i32 = 48;
 export const COL_KINDS: i32 = 56;
@@ -49,6 +51,8 @@ export const COL_STR_MIN_PTR: i32 = 72;
 export const COL_STR_MIN_LEN: i32 = 76;
 export const COL_STR_MAX_PTR: i32 = 80;
 export const COL_STR_MAX_LEN: i32 = 84;
+export const COL_NUM_MAX_PTR: i32 = 88;
+export const COL_NUM_MAX_LEN: i32 = 92;
 export const COLUMN_BYTES: i32 = 96;
 /**
  * A column's exact sum: one 128-bit integer per scale 0..SUM_SCALES-1, the
@@ -82,6 +86,8 @@ const POW10_INT = memory.data<i64>([1, 10, 100, 1000, 10000, 100000, 1000000, 10
 const MAX_FAST_DIGITS = 15;
 /** A whole value × 10^scale stays below 2^63 up to this many digits. */
 const MAX_INT_DIGITS = 18;
+/** A long value's double is within a few ulps of it: closer than this (relative) to an extreme, JavaScript decides. */
+const NEAR: f64 = 1e-12;
 
 // Set by configure().
 let columns: usize = 0;
@@ -136,6 +142,8 @@ export function reset(arenaAt: usize): void {
     store<i32>(col + COL_SAW_TRUE, 0);
     store<i32>(col + COL_STR_MIN_LEN, -1);
     store<i32>(col + COL_STR_MAX_LEN, -1);
+    store<i32>(col + COL_NUM_MIN_LEN, -1);
+    store<i32>(col + COL_NUM_MAX_LEN, -1);
   }
   memory.fill(sums, 0, <usize>width * <usize>(SUM_SCALES * SUM_BYTES));
   store<i32>(report + REPORT_ROWS, 0);
@@ -196,10 +204,40 @@ function addUnits(k: i32, scale: i32, units: i64): void {
   store<i64>(at + 8, load<i64>(at + 8) + (units >> 63) + <i64>(sum < low));
 }
 
-function noteNumber(col: usize, value: f64, kind: i32): void {
+/**
+ * Where a value falls against an extreme (sign -1: the minimum, +1: the
+ * maximum): BEYOND it, INSIDE, or NEAR it. Doubles of short values order
+ * them exactly; a long value's (or extreme's) double only approximates it,
+ * so within NEAR of the extreme the order is left to JavaScript.
+ */
+const INSIDE = 0;
+const BEYOND = 1;
+const TOO_NEAR = 2;
+
+function against(col: usize, sign: f64, value: f64, long: bool, at: i32, lenAt: i32): i32 {
+  const extreme = load<f64>(col + at);
+  if (!long && load<i32>(col + lenAt) < 0) return sign * (value - extreme) > 0 ? BEYOND : INSIDE;
+  if (extreme == -sign * Infinity) return BEYOND; // none yet
+  const gap = sign * (value - extreme);
+  const near = (abs<f64>(value) + abs<f64>(extreme)) * NEAR;
+  return gap > near ? BEYOND : gap < -near ? INSIDE : TOO_NEAR;
+}
+
+function setExtreme(col: usize, value: f64, long: bool, s: usize, len: i32, at: i32, ptrAt: i32, lenAt: i32): void {
+  store<f64>(col + at, value);
+  store<i32>(col + ptrAt, <i32>s);
+  store<i32>(col + lenAt, long ? len : -1);
+}
+
+/** Folds a number into its column's extremes; false (nothing changed) when JavaScript must take it. */
+function noteNumber(col: usize, value: f64, kind: i32, long: bool, s: usize, len: i32): bool {
+  const below = against(col, -1, value, long, COL_NUM_MIN, COL_NUM_MIN_LEN);
+  const above = against(col, 1, value, long, COL_NUM_MAX, COL_NUM_MAX_LEN);
+  if (below == TOO_NEAR || above == TOO_NEAR) return false;
   store<i32>(col + COL_KINDS, load<i32>(col + COL_KINDS) | kind);
-  if (value < load<f64>(col + COL_NUM_MIN)) store<f64>(col + COL_NUM_MIN, value);
-  if (value > load<f64>(col + COL_NUM_MAX)) store<f64>(col + COL_NUM_MAX, value);
+  if (below == BEYOND) setExtreme(col, value, long, s, len, COL_NUM_MIN, COL_NUM_MIN_PTR, COL_NUM_MIN_LEN);
+  if (above == BEYOND) setExtreme(col, value, long, s, len, COL_NUM_MAX, COL_NUM_MAX_PTR, COL_NUM_MAX_LEN);
+  return true;
 }
 
 /** Hands a field back to JavaScript (scan pauses before the list can overflow). */
@@ -235,7 +273,7 @@ function processField(k: i32, s: usize, e: usize): bool {
       digits++;
       if (significant > 0 || c != 48) {
         significant++;
-        if (significant <= MAX_FAST_DIGITS) units = units * 10 + <i64>(c - 48);
+        if (significant <= MAX_INT_DIGITS) units = units * 10 + <i64>(c - 48);
       }
       if (dot) fraction++;
     } else if (c == 46 && !dot) {
@@ -270,24 +308,32 @@ function processField(k: i32, s: usize, e: usize): bool {
       hasExponent = true;
     }
     if (ok) {
-      // The value is units × 10^scale; exact sums take scales -18..18 of up to 15 digits, the rest go to JavaScript.
+      // The value is units × 10^scale: exact sums take scales -18..18 of up to 18 digits, the rest go to JavaScript.
+      // Up to 15 digits the double is exact arithmetic; past that it is within a few ulps, for the extremes only.
       const scale = exponent - fraction;
       let value: f64 = 0;
+      const long = significant > MAX_FAST_DIGITS;
       if (significant > 0) {
-        if (significant > MAX_FAST_DIGITS || scale < 1 - SUM_SCALES || significant + scale > MAX_INT_DIGITS) {
+        if (significant > MAX_INT_DIGITS || scale < 1 - SUM_SCALES || significant + scale > MAX_INT_DIGITS) {
           defer(k, s, e);
           return false;
         }
         const mantissa = <f64>units;
         value = scale >= 0 ? mantissa * load<f64>(POW10 + (<usize>scale << 3)) : mantissa / load<f64>(POW10 + (<usize>(-scale) << 3));
-        if (negative) units = -units;
+        if (negative) value = -value;
+      } else if (negative) value = -value;
+      if (!noteNumber(col, value, dot || hasExponent ? KIND_NUMBER : KIND_INTEGER, long, s, len)) {
+        defer(k, s, e);
+        return false;
+      }
+      if (negative) units = -units;
+      if (significant > 0) {
         if (scale > 0) addUnits(k, 0, units * load<i64>(POW10_INT + (<usize>scale << 3)));
         else addUnits(k, -scale, units);
       }
-      if (negative) value = -value;
       store<f64>(col + COL_COUNT, load<f64>(col + COL_COUNT) + 1);
-      noteNumber(col, value, dot || hasExponent ? KIND_NUMBER : KIND_INTEGER);
-      return noteString(col, s, len, <f64>len);
+      const keptText = long && (load<i32>(col + COL_NUM_MIN_PTR) == <i32>s || load<i32>(col + COL_NUM_MAX_PTR) == <i32>s);
+      return noteString(col, s, len, <f64>len) || keptText;
     }
   }
   store<f64>(col + COL_COUNT, load<f64>(col + COL_COUNT) + 1);
