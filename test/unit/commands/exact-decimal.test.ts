@@ -107,3 +107,13 @@ test('long values the scanner keeps (16 to 18 digits) settle their extremes exac
       jsonOfFraction(fractions.reduce(addFractions))], values.join(' '));
   }
 });
+
+test('19-digit integers below 2^63 are summed by the scanner, those above by JavaScript: the same exact answer', () => {
+  const values = ['9223372036854775807', '9223372036854775808', '9999999999999999999', '-9223372036854775807',
+    '1700000000000000001', '-9223372036854775809', '1000000000000000000'];
+  const bytes = Buffer.from(`${values.join('\n')}\n`);
+  const column = summarizeColumn('x', map(bytes, { start: 0, end: bytes.length, options: { width: 1 } }).columns[0]!);
+  const fractions = values.map(fractionOf);
+  assert.deepEqual([column.min, column.max, column.sum],
+    ['-9223372036854775809', '9999999999999999999', jsonOfFraction(fractions.reduce(addFractions))]);
+});

@@ -86,6 +86,8 @@ const POW10_INT = memory.data<i64>([1, 10, 100, 1000, 10000, 100000, 1000000, 10
 const MAX_FAST_DIGITS = 15;
 /** A whole value × 10^scale stays below 2^63 up to this many digits. */
 const MAX_INT_DIGITS = 18;
+/** Digits read into the (unsigned) units: 19 fit, and those below 2^63 are summed here too. */
+const MAX_UNIT_DIGITS = 19;
 /** A long value's double is within a few ulps of it: closer than this (relative) to an extreme, JavaScript decides. */
 const NEAR: f64 = 1e-12;
 
@@ -273,7 +275,7 @@ function processField(k: i32, s: usize, e: usize): bool {
       digits++;
       if (significant > 0 || c != 48) {
         significant++;
-        if (significant <= MAX_INT_DIGITS) units = units * 10 + <i64>(c - 48);
+        if (significant <= MAX_UNIT_DIGITS) units = units * 10 + <i64>(c - 48);
       }
       if (dot) fraction++;
     } else if (c == 46 && !dot) {
@@ -308,17 +310,19 @@ function processField(k: i32, s: usize, e: usize): bool {
       hasExponent = true;
     }
     if (ok) {
-      // The value is units × 10^scale: exact sums take scales -18..18 of up to 18 digits, the rest go to JavaScript.
+      // The value is units × 10^scale: exact sums take scales -18..18 of up to 18 digits (19 below 2^63), the rest
+      // go to JavaScript.
       // Up to 15 digits the double is exact arithmetic; past that it is within a few ulps, for the extremes only.
       const scale = exponent - fraction;
       let value: f64 = 0;
       const long = significant > MAX_FAST_DIGITS;
       if (significant > 0) {
-        if (significant > MAX_INT_DIGITS || scale < 1 - SUM_SCALES || significant + scale > MAX_INT_DIGITS) {
+        const fits = significant <= MAX_INT_DIGITS || (significant == MAX_UNIT_DIGITS && units >= 0);
+        if (!fits || scale < 1 - SUM_SCALES || (scale > 0 && significant + scale > MAX_INT_DIGITS)) {
           defer(k, s, e);
           return false;
         }
-        const mantissa = <f64>units;
+        const mantissa = <f64>units; // exact up to 2^53; past it, rounded once
         value = scale >= 0 ? mantissa * load<f64>(POW10 + (<usize>scale << 3)) : mantissa / load<f64>(POW10 + (<usize>(-scale) << 3));
         if (negative) value = -value;
       } else if (negative) value = -value;
