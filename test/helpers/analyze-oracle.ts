@@ -48,7 +48,7 @@ export function nearestDouble([n, d]: Fraction): number {
   return negative ? -value : value;
 }
 
-/** The fraction (a finite decimal) written out: plain from 1e-7 to 1e21, else with an exponent, as JS writes numbers; an integer plain. */
+/** The fraction (a finite decimal) written as JS writes numbers (plain from 1e-7 to 1e21); an integer plain. */
 function decimalOf([n, d]: Fraction): string {
   if (d === 1n) return n.toString(); // an integer keeps all its digits
   let k = 0;
@@ -58,11 +58,13 @@ function decimalOf([n, d]: Fraction): string {
   const exponent = digits.length - 1 - k; // of the first digit
   const sign = n < 0n ? '-' : '';
   if (exponent >= 21 || exponent < -6) {
-    return `${sign}${mantissa[0]}${mantissa.length > 1 ? '.' + mantissa.slice(1) : ''}e${exponent < 0 ? '-' : '+'}${Math.abs(exponent)}`;
+    const rest = mantissa.length > 1 ? `.${mantissa.slice(1)}` : '';
+    return `${sign}${mantissa[0]}${rest}e${exponent < 0 ? '-' : '+'}${Math.abs(exponent)}`;
   }
   if (exponent < 0) return `${sign}0.${'0'.repeat(-exponent - 1)}${mantissa}`;
   const padded = mantissa.padEnd(exponent + 1, '0');
-  return `${sign}${padded.slice(0, exponent + 1)}${padded.length > exponent + 1 ? '.' + padded.slice(exponent + 1) : ''}`;
+  const fraction = padded.length > exponent + 1 ? `.${padded.slice(exponent + 1)}` : '';
+  return `${sign}${padded.slice(0, exponent + 1)}${fraction}`;
 }
 
 /** The README's JSON form: a number when the double nearest the value is written as exactly it, else its digits. */

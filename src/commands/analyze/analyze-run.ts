@@ -61,7 +61,8 @@ function unresolvedOf(
 
 /** Number-shaped values no double holds, read as strings (the README's rule). */
 function warnOutOfRange(ctx: CommandContext, input: ReadableFile, header: CsvHeader, stats: TableStats): void {
-  const columns = stats.columns.flatMap((c, k) => (c.outOfRange > 0 ? [{ name: header.names[k]!, count: c.outOfRange }] : []));
+  const columns = stats.columns.flatMap((c, k) =>
+    (c.outOfRange > 0 ? [{ name: header.names[k]!, count: c.outOfRange }] : []));
   if (columns.length === 0) return;
   const count = columns.reduce((total, c) => total + c.count, 0);
   ctx.warn({

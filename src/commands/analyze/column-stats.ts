@@ -149,7 +149,8 @@ export function summarizeColumn(name: string, c: ColumnPartial): ColumnSummary {
     case ColumnType.Integer:
     case ColumnType.Number: {
       const sum = decimalOfSum(c.sum);
-      const extreme = (value: number, text: string | null) => (text === null ? value : jsonOfDecimal(parseDecimal(text)));
+      const extreme = (value: number, text: string | null) =>
+        (text === null ? value : jsonOfDecimal(parseDecimal(text)));
       const min = extreme(c.numMin, c.numMinText);
       const max = extreme(c.numMax, c.numMaxText);
       return { ...base, min, max, sum: jsonOfDecimal(sum), mean: meanOf(sum, c.count) };

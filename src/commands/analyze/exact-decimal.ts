@@ -25,7 +25,7 @@ export const newDecimalSum = (): DecimalSum => ({ units: '0', scale: 0 });
 const TEN = 10n;
 const pow10 = (n: number): bigint => TEN ** BigInt(n);
 
-/** The exact value of a number's text (sign, digits with at most one dot, optional exponent); the grammar is the caller's. */
+/** The exact value of a number's text (sign, digits with at most one dot, optional exponent; checked by the caller). */
 export function parseDecimal(text: string): Decimal {
   const e = text.search(/[eE]/);
   const mantissa = e < 0 ? text : text.slice(0, e);

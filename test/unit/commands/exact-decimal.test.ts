@@ -7,7 +7,9 @@ import {
 } from '../../../src/commands/analyze/exact-decimal.js';
 import { map } from '../../../src/commands/analyze/csv-stats-map.js';
 import { mergeTableStats, newTableStats, summarizeColumn } from '../../../src/commands/analyze/column-stats.js';
-import { addFractions, compareFractions, fractionOf, jsonOfFraction, nearestDouble, type Fraction } from '../../helpers/analyze-oracle.js';
+import {
+  addFractions, compareFractions, fractionOf, jsonOfFraction, nearestDouble, type Fraction,
+} from '../../helpers/analyze-oracle.js';
 import { random } from '../../helpers/csv-generator.js';
 
 const sumOf = (values: readonly string[]) => {
@@ -50,7 +52,10 @@ test('the mean is the exact sum over the count, rounded once', () => {
 });
 
 test('extremes tie on a double only for long values, and are then compared exactly', () => {
-  const exact = (v: string) => (String(Number(v)) === decimalText(parseDecimal(v)) ? null : decimalText(parseDecimal(v)));
+  const exact = (v: string) => {
+    const text = decimalText(parseDecimal(v));
+    return String(Number(v)) === text ? null : text;
+  };
   const below = (a: string, b: string) => beyond(-1, Number(a), exact(a), Number(b), exact(b));
   assert.equal(below('9007199254740992', '9007199254740993'), true);
   assert.equal(below('9007199254740993', '9007199254740992'), false);

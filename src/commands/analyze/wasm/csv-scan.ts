@@ -3,9 +3,10 @@
 // The analyze hot path: one pass over a chunk's bytes that splits records
 // (RFC 4180) and folds every field into its column's statistics, with no
 // string made per field. Per field it mirrors the JavaScript reference in
-// ../field-stats.ts; a field whose number needs a full
-// decimal parse (more than 15 significant digits, or an exponent out of the
-// fast range) is handed back to JavaScript.
+// ../field-stats.ts; a field whose number needs a full decimal parse (more
+// than 19 significant digits, 19 past 2^63, or a scale out of the exact
+// sums' range), or whose long value ties an extreme, is handed back to
+// JavaScript.
 //
 // Memory is laid out by the caller (csv-scanner.ts) from heapBase():
 // column records, their exact sums, the field table, the report, the
@@ -336,7 +337,8 @@ function processField(k: i32, s: usize, e: usize): bool {
         else addUnits(k, -scale, units);
       }
       store<f64>(col + COL_COUNT, load<f64>(col + COL_COUNT) + 1);
-      const keptText = long && (load<i32>(col + COL_NUM_MIN_PTR) == <i32>s || load<i32>(col + COL_NUM_MAX_PTR) == <i32>s);
+      const minAt = load<i32>(col + COL_NUM_MIN_PTR);
+      const keptText = long && (minAt == <i32>s || load<i32>(col + COL_NUM_MAX_PTR) == <i32>s);
       return noteString(col, s, len, <f64>len) || keptText;
     }
   }
