@@ -3,9 +3,9 @@
 // The analyze hot path: one pass over a chunk's bytes that splits records
 // (RFC 4180) and folds every field into its column's statistics, with no
 // string made per field. Per field it mirrors the JavaScript reference in
-// ../field-stats.ts; a field whose number needs a full decimal parse (more
-// than 19 significant digits, 19 past 2^63, or a scale out of the exact
-// sums' range), or whose long value ties an extreme, is handed back to
+// ../field-stats.ts; a number of more than 18 significant digits (19 below
+// 2^63 are read), or at a scale beyond the exact sums' -18..18, or a long
+// value too near an extreme to be ordered by its double, is handed back to
 // JavaScript.
 //
 // Memory is laid out by the caller (csv-scanner.ts) from heapBase():
