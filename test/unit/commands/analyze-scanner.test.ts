@@ -1,6 +1,5 @@
 // The WebAssembly scanner's less travelled paths, against the csv-parse
-// oracle: numbers it hands back to JavaScript, and pauses to take them (and
-// long sums).
+// oracle: numbers it hands back to JavaScript, and pauses to take them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
