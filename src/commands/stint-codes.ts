@@ -78,6 +78,10 @@ export const StintWarning = defineWarningCodes({
     code: 'DUPLICATE_COLUMN_NAMES',
     description: 'the header names a column twice',
   },
+  NumberOutOfRange: {
+    code: 'NUMBER_OUT_OF_RANGE',
+    description: 'number-shaped values beyond the range of doubles (such as 1e400 or 1e-400) were read as strings',
+  },
 });
 export type StintWarning = (typeof StintWarning)[Exclude<keyof typeof StintWarning, symbol>];
 

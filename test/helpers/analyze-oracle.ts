@@ -1,6 +1,7 @@
 // An independent, sequential computation of `stint analyze`'s statistics:
-// csv-parse reads the file, regular expressions classify values, and sums
-// are exact through BigInt. It shares no code with the scanner.
+// csv-parse reads the file, regular expressions classify values, and sums,
+// extremes and means are exact fractions of BigInts. It shares no code with
+// the scanner.
 import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 
@@ -8,32 +9,73 @@ const INTEGER = /^[+-]?\d+$/;
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 const BOOLEAN = /^(true|false)$/i;
 
-/** A double as an exact multiple of 2^-1074. */
-function toUnits(value: number): bigint {
-  const view = new DataView(new ArrayBuffer(8));
-  view.setFloat64(0, value);
-  const bits = view.getBigUint64(0);
-  const sign = bits >> 63n ? -1n : 1n;
-  const exponent = Number((bits >> 52n) & 0x7ffn);
-  const fraction = bits & 0xfffffffffffffn;
-  const mantissa = exponent === 0 ? fraction : fraction | (1n << 52n);
-  const shift = exponent === 0 ? 0 : exponent - 1;
-  return sign * (mantissa << BigInt(shift));
+/** An exact rational: numerator and positive denominator, both BigInt. */
+export type Fraction = readonly [bigint, bigint];
+
+const gcd = (a: bigint, b: bigint): bigint => (b === 0n ? (a < 0n ? -a : a) : gcd(b, a % b));
+
+function reduce([n, d]: Fraction): Fraction {
+  const g = gcd(n, d) || 1n;
+  return [n / g, d / g];
 }
 
-function fromUnits(units: bigint): number {
-  // Number(bigint) rounds correctly but overflows past 2^1024: shift first,
-  // keeping a sticky bit for what was shifted out, then scale by a power of two.
-  const negative = units < 0n;
-  let magnitude = negative ? -units : units;
-  const shift = Math.max(0, magnitude.toString(2).length - 1000);
-  if (shift > 0) {
-    const sticky = magnitude & ((1n << BigInt(shift)) - 1n) ? 1n : 0n;
-    magnitude = (magnitude >> BigInt(shift)) | sticky;
-  }
-  const value = Number(magnitude) * 2 ** (shift - 1074);
+export const addFractions = (a: Fraction, b: Fraction): Fraction => reduce([a[0] * b[1] + b[0] * a[1], a[1] * b[1]]);
+export const compareFractions = (a: Fraction, b: Fraction): number => {
+  const d = a[0] * b[1] - b[0] * a[1];
+  return d < 0n ? -1 : d > 0n ? 1 : 0;
+};
+
+/** A number's text as an exact fraction, read with a regular expression. */
+export function fractionOf(text: string): Fraction {
+  const [, sign, whole, part, exp] = /^([+-]?)(\d*)\.?(\d*)(?:[eE]([+-]?\d+))?$/.exec(text)!;
+  let n = BigInt(`${whole}${part}` || '0') * (sign === '-' ? -1n : 1n);
+  let d = 10n ** BigInt(part!.length);
+  const e = Number(exp ?? 0);
+  if (e >= 0) n *= 10n ** BigInt(e);
+  else d *= 10n ** BigInt(-e);
+  return reduce([n, d]);
+}
+
+/** The double nearest n/d: the quotient in units of 2^-1100 with a sticky bit, then one rounding by Number(). */
+export function nearestDouble([n, d]: Fraction): number {
+  const negative = n < 0n;
+  const scaled = (negative ? -n : n) << 1100n;
+  let q = scaled / d;
+  if (q * d !== scaled) q |= 1n;
+  const shift = Math.max(0, q.toString(2).length - 1000);
+  if (shift > 0) q = (q >> BigInt(shift)) | (q & ((1n << BigInt(shift)) - 1n) ? 1n : 0n);
+  const value = Number(q) * 2 ** -550 * 2 ** (shift - 550);
   return negative ? -value : value;
 }
+
+/** The fraction (a finite decimal) written as JS writes numbers (plain from 1e-7 to 1e21); an integer plain. */
+function decimalOf([n, d]: Fraction): string {
+  if (d === 1n) return n.toString(); // an integer keeps all its digits
+  let k = 0;
+  while ((10n ** BigInt(k)) % d !== 0n) k++;
+  const digits = ((n < 0n ? -n : n) * (10n ** BigInt(k)) / d).toString();
+  const mantissa = digits.replace(/0+$/, '');
+  const exponent = digits.length - 1 - k; // of the first digit
+  const sign = n < 0n ? '-' : '';
+  if (exponent >= 21 || exponent < -6) {
+    const rest = mantissa.length > 1 ? `.${mantissa.slice(1)}` : '';
+    return `${sign}${mantissa[0]}${rest}e${exponent < 0 ? '-' : '+'}${Math.abs(exponent)}`;
+  }
+  if (exponent < 0) return `${sign}0.${'0'.repeat(-exponent - 1)}${mantissa}`;
+  const padded = mantissa.padEnd(exponent + 1, '0');
+  const fraction = padded.length > exponent + 1 ? `.${padded.slice(exponent + 1)}` : '';
+  return `${sign}${padded.slice(0, exponent + 1)}${fraction}`;
+}
+
+/** The README's JSON form: a number when the double nearest the value is written as exactly it, else its digits. */
+export function jsonOfFraction(f: Fraction): number | string {
+  const double = nearestDouble(f);
+  return compareFractions(fractionOf(String(double)), f) === 0 ? double : decimalOf(f);
+}
+
+/** In range for a double: finite, and not a nonzero value that rounds to 0. */
+export const inDoubleRange = (text: string): boolean =>
+  Number.isFinite(Number(text)) && (Number(text) !== 0 || fractionOf(text)[0] === 0n);
 
 export interface OracleColumn {
   name: string;
@@ -42,7 +84,7 @@ export interface OracleColumn {
   nulls: number;
   min: unknown;
   max: unknown;
-  sum?: number;
+  sum?: number | string;
   mean?: number;
   min_length?: number;
   max_length?: number;
@@ -106,12 +148,15 @@ function recordStartLines(text: string): number[] {
 function summarize(name: string, values: string[], nulls: number): OracleColumn {
   const base = { name, count: values.length, nulls };
   if (values.length === 0) return { ...base, type: 'empty', min: null, max: null };
-  const numeric = values.every((v) => NUMBER.test(v) && Number.isFinite(Number(v)));
+  const numeric = values.every((v) => NUMBER.test(v) && inDoubleRange(v));
   if (numeric) {
-    const numbers = values.map(Number);
+    const fractions = values.map(fractionOf);
     const type = values.every((v) => INTEGER.test(v)) ? 'integer' : 'number';
-    const sum = fromUnits(numbers.reduce((acc, v) => acc + toUnits(v), 0n));
-    return { ...base, type, min: numbers.reduce((a, b) => Math.min(a, b)), max: numbers.reduce((a, b) => Math.max(a, b)), sum, mean: sum / values.length };
+    const sum = fractions.reduce(addFractions, [0n, 1n] as Fraction);
+    const min = fractions.reduce((a, b) => (compareFractions(b, a) < 0 ? b : a));
+    const max = fractions.reduce((a, b) => (compareFractions(b, a) > 0 ? b : a));
+    const mean = nearestDouble(reduce([sum[0], sum[1] * BigInt(values.length)]));
+    return { ...base, type, min: jsonOfFraction(min), max: jsonOfFraction(max), sum: jsonOfFraction(sum), mean };
   }
   if (values.every((v) => BOOLEAN.test(v))) {
     const lower = values.map((v) => v.toLowerCase());

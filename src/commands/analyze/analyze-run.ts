@@ -59,6 +59,21 @@ function unresolvedOf(
   };
 }
 
+/** Number-shaped values no double holds, read as strings (the README's rule). */
+function warnOutOfRange(ctx: CommandContext, input: ReadableFile, header: CsvHeader, stats: TableStats): void {
+  const columns = stats.columns.flatMap((c, k) =>
+    (c.outOfRange > 0 ? [{ name: header.names[k]!, count: c.outOfRange }] : []));
+  if (columns.length === 0) return;
+  const count = columns.reduce((total, c) => total + c.count, 0);
+  ctx.warn({
+    code: StintWarning.NumberOutOfRange,
+    message: `${input.path}: ${count === 1 ? '1 value is' : `${count} values are`} beyond the range of doubles`
+      + ` (such as 1e400 or 1e-400) and ${count === 1 ? 'was read as a string' : 'were read as strings'}`
+      + ` (${columns.map((c) => c.name).join(', ')})`,
+    context: { path: input.path, columns },
+  });
+}
+
 function warningsFor(ctx: CommandContext, input: ReadableFile, header: CsvHeader, stats: TableStats): void {
   if (stats.ragged.count > 0) {
     ctx.warn({
@@ -82,6 +97,7 @@ function warningsFor(ctx: CommandContext, input: ReadableFile, header: CsvHeader
       context: { path: input.path, count, lines },
     });
   }
+  warnOutOfRange(ctx, input, header, stats);
   const seen = new Set<string>();
   const duplicates = header.names.filter((name) => (seen.has(name) ? true : (seen.add(name), false)));
   if (duplicates.length > 0) {

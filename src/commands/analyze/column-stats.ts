@@ -1,5 +1,7 @@
 // Column statistics shared by the worker-side map and the main-side fold.
-import { addExact, mergeExact, roundExact, type ExactSum } from './exact-sum.js';
+import {
+  beyond, decimalOfSum, jsonOfDecimal, meanOf, mergedSum, newDecimalSum, parseDecimal, type DecimalSum,
+} from './exact-decimal.js';
 
 
 /** Which kinds of value a column has held (bit set). */
@@ -19,11 +21,15 @@ export interface ColumnPartial {
   count: number;
   nulls: number;
   kinds: number;
+  /** Numeric extremes: their doubles, and their exact text when a double does not say it (long values). */
   numMin: number;
   numMax: number;
-  /** Integer values summed in a double while that stays exact; the rest go to `sum`. */
-  intSum: number;
-  sum: ExactSum;
+  numMinText: string | null;
+  numMaxText: string | null;
+  /** The exact decimal sum of the numbers. */
+  sum: DecimalSum;
+  /** Number-shaped values beyond the doubles (1e400, 1e-400), read as strings. */
+  outOfRange: number;
   sawFalse: boolean;
   sawTrue: boolean;
   /** Lexicographic (UTF-8 byte order) extremes over every non-empty value. */
@@ -52,7 +58,8 @@ export interface TableStats {
 
 export function newColumn(): ColumnPartial {
   return {
-    count: 0, nulls: 0, kinds: 0, numMin: Infinity, numMax: -Infinity, intSum: 0, sum: [],
+    count: 0, nulls: 0, kinds: 0, numMin: Infinity, numMax: -Infinity, numMinText: null, numMaxText: null,
+    sum: newDecimalSum(), outOfRange: 0,
     sawFalse: false, sawTrue: false, strMin: null, strMax: null, minLength: Infinity, maxLength: -Infinity,
   };
 }
@@ -77,6 +84,17 @@ function mergeSample(into: LineSample, from: LineSample, lineBase: number): void
   into.count += from.count;
 }
 
+function mergeExtremes(a: ColumnPartial, b: ColumnPartial): void {
+  if (beyond(-1, b.numMin, b.numMinText, a.numMin, a.numMinText)) {
+    a.numMin = b.numMin;
+    a.numMinText = b.numMinText;
+  }
+  if (beyond(1, b.numMax, b.numMaxText, a.numMax, a.numMaxText)) {
+    a.numMax = b.numMax;
+    a.numMaxText = b.numMaxText;
+  }
+}
+
 /** Folds a later chunk's stats into the running total; `lineBase` turns its offsets into line numbers. */
 export function mergeTableStats(into: TableStats, from: TableStats, lineBase: number): void {
   into.rows += from.rows;
@@ -87,10 +105,9 @@ export function mergeTableStats(into: TableStats, from: TableStats, lineBase: nu
     a.count += b.count;
     a.nulls += b.nulls;
     a.kinds |= b.kinds;
-    if (b.numMin < a.numMin) a.numMin = b.numMin;
-    if (b.numMax > a.numMax) a.numMax = b.numMax;
-    mergeExact(a.sum, b.sum);
-    addExact(a.sum, b.intSum);
+    mergeExtremes(a, b);
+    a.sum = mergedSum(a.sum, b.sum);
+    a.outOfRange += b.outOfRange;
     a.sawFalse ||= b.sawFalse;
     a.sawTrue ||= b.sawTrue;
     if (b.strMin && (!a.strMin || compareBytes(b.strMin, a.strMin) < 0)) a.strMin = b.strMin;
@@ -114,9 +131,10 @@ export interface ColumnSummary {
   readonly type: ColumnType;
   readonly count: number;
   readonly nulls: number;
+  /** A number's extremes and sum are JSON numbers when a double says them exactly, else strings of their digits. */
   readonly min: number | string | boolean | null;
   readonly max: number | string | boolean | null;
-  readonly sum?: number;
+  readonly sum?: number | string;
   readonly mean?: number;
   readonly min_length?: number;
   readonly max_length?: number;
@@ -130,10 +148,12 @@ export function summarizeColumn(name: string, c: ColumnPartial): ColumnSummary {
   switch (type) {
     case ColumnType.Integer:
     case ColumnType.Number: {
-      const partials = [...c.sum];
-      addExact(partials, c.intSum);
-      const sum = roundExact(partials);
-      return { ...base, min: c.numMin, max: c.numMax, sum, mean: sum / c.count };
+      const sum = decimalOfSum(c.sum);
+      const extreme = (value: number, text: string | null) =>
+        (text === null ? value : jsonOfDecimal(parseDecimal(text)));
+      const min = extreme(c.numMin, c.numMinText);
+      const max = extreme(c.numMax, c.numMaxText);
+      return { ...base, min, max, sum: jsonOfDecimal(sum), mean: meanOf(sum, c.count) };
     }
     case ColumnType.Boolean:
       return { ...base, min: !c.sawFalse, max: c.sawTrue };

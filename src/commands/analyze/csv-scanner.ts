@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { ErrorCode } from '../../contract/error-code.js';
 import { StintCode } from '../stint-codes.js';
 import { Kind, LINE_SAMPLE_LIMIT, mergeTableStats, newTableStats, type TableStats } from './column-stats.js';
-import { addExact } from './exact-sum.js';
+import { addToSum, decimalText, parseDecimal } from './exact-decimal.js';
 import { processField } from './field-stats.js';
 /** The default delimiter (csv-delimiter.ts's COMMA: the worker side imports no command module). */
 const COMMA = 0x2c;
@@ -18,11 +18,8 @@ const DEFER_CAPACITY = 4096;
 const MEMORY_LIMIT = 2 ** 31 - PAGE;
 /** A memory grown past this for one long record is let go after its chunk: a fresh instance starts small. */
 const KEEP_MEMORY = 256 * 1024 * 1024;
-/**
- * When the scanner pauses, unless a test says otherwise: more partials than fast-path values ever make; a full
- * list.
- */
-const DEFAULT_LIMITS = { partials: 48, deferred: 0x7fffffff };
+/** When the scanner pauses, unless a test says otherwise: with a full list of fields handed back. */
+const DEFAULT_LIMITS = { deferred: 0x7fffffff };
 let limits = DEFAULT_LIMITS;
 
 /** The scanner's exported functions; its constants are exported globals (see Constants). */
@@ -30,22 +27,23 @@ interface ScannerExports {
   readonly memory: WebAssembly.Memory;
   heapBase(): number;
   configure(
-    columnsAt: number, partialsAt: number, fieldsAt: number, reportAt: number, width: number, deferCapacity: number,
+    columnsAt: number, sumsAt: number, fieldsAt: number, reportAt: number, width: number, deferCapacity: number,
     delimiter: number,
   ): void;
   reset(arenaAt: number): void;
   scan(at: number, length: number, from: number, line: number, limit: number, atEof: number): number;
-  limits(partialsAt: number, deferredAt: number): void;
+  limits(deferredAt: number): void;
 }
 
 /** The scanner's layout and codes, exported by name from wasm/csv-scan.ts. */
 const CONSTANT_NAMES = [
   'NEED_MORE', 'MALFORMED', 'PAUSED', 'UNCLOSED_QUOTE', 'TEXT_AFTER_QUOTE', 'QUOTE_IN_FIELD',
   'KIND_INTEGER', 'KIND_NUMBER', 'KIND_BOOLEAN', 'KIND_STRING',
-  'COLUMN_BYTES', 'MAX_PARTIALS', 'FIELD_BYTES', 'DEFERRED_BYTES', 'RAGGED_SAMPLE',
-  'COL_COUNT', 'COL_NULLS', 'COL_NUM_MIN', 'COL_NUM_MAX', 'COL_INT_SUM', 'COL_MIN_LENGTH', 'COL_MAX_LENGTH',
-  'COL_KINDS', 'COL_SAW_FALSE', 'COL_SAW_TRUE', 'COL_PARTIALS',
+  'COLUMN_BYTES', 'SUM_SCALES', 'SUM_BYTES', 'FIELD_BYTES', 'DEFERRED_BYTES', 'RAGGED_SAMPLE',
+  'COL_COUNT', 'COL_NULLS', 'COL_NUM_MIN', 'COL_NUM_MAX', 'COL_MIN_LENGTH', 'COL_MAX_LENGTH',
+  'COL_KINDS', 'COL_SAW_FALSE', 'COL_SAW_TRUE',
   'COL_STR_MIN_PTR', 'COL_STR_MIN_LEN', 'COL_STR_MAX_PTR', 'COL_STR_MAX_LEN',
+  'COL_NUM_MIN_PTR', 'COL_NUM_MIN_LEN', 'COL_NUM_MAX_PTR', 'COL_NUM_MAX_LEN',
   'REPORT_CONSUMED', 'REPORT_LINE', 'REPORT_ROWS', 'REPORT_RAGGED', 'REPORT_ERROR_KIND', 'REPORT_ERROR_LINE',
   'REPORT_DEFERRED', 'REPORT_RAGGED_LINES', 'REPORT_DEFERRED_LIST',
 ] as const;
@@ -93,19 +91,18 @@ function instance(): Scanner {
       [k.QUOTE_IN_FIELD]: 'a quote inside an unquoted field',
     };
     scanner = { x: exports as unknown as ScannerExports, k, messages };
-    scanner.x.limits(limits.partials, limits.deferred);
+    scanner.x.limits(limits.deferred);
   }
   return scanner;
 }
 
 /**
- * For tests: pause the scanner at this many sum partials in a column or
- * fields handed back, so the pause paths run on small inputs; no argument
- * restores the defaults.
+ * For tests: pause the scanner at this many fields handed back, so the pause
+ * path runs on small inputs; no argument restores the defaults.
  */
-export function setScannerLimits(chosen: { partials: number; deferred: number } = DEFAULT_LIMITS): void {
+export function setScannerLimits(chosen: { deferred: number } = DEFAULT_LIMITS): void {
   limits = chosen;
-  instance().x.limits(limits.partials, limits.deferred);
+  instance().x.limits(limits.deferred);
 }
 
 const align = (offset: number) => (offset + 15) & ~15;
@@ -113,8 +110,8 @@ const align = (offset: number) => (offset + 15) & ~15;
 /** Where the scanner's regions start for a table this wide and a chunk this long; grows memory to fit. */
 function layout({ x, k }: Scanner, width: number, length: number, delimiter: number) {
   const columnsAt = x.heapBase();
-  const partialsAt = align(columnsAt + width * k.COLUMN_BYTES);
-  const fieldsAt = align(partialsAt + width * k.MAX_PARTIALS * 8);
+  const sumsAt = align(columnsAt + width * k.COLUMN_BYTES);
+  const fieldsAt = align(sumsAt + width * k.SUM_SCALES * k.SUM_BYTES);
   const reportAt = align(fieldsAt + width * k.FIELD_BYTES);
   const deferCapacity = Math.max(DEFER_CAPACITY, 2 * width);
   const arenaAt = align(reportAt + k.REPORT_DEFERRED_LIST + deferCapacity * k.DEFERRED_BYTES);
@@ -128,25 +125,31 @@ function layout({ x, k }: Scanner, width: number, length: number, delimiter: num
   }
   const have = x.memory.buffer.byteLength;
   if (needed > have) x.memory.grow(Math.ceil((needed - have) / PAGE));
-  x.configure(columnsAt, partialsAt, fieldsAt, reportAt, width, deferCapacity, delimiter);
-  return { columnsAt, partialsAt, reportAt, arenaAt, chunkAt };
+  x.configure(columnsAt, sumsAt, fieldsAt, reportAt, width, deferCapacity, delimiter);
+  return { columnsAt, sumsAt, reportAt, arenaAt, chunkAt };
 }
 
 type Layout = ReturnType<typeof layout>;
 
-/** Views of the scanner's memory for one chunk, and readers of its report and sum partials. */
+/** Views of the scanner's memory for one chunk, and readers of its report and exact sums. */
 function memoryViews({ x, k }: Scanner, at: Layout) {
   const memory = Buffer.from(x.memory.buffer);
   const i32 = new Int32Array(x.memory.buffer);
   const f64 = new Float64Array(x.memory.buffer);
   const report = (offset: number) => i32[(at.reportAt + offset) >> 2]!;
-  const partialsOf = (column: number) => (at.partialsAt + column * k.MAX_PARTIALS * 8) >> 3;
-  return { memory, i32, f64, report, partialsOf };
+  const low = new BigUint64Array(x.memory.buffer);
+  const high = new BigInt64Array(x.memory.buffer);
+  /** Column c's 128-bit sum at one scale. */
+  const sumOf = (column: number, scale: number) => {
+    const word = (at.sumsAt + (column * k.SUM_SCALES + scale) * k.SUM_BYTES) >> 3;
+    return (high[word + 1]! << 64n) + low[word]!;
+  };
+  return { memory, i32, f64, report, sumOf };
 }
 
 /** The statistics the scanner kept in its memory for a chunk it finished (not the fields it handed back). */
 function statsInMemory(k: Constants, at: Layout, width: number, views: ReturnType<typeof memoryViews>): TableStats {
-  const { memory, i32, f64, report, partialsOf } = views;
+  const { memory, i32, f64, report, sumOf } = views;
   const stats = newTableStats(width);
   stats.rows = report(k.REPORT_ROWS);
   stats.ragged.count = report(k.REPORT_RAGGED);
@@ -163,13 +166,25 @@ function statsInMemory(k: Constants, at: Layout, width: number, views: ReturnTyp
     column.nulls = float(k.COL_NULLS);
     column.numMin = float(k.COL_NUM_MIN);
     column.numMax = float(k.COL_NUM_MAX);
-    column.intSum = float(k.COL_INT_SUM);
     column.minLength = float(k.COL_MIN_LENGTH);
     column.maxLength = float(k.COL_MAX_LENGTH);
     column.kinds = int(k.COL_KINDS);
     column.sawFalse = int(k.COL_SAW_FALSE) !== 0;
     column.sawTrue = int(k.COL_SAW_TRUE) !== 0;
-    column.sum = Array.from(f64.subarray(partialsOf(c), partialsOf(c) + int(k.COL_PARTIALS)));
+    for (let scale = 0; scale < k.SUM_SCALES; scale++) addToSum(column.sum, { units: sumOf(c, scale), scale });
+    // A long extreme's double approximated it: its text gives the right double and the exact value.
+    const exactText = (ptr: number, length: number) => {
+      const written = memory.toString('latin1', ptr, ptr + length);
+      const value = Number(written);
+      const exact = decimalText(parseDecimal(written));
+      return { value, text: String(value) === exact ? null : exact };
+    };
+    if (int(k.COL_NUM_MIN_LEN) >= 0) {
+      ({ value: column.numMin, text: column.numMinText } = exactText(int(k.COL_NUM_MIN_PTR), int(k.COL_NUM_MIN_LEN)));
+    }
+    if (int(k.COL_NUM_MAX_LEN) >= 0) {
+      ({ value: column.numMax, text: column.numMaxText } = exactText(int(k.COL_NUM_MAX_PTR), int(k.COL_NUM_MAX_LEN)));
+    }
     column.strMin = text(int(k.COL_STR_MIN_PTR), int(k.COL_STR_MIN_LEN));
     column.strMax = text(int(k.COL_STR_MAX_PTR), int(k.COL_STR_MAX_LEN));
   }
@@ -195,8 +210,8 @@ export function scanChunk(
   new Uint8Array(x.memory.buffer).set(b, at.chunkAt);
   x.reset(at.arenaAt);
   const views = memoryViews(s, at);
-  const { memory, i32, f64, report, partialsOf } = views;
-  // Fields and sum partials the scanner hands back are folded here, then merged with its own.
+  const { memory, i32, report } = views;
+  // Fields the scanner hands back are folded here, then merged with its own.
   const handedBack = newTableStats(width);
   let from = 0;
   let line = 0;
@@ -208,12 +223,6 @@ export function scanChunk(
       processField(handedBack.columns[i32[list + 3 * d]!]!, memory, i32[list + 3 * d + 1]!, i32[list + 3 * d + 2]!);
     }
     if (status !== k.PAUSED) break;
-    for (let c = 0; c < width; c++) {
-      const count = (at.columnsAt + c * k.COLUMN_BYTES + k.COL_PARTIALS) >> 2;
-      const base = partialsOf(c);
-      for (let p = 0; p < i32[count]!; p++) addExact(handedBack.columns[c]!.sum, f64[base + p]!);
-      i32[count] = 0;
-    }
     from = report(k.REPORT_CONSUMED);
     line = report(k.REPORT_LINE);
   }

@@ -2,10 +2,7 @@
 // the WebAssembly scanner (wasm/csv-scan.ts) hands back (numbers that need a
 // full decimal parse), and a plain statement of what it computes per field.
 import { Kind, type ColumnPartial } from './column-stats.js';
-import { addExact } from './exact-sum.js';
-
-/** Integer sums stay exact in a double below this; past it they move to the exact partials. */
-const EXACT_INT = 2 ** 52;
+import { addToSum, beyond, decimalText, parseDecimal, type Decimal } from './exact-decimal.js';
 
 function noteString(col: ColumnPartial, b: Uint8Array, s: number, e: number, codePoints: number): void {
   // The first byte settles most comparisons without a call.
@@ -31,18 +28,20 @@ function compareRange(b: Uint8Array, s: number, e: number, other: Uint8Array): n
   return e - s - other.length;
 }
 
-function noteNumber(col: ColumnPartial, value: number, kind: number): void {
+function noteNumber(col: ColumnPartial, value: number, kind: number, decimal: Decimal): void {
   col.kinds |= kind;
-  if (value < col.numMin) col.numMin = value;
-  if (value > col.numMax) col.numMax = value;
-  if (kind === Kind.Integer && value < EXACT_INT && value > -EXACT_INT) {
-    const sum = col.intSum + value;
-    if (sum < EXACT_INT && sum > -EXACT_INT) {
-      col.intSum = sum;
-      return;
-    }
+  addToSum(col.sum, decimal);
+  if (value > col.numMin && value < col.numMax) return; // most values: no text is needed
+  const exact = decimalText(decimal);
+  const text = String(value) === exact ? null : exact;
+  if (beyond(-1, value, text, col.numMin, col.numMinText)) {
+    col.numMin = value;
+    col.numMinText = text;
   }
-  addExact(col.sum, value);
+  if (beyond(1, value, text, col.numMax, col.numMaxText)) {
+    col.numMax = value;
+    col.numMaxText = text;
+  }
 }
 
 /** `true` in any letter case (`| 32` lowers an ASCII letter). */
@@ -61,8 +60,9 @@ function isFalseWord(b: Uint8Array, s: number, len: number): boolean {
 /**
  * Classifies one value and folds it into its column. A number (an optional
  * sign, digits with at most one dot, an optional exponent) is read by
- * Number(), which rounds correctly: the scanner's exact fast paths give the
- * same doubles, so either side may fold any field.
+ * Number(), which rounds correctly, for its double, and exactly as a decimal
+ * for its sum and extremes: the scanner's fast paths give the same, so either
+ * side may fold any field.
  */
 export function processField(col: ColumnPartial, b: Uint8Array, s: number, e: number): void {
   const len = e - s;
@@ -74,10 +74,14 @@ export function processField(col: ColumnPartial, b: Uint8Array, s: number, e: nu
   let k = s;
   if (b[k] === 45 || b[k] === 43) k++;
   let digits = 0;
+  let nonzero = false;
   let dot = false;
   for (; k < e; k++) {
     const c = b[k]!;
-    if (c >= 48 && c <= 57) digits++;
+    if (c >= 48 && c <= 57) {
+      digits++;
+      nonzero ||= c !== 48;
+    }
     else if (c === 46 && !dot) dot = true;
     else break;
   }
@@ -93,12 +97,15 @@ export function processField(col: ColumnPartial, b: Uint8Array, s: number, e: nu
       ok = k === e && k > expStart;
     }
     if (ok) {
-      const value = Number(Buffer.from(b.buffer, b.byteOffset + s, len).toString('latin1'));
-      if (Number.isFinite(value)) {
-        noteNumber(col, value, dot || hasExponent ? Kind.Number : Kind.Integer);
+      const text = Buffer.from(b.buffer, b.byteOffset + s, len).toString('latin1');
+      const value = Number(text);
+      // Beyond the doubles (overflow, or a nonzero value that rounds to 0) a value is a string: see the README.
+      if (Number.isFinite(value) && (value !== 0 || !nonzero)) {
+        noteNumber(col, value, dot || hasExponent ? Kind.Number : Kind.Integer, parseDecimal(text));
         noteString(col, b, s, e, len);
         return;
       }
+      col.outOfRange++;
     }
   }
   if (isTrueWord(b, s, len)) {

@@ -3,12 +3,13 @@
 // The analyze hot path: one pass over a chunk's bytes that splits records
 // (RFC 4180) and folds every field into its column's statistics, with no
 // string made per field. Per field it mirrors the JavaScript reference in
-// ../field-stats.ts; a field whose number needs a full
-// decimal parse (more than 30 digits, or an exponent out of the fast range)
-// is handed back to JavaScript, as are exact sums that grow long.
+// ../field-stats.ts; a number of more than 18 significant digits (19 below
+// 2^63 are read), or at a scale beyond the exact sums' -18..18, or a long
+// value too near an extreme to be ordered by its double, is handed back to
+// JavaScript.
 //
 // Memory is laid out by the caller (csv-scanner.ts) from heapBase():
-// column records, their sum partials, the field table, the report, the
+// column records, their exact sums, the field table, the report, the
 // arena for unescaped quoted fields, then the chunk's bytes.
 
 /** The byte between fields (configure() sets it: comma, tab, semicolon or pipe). */
@@ -38,20 +39,29 @@ export const COL_COUNT: i32 = 0;
 export const COL_NULLS: i32 = 8;
 export const COL_NUM_MIN: i32 = 16;
 export const COL_NUM_MAX: i32 = 24;
-export const COL_INT_SUM: i32 = 32;
+/** A numeric extreme's text (pointer, length; length -1: none) when its double only approximates a long value. */
+export const COL_NUM_MIN_PTR: i32 = 32;
+export const COL_NUM_MIN_LEN: i32 = 36;
 export const COL_MIN_LENGTH: i32 = 40;
 export const COL_MAX_LENGTH: i32 = 48;
 export const COL_KINDS: i32 = 56;
 export const COL_SAW_FALSE: i32 = 60;
 export const COL_SAW_TRUE: i32 = 64;
-export const COL_PARTIALS: i32 = 68;
+// 68: free.
 export const COL_STR_MIN_PTR: i32 = 72;
 export const COL_STR_MIN_LEN: i32 = 76;
 export const COL_STR_MAX_PTR: i32 = 80;
 export const COL_STR_MAX_LEN: i32 = 84;
+export const COL_NUM_MAX_PTR: i32 = 88;
+export const COL_NUM_MAX_LEN: i32 = 92;
 export const COLUMN_BYTES: i32 = 96;
-/** Sum partials per column; past spillAt the scan pauses so JavaScript can take them. */
-export const MAX_PARTIALS: i32 = 64;
+/**
+ * A column's exact sum: one 128-bit integer per scale 0..SUM_SCALES-1, the
+ * sum of the values with that many decimals as integers (units × 10^-scale).
+ * No value is rescaled on the hot path; JavaScript adds the scales up.
+ */
+export const SUM_SCALES: i32 = 19;
+export const SUM_BYTES: i32 = 16;
 
 // The report: what a scan call returns besides its status.
 export const REPORT_CONSUMED: i32 = 0;
@@ -70,29 +80,31 @@ export const FIELD_BYTES: i32 = 12;
 export const DEFERRED_BYTES: i32 = 12;
 
 const POW10 = memory.data<f64>([1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22]);
-const SCRATCH = memory.data(8 * 8);
+const POW10_INT = memory.data<i64>([1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000,
+  10000000000, 100000000000, 1000000000000, 10000000000000, 100000000000000, 1000000000000000,
+  10000000000000000, 100000000000000000, 1000000000000000000]);
+/** At most this many significant digits: the double is then exact arithmetic, and says the decimal exactly. */
 const MAX_FAST_DIGITS = 15;
-const EXACT_INT: f64 = 4503599627370496; // 2^52
-const SPLITTER: f64 = 134217729; // 2^27 + 1
+/** A whole value × 10^scale stays below 2^63 up to this many digits. */
+const MAX_INT_DIGITS = 18;
+/** Digits read into the (unsigned) units: 19 fit, and those below 2^63 are summed here too. */
+const MAX_UNIT_DIGITS = 19;
+/** A long value's double is within a few ulps of it: closer than this (relative) to an extreme, JavaScript decides. */
+const NEAR: f64 = 1e-12;
 
 // Set by configure().
 let columns: usize = 0;
-let partials: usize = 0;
+let sums: usize = 0;
 let fieldTable: usize = 0;
 let report: usize = 0;
 let width: i32 = 0;
 let arenaTop: usize = 0;
-let spill = false;
-// Set by limits() when the caller instantiates the scanner: values within the
-// fast paths never make more than a handful of partials and rarely need
-// JavaScript; tests lower both limits to exercise the pauses.
-let spillAt: i32 = 0;
+// Set by limits() when the caller instantiates the scanner; tests lower it to exercise the pauses.
 let deferCapacity: i32 = 0;
 let deferLimit: i32 = 0;
 
-/** When a scan pauses: at this many partials in a column, or this many fields handed back. */
-export function limits(partialsAt: i32, deferredAt: i32): void {
-  spillAt = min(partialsAt, MAX_PARTIALS - 2);
+/** When a scan pauses: at this many fields handed back. */
+export function limits(deferredAt: i32): void {
   deferLimit = deferredAt;
 }
 
@@ -106,13 +118,13 @@ export function heapBase(): usize {
  * pauses before a record could overflow it.
  */
 export function configure(
-  columnsAt: usize, partialsAt: usize, fieldsAt: usize, reportAt: usize, fieldCount: i32, deferredCapacity: i32,
+  columnsAt: usize, sumsAt: usize, fieldsAt: usize, reportAt: usize, fieldCount: i32, deferredCapacity: i32,
   fieldDelimiter: u32,
 ): void {
   delimiter = fieldDelimiter;
   deferCapacity = deferredCapacity;
   columns = columnsAt;
-  partials = partialsAt;
+  sums = sumsAt;
   fieldTable = fieldsAt;
   report = reportAt;
   width = fieldCount;
@@ -126,82 +138,20 @@ export function reset(arenaAt: usize): void {
     store<f64>(col + COL_NULLS, 0);
     store<f64>(col + COL_NUM_MIN, Infinity);
     store<f64>(col + COL_NUM_MAX, -Infinity);
-    store<f64>(col + COL_INT_SUM, 0);
     store<f64>(col + COL_MIN_LENGTH, Infinity);
     store<f64>(col + COL_MAX_LENGTH, -Infinity);
     store<i32>(col + COL_KINDS, 0);
     store<i32>(col + COL_SAW_FALSE, 0);
     store<i32>(col + COL_SAW_TRUE, 0);
-    store<i32>(col + COL_PARTIALS, 0);
     store<i32>(col + COL_STR_MIN_LEN, -1);
     store<i32>(col + COL_STR_MAX_LEN, -1);
+    store<i32>(col + COL_NUM_MIN_LEN, -1);
+    store<i32>(col + COL_NUM_MAX_LEN, -1);
   }
+  memory.fill(sums, 0, <usize>width * <usize>(SUM_SCALES * SUM_BYTES));
   store<i32>(report + REPORT_ROWS, 0);
   store<i32>(report + REPORT_RAGGED, 0);
   arenaTop = arenaAt;
-}
-
-/** Shewchuk's exact sum, as addExact in exact-sum.ts; returns the new partial count. */
-function addExact(p: usize, n: i32, value: f64): i32 {
-  let x = value;
-  let used = 0;
-  for (let j = 0; j < n; j++) {
-    let y = load<f64>(p + (<usize>j << 3));
-    if (abs<f64>(x) < abs<f64>(y)) {
-      const t = x;
-      x = y;
-      y = t;
-    }
-    const hi = x + y;
-    const lo = y - (hi - x);
-    if (lo != 0) {
-      store<f64>(p + (<usize>used << 3), lo);
-      used++;
-    }
-    x = hi;
-  }
-  store<f64>(p + (<usize>used << 3), x);
-  return used + 1;
-}
-
-function roundExact(p: usize, count: i32): f64 {
-  let n = count;
-  if (n == 0) return 0;
-  let hi = load<f64>(p + (<usize>(--n) << 3));
-  let lo: f64 = 0;
-  while (n > 0) {
-    const x = hi;
-    const y = load<f64>(p + (<usize>(--n) << 3));
-    hi = x + y;
-    lo = y - (hi - x);
-    if (lo != 0) break;
-  }
-  if (n > 0) {
-    const below = load<f64>(p + (<usize>(n - 1) << 3));
-    if ((lo < 0 && below < 0) || (lo > 0 && below > 0)) {
-      const y = lo * 2;
-      const x = hi + y;
-      if (y == x - hi) hi = x;
-    }
-  }
-  return hi;
-}
-
-/** The correctly rounded a·10^d + b for integers a < 10^15, b < 10^d, d ≤ 15. */
-function exactDecimal(a: f64, d: i32, b: f64): f64 {
-  const m = load<f64>(POW10 + (<usize>d << 3));
-  const p = a * m;
-  let c = SPLITTER * a;
-  const ah = c - (c - a);
-  const al = a - ah;
-  c = SPLITTER * m;
-  const mh = c - (c - m);
-  const ml = m - mh;
-  const e = ((ah * mh - p) + ah * ml + al * mh) + al * ml;
-  let n = addExact(SCRATCH, 0, p);
-  n = addExact(SCRATCH, n, e);
-  n = addExact(SCRATCH, n, b);
-  return roundExact(SCRATCH, n);
 }
 
 function compareRange(s: usize, len: i32, other: usize, otherLen: i32): i32 {
@@ -248,20 +198,49 @@ function noteString(col: usize, s: usize, len: i32, codePoints: f64): bool {
   return kept;
 }
 
-function noteNumber(col: usize, k: i32, value: f64, kind: i32): void {
+/** Adds units × 10^-scale to column k's exact sum (a 128-bit add: low word, then high word and carry). */
+function addUnits(k: i32, scale: i32, units: i64): void {
+  const at = sums + (<usize>k * <usize>SUM_SCALES + <usize>scale) * <usize>SUM_BYTES;
+  const low = load<u64>(at);
+  const sum = low + <u64>units;
+  store<u64>(at, sum);
+  store<i64>(at + 8, load<i64>(at + 8) + (units >> 63) + <i64>(sum < low));
+}
+
+/**
+ * Where a value falls against an extreme (sign -1: the minimum, +1: the
+ * maximum): BEYOND it, INSIDE, or NEAR it. Doubles of short values order
+ * them exactly; a long value's (or extreme's) double only approximates it,
+ * so within NEAR of the extreme the order is left to JavaScript.
+ */
+const INSIDE = 0;
+const BEYOND = 1;
+const TOO_NEAR = 2;
+
+function against(col: usize, sign: f64, value: f64, long: bool, at: i32, lenAt: i32): i32 {
+  const extreme = load<f64>(col + at);
+  if (!long && load<i32>(col + lenAt) < 0) return sign * (value - extreme) > 0 ? BEYOND : INSIDE;
+  if (extreme == -sign * Infinity) return BEYOND; // none yet
+  const gap = sign * (value - extreme);
+  const near = (abs<f64>(value) + abs<f64>(extreme)) * NEAR;
+  return gap > near ? BEYOND : gap < -near ? INSIDE : TOO_NEAR;
+}
+
+function setExtreme(col: usize, value: f64, long: bool, s: usize, len: i32, at: i32, ptrAt: i32, lenAt: i32): void {
+  store<f64>(col + at, value);
+  store<i32>(col + ptrAt, <i32>s);
+  store<i32>(col + lenAt, long ? len : -1);
+}
+
+/** Folds a number into its column's extremes; false (nothing changed) when JavaScript must take it. */
+function noteNumber(col: usize, value: f64, kind: i32, long: bool, s: usize, len: i32): bool {
+  const below = against(col, -1, value, long, COL_NUM_MIN, COL_NUM_MIN_LEN);
+  const above = against(col, 1, value, long, COL_NUM_MAX, COL_NUM_MAX_LEN);
+  if (below == TOO_NEAR || above == TOO_NEAR) return false;
   store<i32>(col + COL_KINDS, load<i32>(col + COL_KINDS) | kind);
-  if (value < load<f64>(col + COL_NUM_MIN)) store<f64>(col + COL_NUM_MIN, value);
-  if (value > load<f64>(col + COL_NUM_MAX)) store<f64>(col + COL_NUM_MAX, value);
-  if (kind == KIND_INTEGER && value < EXACT_INT && value > -EXACT_INT) {
-    const sum = load<f64>(col + COL_INT_SUM) + value;
-    if (sum < EXACT_INT && sum > -EXACT_INT) {
-      store<f64>(col + COL_INT_SUM, sum);
-      return;
-    }
-  }
-  const n = addExact(partials + <usize>k * (<usize>MAX_PARTIALS << 3), load<i32>(col + COL_PARTIALS), value);
-  store<i32>(col + COL_PARTIALS, n);
-  if (n >= spillAt) spill = true;
+  if (below == BEYOND) setExtreme(col, value, long, s, len, COL_NUM_MIN, COL_NUM_MIN_PTR, COL_NUM_MIN_LEN);
+  if (above == BEYOND) setExtreme(col, value, long, s, len, COL_NUM_MAX, COL_NUM_MAX_PTR, COL_NUM_MAX_LEN);
+  return true;
 }
 
 /** Hands a field back to JavaScript (scan pauses before the list can overflow). */
@@ -287,14 +266,18 @@ function processField(k: i32, s: usize, e: usize): bool {
   const negative = c == 45;
   if (c == 45 || c == 43) p++;
   let digits = 0;
+  let significant = 0;
   let fraction = 0;
   let dot = false;
-  let mantissa: f64 = 0;
+  let units: i64 = 0;
   while (p < e) {
     c = load<u8>(p);
     if (c - 48 <= 9) {
       digits++;
-      if (digits <= MAX_FAST_DIGITS) mantissa = mantissa * 10 + <f64>(c - 48);
+      if (significant > 0 || c != 48) {
+        significant++;
+        if (significant <= MAX_UNIT_DIGITS) units = units * 10 + <i64>(c - 48);
+      }
       if (dot) fraction++;
     } else if (c == 46 && !dot) {
       dot = true;
@@ -328,22 +311,35 @@ function processField(k: i32, s: usize, e: usize): bool {
       hasExponent = true;
     }
     if (ok) {
+      // The value is units × 10^scale: exact sums take scales -18..18 of up to 18 digits (19 below 2^63), the rest
+      // go to JavaScript.
+      // Up to 15 digits the double is exact arithmetic; past that it is within a few ulps, for the extremes only.
       const scale = exponent - fraction;
-      let value: f64;
-      if (digits <= MAX_FAST_DIGITS && scale >= -22 && scale <= 22) {
+      let value: f64 = 0;
+      const long = significant > MAX_FAST_DIGITS;
+      if (significant > 0) {
+        const fits = significant <= MAX_INT_DIGITS || (significant == MAX_UNIT_DIGITS && units >= 0);
+        if (!fits || scale < 1 - SUM_SCALES || (scale > 0 && significant + scale > MAX_INT_DIGITS)) {
+          defer(k, s, e);
+          return false;
+        }
+        const mantissa = <f64>units; // exact up to 2^53; past it, rounded once
         value = scale >= 0 ? mantissa * load<f64>(POW10 + (<usize>scale << 3)) : mantissa / load<f64>(POW10 + (<usize>(-scale) << 3));
-      } else if (!dot && !hasExponent && digits <= 2 * MAX_FAST_DIGITS) {
-        let tail: f64 = 0;
-        for (let i = e - <usize>(digits - MAX_FAST_DIGITS); i < e; i++) tail = tail * 10 + <f64>(<u32>load<u8>(i) - 48);
-        value = exactDecimal(mantissa, digits - MAX_FAST_DIGITS, tail);
-      } else {
+        if (negative) value = -value;
+      } else if (negative) value = -value;
+      if (!noteNumber(col, value, dot || hasExponent ? KIND_NUMBER : KIND_INTEGER, long, s, len)) {
         defer(k, s, e);
         return false;
       }
-      if (negative) value = -value;
+      if (negative) units = -units;
+      if (significant > 0) {
+        if (scale > 0) addUnits(k, 0, units * load<i64>(POW10_INT + (<usize>scale << 3)));
+        else addUnits(k, -scale, units);
+      }
       store<f64>(col + COL_COUNT, load<f64>(col + COL_COUNT) + 1);
-      noteNumber(col, k, value, dot || hasExponent ? KIND_NUMBER : KIND_INTEGER);
-      return noteString(col, s, len, <f64>len);
+      const minAt = load<i32>(col + COL_NUM_MIN_PTR);
+      const keptText = long && (minAt == <i32>s || load<i32>(col + COL_NUM_MAX_PTR) == <i32>s);
+      return noteString(col, s, len, <f64>len) || keptText;
     }
   }
   store<f64>(col + COL_COUNT, load<f64>(col + COL_COUNT) + 1);
@@ -385,7 +381,7 @@ function fail(kind: i32, line: i32): i32 {
  * fields into the columns. Returns the offset where they ended (REPORT_LINE:
  * newlines passed), NEED_MORE when the last record runs past n and the file
  * goes on, MALFORMED, or PAUSED at a record start (REPORT_CONSUMED, REPORT_LINE)
- * when deferred fields or long sums must be taken first.
+ * when the fields handed back must be taken first.
  */
 export function scan(b: usize, n: i32, from: i32, line0: i32, limit: i32, atEof: bool): i32 {
   const fields = fieldTable;
@@ -396,7 +392,6 @@ export function scan(b: usize, n: i32, from: i32, line0: i32, limit: i32, atEof:
   let line = line0;
   let rows = load<i32>(report + REPORT_ROWS);
   store<i32>(report + REPORT_DEFERRED, 0);
-  spill = false;
   const first = i;
   const commas = i8x16.splat(<i8>delimiter);
   const newlines = i8x16.splat(<i8>LF);
@@ -404,7 +399,7 @@ export function scan(b: usize, n: i32, from: i32, line0: i32, limit: i32, atEof:
   const pauseAbove = min(deferLimit, deferCapacity) - w;
   while (i < stop) {
     // Pauses only after a record, so every call makes progress.
-    if (i > first && (spill || load<i32>(report + REPORT_DEFERRED) > pauseAbove)) {
+    if (i > first && load<i32>(report + REPORT_DEFERRED) > pauseAbove) {
       store<i32>(report + REPORT_ROWS, rows);
       store<i32>(report + REPORT_CONSUMED, <i32>(i - b));
       store<i32>(report + REPORT_LINE, line);
