@@ -12,7 +12,11 @@ export interface CheckpointRecord<S = unknown> {
   readonly savedAt: number;
 }
 
-export const CHECKPOINT_FORMAT = 1;
+/**
+ * Raised whenever a saved state's shape changes (2: analyze's exact sums and statistics), so that a checkpoint an
+ * older build wrote is discarded with CHECKPOINT_DISCARDED instead of misread: the work starts over.
+ */
+export const CHECKPOINT_FORMAT = 2;
 const LOCK_WAIT_MS = 5_000;
 const LOCK_POLL_MS = 50;
 const KEY = 'checkpoint';
