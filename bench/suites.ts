@@ -67,7 +67,7 @@ async function checkpointAt(path: string, fraction: number): Promise<{ state: st
   await new Promise<void>((resolve) => {
     const child = spawn(process.execPath, [STINT_BIN, 'analyze', path, '--budget', '0', '--heartbeat-ms', '5'], { env: { ...process.env, STINT_HOME: state, STINT_CHECKPOINT_INTERVAL_MS: '0' }, stdio: ['ignore', 'ignore', 'pipe'] });
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      for (const m of chunk.matchAll(/: (\d+)\/\d+ bytes/g)) if (Number(m[1]) >= size * fraction) child.kill('SIGKILL');
+      for (const m of chunk.matchAll(/\[(\d+)\/\d+ bytes/g)) if (Number(m[1]) >= size * fraction) child.kill('SIGKILL');
     });
     child.on('close', () => resolve());
   });
@@ -84,7 +84,7 @@ function firstProgress(path: string, state: string, after: number): Promise<{ ms
     const child = spawn(process.execPath, [STINT_BIN, 'analyze', path, '--budget', '0', '--heartbeat-ms', '1'], { env: { ...process.env, STINT_HOME: copy }, stdio: ['ignore', 'ignore', 'pipe'] });
     let found: { ms: number; done: number } | undefined;
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      for (const m of chunk.matchAll(/: (\d+)\/\d+ bytes/g)) {
+      for (const m of chunk.matchAll(/\[(\d+)\/\d+ bytes/g)) {
         if (!found && Number(m[1]) > after) {
           found = { ms: performance.now() - started, done: Number(m[1]) };
           child.kill('SIGKILL');

@@ -106,10 +106,14 @@ function exactOf(progress: Progress): string {
 export function heartbeat(sink: ProgressSink, label: string, everyMs: number, started: number): ProgressDisplay {
   let latest: Progress | undefined;
   let first: { at: number; done: number } | undefined;
+  let shown: string | undefined;
   const line = () => {
     if (!latest || !first) return;
     const now = sink.now();
     const elapsed = ((now - started) / 1000).toFixed(1);
+    // The same figures at the same tenth of a second say nothing new.
+    if (shown === `${elapsed} ${latest.done}`) return;
+    shown = `${elapsed} ${latest.done}`;
     const { rate, eta } = paceOf(first, latest, now);
     const pace = `${rate ? `, ${rate}` : ''}${eta ? `, ETA ${eta}` : ''}`;
     sink.writeStderr(`[${elapsed}s] ${label}: ${humanProgress(latest)}${pace} ${exactOf(latest)}\n`);
@@ -124,6 +128,8 @@ export function heartbeat(sink: ProgressSink, label: string, everyMs: number, st
     },
     end() {
       stop();
+      // The last report gets its line, so the heartbeat ends where the work did.
+      if (latest && !shown?.endsWith(` ${latest.done}`)) line();
     },
   };
 }
