@@ -4,7 +4,6 @@ import { DangerLevel } from '../../contract/vocabulary/danger-level.js';
 import { SideEffects } from '../../contract/vocabulary/side-effects.js';
 import { defineCommand } from '../../runtime/program/define-command.js';
 import { DEFAULT_MAX_RECORD_BYTES } from '../../engine/framing.js';
-import { renderAnalysisText } from './analysis-text.js';
 import { chunkSizeFlag, MAX_RECORD_SIZE, WORKERS_FLAG } from '../engine-flags.js';
 import type { FileAnalysis, FileCitation } from './file-analysis.js';
 
@@ -76,5 +75,7 @@ export const analyzeCommand = defineCommand({
     const { runAnalyze } = await import('./analyze-run.js');
     return runAnalyze(input, ctx);
   },
-  text: (data, view) => renderAnalysisText(data as Outcome<FileAnalysis, FileCitation>, view.width),
+  // Loaded for text only: a JSON call never pays for the table code.
+  text: async (data, view) => (await import('./analysis-text.js'))
+    .renderAnalysisText(data as Outcome<FileAnalysis, FileCitation>, view.width),
 });

@@ -8,7 +8,10 @@ import {
 } from './render.js';
 
 /** Where a call's one response goes: stdout (JSON or text) for a caller, a file for a background job. */
-export type Respond = (envelope: Envelope, text?: (data: unknown) => string) => Promise<ProcessExitCode>;
+export type Respond = (envelope: Envelope, text?: TextRenderer) => Promise<ProcessExitCode>;
+
+/** A command's text for its data (a renderer may load its code on first use). */
+export type TextRenderer = (data: unknown) => string | Promise<string>;
 
 /** What people read on stderr: the warnings, then the error, or the notice of an INCOMPLETE answer. */
 function forPeople(host: Host, identity: ProgramIdentity, envelope: Envelope): string {
@@ -30,10 +33,10 @@ export function respondTo(host: Host, format: OutputFormat, identity: ProgramIde
     host.writeStderr(forPeople(host, identity, envelope));
     if (envelope.data === null) return envelope.meta.exit_code;
     if (envelope.ok) {
-      await host.writeStdout(text ? text(envelope.data) : outline(envelope.data));
+      await host.writeStdout(text ? await text(envelope.data) : outline(envelope.data));
     } else if (envelope.meta.exit_code !== ExitCode.INCOMPLETE) {
       // A failure's data is the command's own (a partial outcome).
-      await host.writeStdout(text ? text(envelope.data) : outline(envelope.data));
+      await host.writeStdout(text ? await text(envelope.data) : outline(envelope.data));
     } else if (!host.stdoutIsTTY) {
       // INCOMPLETE: at a terminal the notice says it all; a pipe still gets the fields.
       await host.writeStdout(outline(envelope.data));

@@ -1,4 +1,7 @@
 import stringWidth from 'string-width';
+import { escapeControls } from './control-escape.js';
+
+export { escapeControls };
 
 /** One column of a text table: its header, which side its values hug, and whether it may be cut to fit. */
 export interface TableColumn {
@@ -17,14 +20,6 @@ const segmenter = new Intl.Segmenter();
 /** Cells a terminal gives the text: wide (CJK) characters take two, combining marks none. */
 export function displayWidth(text: string): number {
   return stringWidth(text);
-}
-
-const ESCAPES: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
-
-/** Control characters shown escaped, so a value holding a newline stays on its row. */
-export function escapeControls(text: string): string {
-  const escape = (c: string) => ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
-  return text.replace(/[\u0000-\u001f\u007f]/g, escape);
 }
 
 /** The text cut to at most `width` cells, ending in an ellipsis when anything was cut. */

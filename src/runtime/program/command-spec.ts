@@ -229,7 +229,7 @@ export interface CommandResult<D = unknown> {
    * What `--format text` prints on stdout for this answer, whatever its exit, in place of rendering `data`
    * (a relayed answer shown as its own command would show it; a job's status block). Never in JSON.
    */
-  readonly text?: () => string;
+  readonly text?: () => string | Promise<string>;
 }
 
 /** A command's declaration: what `defineCommand` takes. The manifest and `--help` are built from it. */
@@ -283,6 +283,9 @@ export interface CommandSpec<
   readonly streaming?: boolean;
   /** How `--format text` shows one stream item (or heartbeat) of a streaming command. */
   itemText?(item: Readonly<Record<string, unknown>>): string;
-  /** How `--format text` shows a successful `data`, fitted to `view.width` cells when stdout is a terminal. */
-  text?(data: D, view: TextView): string;
+  /**
+   * How `--format text` shows a successful `data`, fitted to `view.width` cells when stdout is a terminal (may be
+   * async: a renderer loads its table code only when text is asked for, keeping JSON calls' start-up short).
+   */
+  text?(data: D, view: TextView): string | Promise<string>;
 }

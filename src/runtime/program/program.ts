@@ -292,7 +292,7 @@ async function runCall(program: ProgramContext, host: Host): Promise<ProcessExit
   // A result's own text takes the place of its data's on stdout; stderr says what it says for any answer.
   const answer = async ({ envelope, shown }: Answered) => {
     if (format !== OutputFormat.Text || !shown) return respond(envelope, text);
-    await answerHost.writeStdout(shown());
+    await answerHost.writeStdout(await shown());
     return respond({ ...envelope, data: null }, text);
   };
   try {
@@ -316,7 +316,7 @@ async function runCall(program: ProgramContext, host: Host): Promise<ProcessExit
 /** A direct call's answer, and the text its result asks to show on stdout in text mode. */
 interface Answered {
   readonly envelope: Envelope;
-  readonly shown?: () => string;
+  readonly shown?: () => string | Promise<string>;
 }
 
 /** A command without interruption: no safe points, so a signal answers CANCELLED at once (REQ-F-013, F-069). */

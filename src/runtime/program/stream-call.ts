@@ -6,6 +6,7 @@ import { StopController } from '../jobs/stop-controller.js';
 import { executeCommand } from './execute-command.js';
 import { cancelledEnvelope, finalEnvelope } from './final-envelope.js';
 import type { Invocation } from './invocation.js';
+import type { TextRenderer } from '../cli/respond.js';
 import { NO_STREAM_FLAG } from './stream-flag.js';
 import { streamWriter, terminalLine } from './stream-out.js';
 
@@ -25,7 +26,7 @@ export function streamsItems(inv: Pick<Invocation, 'command'>, parsedFlags: Read
 export async function runStreaming(
   inv: Invocation,
   format: OutputFormat,
-  text?: (data: unknown) => string,
+  text?: TextRenderer,
 ): Promise<ProcessExitCode> {
   const { host, command } = inv;
   const asText = format === OutputFormat.Text ? (command.spec.itemText ?? JSON.stringify) : undefined;

@@ -10,7 +10,6 @@ import type { CommandResult, CommandSpec } from '../../program/command-spec.js';
 import { settleJob } from '../job-outcomes.js';
 import type { JobStore } from '../job-store.js';
 import type { JobCommandDeps } from './job-command-parts.js';
-import { columnsOf, jobTable } from './job-table.js';
 import { viewOf, type JobView } from './job-view.js';
 
 export const DEFAULT_LIMIT = 100;
@@ -81,9 +80,12 @@ export function jobListCommand({ storeOf }: JobCommandDeps): CommandSpec {
         next_cursor: hasMore ? cursorOf(page.at(-1)!) : null,
       };
       const more = hasMore ? `${rest.length - page.length} more: add --cursor ${pagination.next_cursor}\n` : '';
-      const text = () => jobTable(page, ctx.stdoutWidth ?? columnsOf(ctx.env)) + more;
+      const text = async () => {
+        const { columnsOf, jobTable } = await import('./job-table.js');
+        return jobTable(page, ctx.stdoutWidth ?? columnsOf(ctx.env)) + more;
+      };
       return { exitCode: ExitCode.SUCCESS, data: page, meta: { pagination }, text };
     },
-    text: (data, view) => jobTable(data as JobView[], view.width),
+    text: async (data, view) => (await import('./job-table.js')).jobTable(data as JobView[], view.width),
   };
 }

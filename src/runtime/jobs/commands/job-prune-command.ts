@@ -7,7 +7,6 @@ import type { CommandSpec } from '../../program/command-spec.js';
 import { DRY_RUN_FLAG } from '../../cli/framework-flags.js';
 import type { JobStore } from '../job-store.js';
 import type { JobCommandDeps } from './job-command-parts.js';
-import { jobTable } from './job-table.js';
 import { viewsOf } from './job-list-command.js';
 import type { JobView } from './job-view.js';
 import { KeyedAnswers } from './keyed-answers.js';
@@ -60,8 +59,8 @@ export function jobPruneCommand({ storeOf }: JobCommandDeps): CommandSpec {
       const result = { exitCode: ExitCode.SUCCESS, data, ...(dryRun ? { meta: { dry_run: true } } : {}) };
       if (!dryRun) answers.keep(options, `older-than ${olderThan}`, result);
       const verb = dryRun ? 'Would remove' : 'Removed';
-      const text = () => `${verb} ${jobs.length} ended ${jobs.length === 1 ? 'job' : 'jobs'}.\n`
-        + (jobs.length ? jobTable(jobs) : '');
+      const text = async () => `${verb} ${jobs.length} ended ${jobs.length === 1 ? 'job' : 'jobs'}.\n`
+        + (jobs.length ? (await import('./job-table.js')).jobTable(jobs) : '');
       return { ...result, text };
     },
   };

@@ -5,7 +5,7 @@ import { DangerLevel } from '../../../contract/vocabulary/danger-level.js';
 import { ProgressUnit } from '../../../contract/vocabulary/progress-unit.js';
 import type { CommandSpec } from '../../program/command-spec.js';
 import { shellJoin } from '../../cli/shell-quote.js';
-import { escapeControls } from '../../cli/text-table.js';
+import { escapeControls } from '../../cli/control-escape.js';
 import { cancelCommand } from '../incomplete-response.js';
 import { isJobId } from '../job-id.js';
 import type { JobRecord } from '../job-record.js';
