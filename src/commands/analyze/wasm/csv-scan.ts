@@ -79,7 +79,10 @@ export const FIELD_BYTES: i32 = 12;
 /** Bytes per field handed back: (column, start, end). */
 export const DEFERRED_BYTES: i32 = 12;
 
-const POW10 = memory.data<f64>([1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22]);
+const POW10 = memory.data<f64>([
+  1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20,
+  1e21, 1e22,
+]);
 const POW10_INT = memory.data<i64>([1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000,
   10000000000, 100000000000, 1000000000000, 10000000000000, 100000000000000, 1000000000000000,
   10000000000000000, 100000000000000000, 1000000000000000000]);
@@ -324,7 +327,9 @@ function processField(k: i32, s: usize, e: usize): bool {
           return false;
         }
         const mantissa = <f64>units; // exact up to 2^53; past it, rounded once
-        value = scale >= 0 ? mantissa * load<f64>(POW10 + (<usize>scale << 3)) : mantissa / load<f64>(POW10 + (<usize>(-scale) << 3));
+        value = scale >= 0
+          ? mantissa * load<f64>(POW10 + (<usize>scale << 3))
+          : mantissa / load<f64>(POW10 + (<usize>(-scale) << 3));
         if (negative) value = -value;
       } else if (negative) value = -value;
       if (!noteNumber(col, value, dot || hasExponent ? KIND_NUMBER : KIND_INTEGER, long, s, len)) {
@@ -343,12 +348,15 @@ function processField(k: i32, s: usize, e: usize): bool {
     }
   }
   store<f64>(col + COL_COUNT, load<f64>(col + COL_COUNT) + 1);
-  if (len == 4 && (load<u8>(s) | 32) == 116 && (load<u8>(s + 1) | 32) == 114 && (load<u8>(s + 2) | 32) == 117 && (load<u8>(s + 3) | 32) == 101) {
+  // `true` / `false` in any case: each byte lowered with | 32.
+  if (len == 4 && (load<u8>(s) | 32) == 116 && (load<u8>(s + 1) | 32) == 114
+    && (load<u8>(s + 2) | 32) == 117 && (load<u8>(s + 3) | 32) == 101) {
     store<i32>(col + COL_KINDS, load<i32>(col + COL_KINDS) | KIND_BOOLEAN);
     store<i32>(col + COL_SAW_TRUE, 1);
     return noteString(col, s, len, <f64>len);
   }
-  if (len == 5 && (load<u8>(s) | 32) == 102 && (load<u8>(s + 1) | 32) == 97 && (load<u8>(s + 2) | 32) == 108 && (load<u8>(s + 3) | 32) == 115 && (load<u8>(s + 4) | 32) == 101) {
+  if (len == 5 && (load<u8>(s) | 32) == 102 && (load<u8>(s + 1) | 32) == 97 && (load<u8>(s + 2) | 32) == 108
+    && (load<u8>(s + 3) | 32) == 115 && (load<u8>(s + 4) | 32) == 101) {
     store<i32>(col + COL_KINDS, load<i32>(col + COL_KINDS) | KIND_BOOLEAN);
     store<i32>(col + COL_SAW_FALSE, 1);
     return noteString(col, s, len, <f64>len);

@@ -65,7 +65,10 @@ export function noJob(id: string): CommandResult {
   return {
     exitCode: ExitCode.NOT_FOUND,
     error: {
-      code: ErrorCode.JobNotFound, message: `no job ${id}`, retryable: false, suggestion: 'See the jobs there are with: job list',
+      code: ErrorCode.JobNotFound,
+      message: `no job ${id}`,
+      retryable: false,
+      suggestion: 'See the jobs there are with: job list',
     },
   };
 }
