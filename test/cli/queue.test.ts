@@ -207,6 +207,30 @@ test('Redis restarted mid-run: the run ends correct, or with a coded retryable e
   await Promise.all(pool.map((w) => w.drain()));
 });
 
+test('Redis killed with kill -9 mid-run and started again from its AOF: correct, or a coded retryable error', { skip },
+  async (t) => {
+    const hold = world.path('hold-redis-crash');
+    writeFileSync(hold, '');
+    const holdFrom = Math.floor(size / 3);
+    const pool = await workers(2, { STINT_TEST_HOLD_FILE: hold, STINT_TEST_HOLD_FROM: String(holdFrom) });
+    const env = { STINT_HOME: home() };
+    const call = startCli(analyzeArgs('64KiB'), { env });
+    await until(() => pool.every((w) => w.of('take').some((e) => Number(e['start']) >= holdFrom)), 'chunks held');
+    await redis.crash();
+    rmSync(hold);
+    const envelope = envelopeOf(await call.done);
+    t.diagnostic(`after the crash: exit ${envelope.meta.exit_code} ${envelope.error?.code ?? ''}`);
+    if (envelope.meta.exit_code === 0) assert.deepEqual(envelope.data, local);
+    else {
+      assert.equal(envelope.error?.retryable, true, JSON.stringify(envelope.error));
+      assert.match(String(envelope.error?.code), /^[A-Z_]+$/);
+      const again = await runJson(analyzeArgs('64KiB'), { env });
+      assert.equal(again.envelope.meta.exit_code, 0, JSON.stringify(again.envelope.error));
+      assert.deepEqual(again.envelope.data, local);
+    }
+    await Promise.all(pool.map((w) => w.drain()));
+  });
+
 test('a worker that sees another file at the path answers INPUT_NOT_SHARED', { skip }, async () => {
   const copy = world.path('copy.csv');
   copyFileSync(input, copy);

@@ -14,6 +14,8 @@ export interface RedisServer {
   readonly url: string;
   /** Stops it (SIGTERM: it writes its append-only file first) and starts it again on the same port and folder. */
   restart(): Promise<void>;
+  /** Kills it with SIGKILL (no final write) and starts it again on the same port, from what its AOF holds. */
+  crash(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -67,6 +69,11 @@ export async function startRedis(): Promise<RedisServer> {
     stop,
     async restart() {
       await stop();
+      child = await launch(port, dir);
+    },
+    async crash() {
+      child.kill('SIGKILL');
+      await ended(child);
       child = await launch(port, dir);
     },
   };
