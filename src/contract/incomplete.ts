@@ -8,6 +8,8 @@ export interface Progress {
   readonly unit?: ProgressUnit | string;
   /** Rows done so far beside `done`, when the work is measured in another unit (an import counts bytes). */
   readonly rows?: number;
+  /** A run through a queue (--queue): the distinct `worker` processes that completed its chunks in this call. */
+  readonly workers?: number;
 }
 
 /** data of an INCOMPLETE (14) response (seed 000). */

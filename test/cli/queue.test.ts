@@ -10,11 +10,12 @@ import { copyFileSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, 
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Envelope } from '../../src/contract/envelope.js';
+import type { IncompleteData } from '../../src/contract/incomplete.js';
 import { writeBigCsv } from '../helpers/big-csv.js';
 import { random } from '../helpers/csv-generator.js';
 import { programPath, STINT_BIN } from '../helpers/paths.js';
 import { redisMissing, startRedis, type RedisServer } from '../helpers/redis-server.js';
-import { cleanEnv, envelopeOf, runJson, startCli } from '../helpers/run-cli.js';
+import { cleanEnv, envelopeOf, runCli, runJson, startCli } from '../helpers/run-cli.js';
 import { tempWorld } from '../helpers/temp-world.js';
 
 const missing = redisMissing();
@@ -231,6 +232,30 @@ test('Redis killed with kill -9 mid-run and started again from its AOF: correct,
     await Promise.all(pool.map((w) => w.drain()));
   });
 
+test('a queued run names how many workers took part: meta.workers, and `job status` (JSON and text)', { skip },
+  async () => {
+    const hold = world.path('hold-count');
+    writeFileSync(hold, '');
+    // Each worker holds the first chunk it takes: both surely take part once the hold ends.
+    const pool = await workers(2, { STINT_TEST_HOLD_FILE: hold });
+    const env = { STINT_HOME: home() };
+    const args = ['analyze', input, '--budget', '1s', '--queue', redis.url, '--chunk-size', '64KiB'];
+    const first = await runJson(args, { env });
+    assert.equal(first.envelope.meta.exit_code, 14, JSON.stringify(first.envelope.error));
+    const id = (first.envelope.data as unknown as IncompleteData).job_id;
+    await until(() => pool.every((w) => w.of('take').length > 0), 'both workers take a chunk');
+    rmSync(hold);
+    const waited = await runJson(['job', 'wait', id, '--budget', '0'], { env });
+    assert.equal(waited.envelope.meta.exit_code, 0, JSON.stringify(waited.envelope.error));
+    assert.deepEqual(waited.envelope.data, local);
+    assert.equal(waited.envelope.meta['workers'], 2);
+    const status = await runJson(['job', 'status', id], { env });
+    assert.equal(status.envelope.meta['workers'], 2);
+    const text = await runCli(['job', 'status', id, '--format', 'text'], { env });
+    assert.match(text.stdout, /^workers +2$/m);
+    await Promise.all(pool.map((w) => w.drain()));
+  });
+
 test('a worker that sees another file at the path answers INPUT_NOT_SHARED', { skip }, async () => {
   const copy = world.path('copy.csv');
   copyFileSync(input, copy);
@@ -299,6 +324,24 @@ test('import through the queue with a worker and the coordinator killed mid-run,
     assert.equal(last.envelope.meta.exit_code, 0, JSON.stringify(last.envelope.error));
     assert.equal(await exported(table), await exported(localTable));
     await Promise.all(survivors.map((w) => w.drain()));
+  });
+
+test('export runs no chunks: --queue is an unknown flag there (ARG_ERROR), and STINT_QUEUE leaves it as it is',
+  async () => {
+    const env = { STINT_HOME: home() };
+    const table = world.path('export-queue.db');
+    const imported = await runJson(['import', input, '--into', table, '--budget', '0'], { env });
+    assert.equal(imported.envelope.meta.exit_code, 0, JSON.stringify(imported.envelope.error));
+    const out = world.path('export-queue.csv');
+    const refused = await runJson(['export', table, '--output', out, '--queue', 'redis://127.0.0.1:1'], { env });
+    assert.equal(refused.envelope.meta.exit_code, 2);
+    assert.equal(refused.envelope.error?.code, 'ARG_ERROR');
+    assert.ok(refused.envelope.error?.errors?.some((e) => e.field === '--queue' && e.reason === 'unknown_flag'));
+    // A queue no one can reach, set for the whole shell: export neither uses it nor fails on it.
+    const queued = await runJson(['export', table, '--output', out, '--budget', '0'], {
+      env: { ...env, STINT_QUEUE: 'redis://127.0.0.1:1' },
+    });
+    assert.equal(queued.envelope.meta.exit_code, 0, JSON.stringify(queued.envelope.error));
   });
 
 test('a program built on stint gets `worker` and --queue: its own map runs there, same answer', { skip }, async () => {

@@ -30,7 +30,8 @@ export const exportCommand = defineCommand({
       description: 'csv or ndjson; default: from the --output extension, else csv',
     },
   },
-  interruption: { detach: false, resume: true },
+  // An export reads the table in id order on this thread: no chunks, so no --queue.
+  interruption: { detach: false, resume: true, chunks: false },
   exitCodes: {
     [ExitCode.SUCCESS]: {
       description: 'The table was written to --output', retryable: false, sideEffects: SideEffects.Complete,

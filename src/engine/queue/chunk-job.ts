@@ -18,8 +18,11 @@ export interface ChunkJobData {
   readonly nominalStart: number;
 }
 
-/** A job's return value: the ChunkReply, encoded. */
-export type ChunkJobResult = string;
+/** A job's return value: the ChunkReply, encoded, and the id of the worker process that ran it. */
+export interface ChunkJobResult {
+  readonly reply: string;
+  readonly worker: string;
+}
 
 /**
  * A chunk's job id: the run's key and everything the task says (which file, which cut, aligned or not),

@@ -4,7 +4,7 @@ import { ErrorCode } from '../../contract/error-code.js';
 import type { ChunkPool } from '../chunk-pool.js';
 import type { ChunkReply, ChunkTask } from '../worker-protocol.js';
 import { decodeClone, encodeClone } from './chunk-codec.js';
-import { chunkJobId, type ChunkJobData, type FileSeen } from './chunk-job.js';
+import { chunkJobId, type ChunkJobData, type ChunkJobResult, type FileSeen } from './chunk-job.js';
 import { CHUNK_QUEUE, checkReachable, QUEUE_PREFIX, redisOptions, shownUrl } from './queue-connection.js';
 
 /** Between two looks at the jobs in flight, beside the completion events (an event lost in a Redis restart). */
@@ -22,6 +22,8 @@ export interface QueuePoolSpec {
   readonly runKey: string;
   /** The fold's window is twice this (chunked-run.ts): chunks enqueued ahead of it. */
   readonly workers: number;
+  /** Told how many distinct worker processes completed this run's chunks, each time the count grows. */
+  readonly onWorkers?: (count: number) => void;
 }
 
 interface Pending {
@@ -46,13 +48,19 @@ const failedReply = (task: ChunkTask, message: string): ChunkReply<never> => ({
 export async function openQueuePool(spec: QueuePoolSpec): Promise<ChunkPool> {
   await checkReachable(spec.url);
   const connection = redisOptions(spec.url);
-  const queue = new Queue<ChunkJobData, string, string>(CHUNK_QUEUE, { connection, prefix: QUEUE_PREFIX });
+  const queue = new Queue<ChunkJobData, ChunkJobResult, string>(CHUNK_QUEUE, { connection, prefix: QUEUE_PREFIX });
   const events = new QueueEvents(CHUNK_QUEUE, { connection, prefix: QUEUE_PREFIX });
   queue.on('error', () => undefined); // a lost connection is seen by the poll (outage), not thrown
   events.on('error', () => undefined);
   const pending = new Map<string, Pending>();
   const seen = new Map<string, FileSeen>();
   let downSince: number | undefined;
+  const workersSeen = new Set<string>();
+  const noteWorker = (worker: string) => {
+    if (workersSeen.has(worker)) return;
+    workersSeen.add(worker);
+    spec.onWorkers?.(workersSeen.size);
+  };
 
   const add = (entry: Pending) => queue.add('chunk', entry.data, {
     jobId: entry.id,
@@ -69,14 +77,16 @@ export async function openQueuePool(spec: QueuePoolSpec): Promise<ChunkPool> {
 
   /** One look at a job: its reply when done, a failure when the queue gave up on it, re-added when Redis lost it. */
   async function look(entry: Pending): Promise<void> {
-    const job = await Job.fromId<ChunkJobData, string>(queue, entry.id);
+    const job = await Job.fromId<ChunkJobData, ChunkJobResult>(queue, entry.id);
     if (!pending.has(entry.id)) return;
     if (!job) {
       await add(entry);
       return;
     }
-    if (job.finishedOn && typeof job.returnvalue === 'string') {
-      finish(entry, decodeClone<ChunkReply<unknown>>(job.returnvalue));
+    const result = job.finishedOn ? job.returnvalue : undefined;
+    if (typeof result?.reply === 'string') {
+      noteWorker(result.worker);
+      finish(entry, decodeClone<ChunkReply<unknown>>(result.reply));
     } else if (job.finishedOn && job.failedReason) {
       finish(entry, failedReply(entry.task, `a queue worker failed the chunk: ${job.failedReason}`));
     }

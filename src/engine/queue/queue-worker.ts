@@ -100,6 +100,8 @@ function checkSeen(task: ChunkTask, seen: FileSeen): ChunkReply<never> | undefin
 export async function startQueueWorker(spec: QueueWorkerSpec): Promise<QueueWorker> {
   await checkReachable(spec.url);
   const pool = await openChunkPool(spec.concurrency);
+  // Named in each chunk's result: the coordinator counts the distinct workers that took part.
+  const self = `${hostname()}:${process.pid}`;
   let done = 0;
   let giveUp: (job: Job<ChunkJobData, ChunkJobResult>, task: ChunkTask) => void = () => undefined;
   const runJob = async (job: Job<ChunkJobData, ChunkJobResult>): Promise<ChunkJobResult> => {
@@ -119,7 +121,7 @@ export async function startQueueWorker(spec: QueueWorkerSpec): Promise<QueueWork
     spec.onChunk({
       job: job.id ?? '', path: task.path, start: reply.start, end, outcome: reply.kind, ...code, ms: Date.now() - began,
     });
-    return encodeClone(reply);
+    return { reply: encodeClone(reply), worker: self };
   };
   const worker = new Worker<ChunkJobData, ChunkJobResult>(CHUNK_QUEUE, runJob, {
     connection: redisOptions(spec.url),

@@ -50,7 +50,7 @@ const CONFIRM_FLAGS: Readonly<Record<string, FlagSpec>> = {
 };
 
 export function frameworkFlagsFor(
-  command: { interruptible: boolean; acceptsKey: boolean; confirm?: boolean },
+  command: { interruptible: boolean; acceptsKey: boolean; confirm?: boolean; chunks?: boolean },
 ): Record<string, FlagSpec> {
   const flags: Record<string, FlagSpec> = command.confirm ? { ...CONFIRM_FLAGS } : {};
   if (command.interruptible) {
@@ -69,6 +69,8 @@ export function frameworkFlagsFor(
       type: 'duration',
       description: 'Wall-clock bound on the whole work across every continuation (0 = none)',
     };
+  }
+  if (command.interruptible && command.chunks !== false) {
     flags[FrameworkFlag.Queue] = {
       type: 'string',
       // Where the chunks run cannot change the result: the same job and checkpoint with or without it.

@@ -109,7 +109,10 @@ function stopped(run: Run, reason: StopReason, data: unknown): RunOutcome {
 function ended(run: Run, execution: Execution): RunOutcome {
   const { inv, store, job, status } = run;
   const { result } = execution;
-  const envelope = finalEnvelope(inv, result, execution.warnings, callMeta(inv, job.timeoutMs || undefined));
+  // A run through the queue names how many worker processes took part (job status relays this answer).
+  const workers = execution.progress?.workers;
+  const meta = { ...callMeta(inv, job.timeoutMs || undefined), ...(workers !== undefined ? { workers } : {}) };
+  const envelope = finalEnvelope(inv, result, execution.warnings, meta);
   const state = envelope.meta.exit_code === ExitCode.SUCCESS ? JobState.Done : JobState.Failed;
   const checkpoint = workEnded(result.exitCode) ? CheckpointFate.Discard : CheckpointFate.Keep;
   const now = inv.host.now();

@@ -55,6 +55,7 @@ export function createCallContext(parts: CallContextParts): CallContext {
   let store: CheckpointStore | undefined;
   let fingerprint: unknown;
   let lastSave = -Infinity;
+  let workers: number | undefined;
 
   const report = (done: number, total?: number, unit?: string, rows?: number) => {
     if (testMode && progress && done < progress.done) {
@@ -65,6 +66,7 @@ export function createCallContext(parts: CallContextParts): CallContext {
       ...(total !== undefined ? { total } : {}),
       ...(unit !== undefined ? { unit } : {}),
       ...(rows !== undefined ? { rows } : {}),
+      ...(workers !== undefined ? { workers } : {}),
     };
     parts.onProgress?.(progress);
   };
@@ -80,6 +82,11 @@ export function createCallContext(parts: CallContextParts): CallContext {
     stdinPath: parts.stdinPath,
     stdout: parts.stdout,
     progress: report,
+    queueWorkers(count) {
+      workers = count;
+      // Seen at the next report; a run that reported nothing yet shows it with its first.
+      if (progress) report(progress.done, progress.total, progress.unit, progress.rows);
+    },
     warn: (warning) => void warnings.push(warning),
     log: (message) => host.writeStderr(`${message}\n`),
     stopRequested: parts.stopRequested,

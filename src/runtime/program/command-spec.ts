@@ -58,6 +58,11 @@ export interface Interruption {
   readonly idleTimeoutMs?: number;
   /** Bound on the whole work when the caller gives no --timeout. Default 3600000. */
   readonly maxLifetimeMs?: number;
+  /**
+   * The work runs its chunks through the pool (processFile, processFiles), so the command takes `--queue`.
+   * Default true; false for work that never uses the pool (an export): then `--queue` is an unknown flag.
+   */
+  readonly chunks?: boolean;
 }
 
 /** How a command reads stdin: `buffered` whole (up to `maxBytes`), `lines` or `records`. */
@@ -190,6 +195,11 @@ export interface CommandContext {
   readonly invocationKey: string;
   /** The Redis URL of --queue (or STINT_QUEUE) on an interruptible command: its chunks run on `worker` processes. */
   readonly queue?: string;
+  /**
+   * A run through the queue tells how many distinct `worker` processes completed its chunks so far; the count
+   * rides along in progress (`progress.workers`: the job's status) and in the final response (`meta.workers`).
+   */
+  queueWorkers?(count: number): void;
   /**
    * The same identity without the idempotency key: tells "same key, other arguments" apart
    * (IDEMPOTENCY_KEY_REUSED).

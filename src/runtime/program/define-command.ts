@@ -270,6 +270,7 @@ export function registerCommand(spec: CommandSpec, builtin: boolean): Registered
   checkConfirm(spec, isWriter);
   const frameworkFlags = frameworkFlagsFor({
     interruptible: spec.interruption !== undefined, acceptsKey, confirm: spec.confirm === true,
+    chunks: spec.interruption?.chunks,
   });
   // Built-ins such as `job wait` declare --budget themselves.
   const streamFlags = spec.streaming ? STREAM_FLAGS : {};

@@ -237,7 +237,11 @@ function resolveCall(
     else {
       const timeoutFlag = parsed.flags[FrameworkFlag.Timeout] as number | undefined;
       const timeoutMs = resolveTimeout(timeoutFlag, command.spec.interruption);
-      const queue = (parsed.flags[FrameworkFlag.Queue] as string | undefined) || host.env[QUEUE_ENV] || undefined;
+      // STINT_QUEUE is a default for the commands that take --queue; the others run as they would without it.
+      const takesQueue = command.spec.interruption?.chunks !== false;
+      const queue = takesQueue
+        ? (parsed.flags[FrameworkFlag.Queue] as string | undefined) || host.env[QUEUE_ENV] || undefined
+        : undefined;
       options = { ...options, budgetMs: budget.budgetMs, timeoutMs, ...(queue ? { queue } : {}) };
     }
   }

@@ -52,6 +52,15 @@ test('the framework adds its flags and exit codes', () => {
   assert.deepEqual(Object.keys(registered.exitCodes).map(Number).sort((a, b) => a - b), [0, 1, 2, 4, 10, 12, 14]);
 });
 
+test('an interruptible command whose work runs no chunks (interruption.chunks false) gets no --queue', () => {
+  const registered = registerCommand(base({
+    dangerLevel: 'mutating',
+    interruption: { detach: false, resume: true, chunks: false },
+    exitCodes: { 0: ok, 14: { description: 'Paused', retryable: false, sideEffects: 'partial' } },
+  }), false);
+  assert.deepEqual(Object.keys(registered.flags).sort(), ['budget', 'heartbeat-ms', 'idempotency-key', 'timeout']);
+});
+
 test('a flag default that is not a value of its type is refused naming it (the handler gets it unparsed)', () => {
   const flag = (spec: Record<string, unknown>) => base({ flags: { x: { description: 'x', ...spec } as never } });
   const refused = [

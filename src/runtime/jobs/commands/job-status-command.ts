@@ -45,6 +45,8 @@ export function statusBlock(job: JobRecord, view: JobView, answer: Envelope): st
     ['command', commandLineOf(job)],
     ['state', view.state],
     ['progress', progressLine(view)],
+    // A run through the queue: the distinct `worker` processes that completed its chunks.
+    ...(view.progress.workers !== undefined ? [['workers', String(view.progress.workers)] as [string, string]] : []),
     ['started', `${age(view.age_ms)} ago`],
     ['updated', `${age(view.updated_ms_ago)} ago`],
     ...nextLines(job, view, answer),
