@@ -130,8 +130,8 @@ test('up to 40 digits, exponents -45..45, in the scanner or handed back: exact s
     const length = 1 + Math.floor(rnd() * 40);
     const digits = Array.from({ length }, (_, i) => String(Math.floor(rnd() * (i === 0 ? 9 : 10)) + (i === 0 ? 1 : 0)));
     const dot = Math.floor(rnd() * (length + 1));
-    const whole = digits.slice(0, dot).join('');
-    const mantissa = dot === length ? whole : `${whole}.${digits.slice(dot).join('')}`;
+    const intPart = digits.slice(0, dot).join('');
+    const mantissa = dot === length ? intPart : `${intPart}.${digits.slice(dot).join('')}`;
     const exponent = Math.floor(rnd() * 91) - 45;
     values.push(`${rnd() < 0.5 ? '-' : ''}${mantissa}${rnd() < 0.8 ? `e${exponent}` : ''}`);
   }
