@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { ErrorCode } from '../../contract/error-code.js';
 import { StintCode } from '../stint-codes.js';
 import { Kind, LINE_SAMPLE_LIMIT, mergeTableStats, newTableStats, type TableStats } from './column-stats.js';
-import { addToSum, decimalText, parseDecimal } from './exact-decimal.js';
+import { addToSum, decimalText, type DecimalSum, parseDecimal } from './exact-decimal.js';
 import { processField } from './field-stats.js';
 /** The default delimiter (csv-delimiter.ts's COMMA: the worker side imports no command module). */
 const COMMA = 0x2c;
@@ -39,7 +39,7 @@ interface ScannerExports {
 const CONSTANT_NAMES = [
   'NEED_MORE', 'MALFORMED', 'PAUSED', 'UNCLOSED_QUOTE', 'TEXT_AFTER_QUOTE', 'QUOTE_IN_FIELD',
   'KIND_INTEGER', 'KIND_NUMBER', 'KIND_BOOLEAN', 'KIND_STRING',
-  'COLUMN_BYTES', 'SUM_SCALES', 'SUM_BYTES', 'FIELD_BYTES', 'DEFERRED_BYTES', 'RAGGED_SAMPLE',
+  'COLUMN_BYTES', 'SUM_RANGE', 'SUM_SCALES', 'SUM_BYTES', 'FIELD_BYTES', 'DEFERRED_BYTES', 'RAGGED_SAMPLE',
   'COL_COUNT', 'COL_NULLS', 'COL_NUM_MIN', 'COL_NUM_MAX', 'COL_MIN_LENGTH', 'COL_MAX_LENGTH',
   'COL_KINDS', 'COL_SAW_FALSE', 'COL_SAW_TRUE',
   'COL_STR_MIN_PTR', 'COL_STR_MIN_LEN', 'COL_STR_MAX_PTR', 'COL_STR_MAX_LEN',
@@ -139,12 +139,18 @@ function memoryViews({ x, k }: Scanner, at: Layout) {
   const report = (offset: number) => i32[(at.reportAt + offset) >> 2]!;
   const low = new BigUint64Array(x.memory.buffer);
   const high = new BigInt64Array(x.memory.buffer);
-  /** Column c's 128-bit sum at one scale. */
-  const sumOf = (column: number, scale: number) => {
-    const word = (at.sumsAt + (column * k.SUM_SCALES + scale) * k.SUM_BYTES) >> 3;
+  /** Column c's 128-bit sum in one slot. */
+  const sumOf = (column: number, slot: number) => {
+    const word = (at.sumsAt + (column * k.SUM_SCALES + slot) * k.SUM_BYTES) >> 3;
     return (high[word + 1]! << 64n) + low[word]!;
   };
   return { memory, i32, f64, report, sumOf };
+}
+
+/** Adds a slot's sum of units with `decimals` decimals (negative: whole tens, hundreds, ...) to a running sum. */
+function addSlot(sum: DecimalSum, units: bigint, decimals: number): void {
+  if (units === 0n) return;
+  addToSum(sum, decimals >= 0 ? { units, scale: decimals } : { units: units * 10n ** BigInt(-decimals), scale: 0 });
 }
 
 /** The statistics the scanner kept in its memory for a chunk it finished (not the fields it handed back). */
@@ -171,7 +177,7 @@ function statsInMemory(k: Constants, at: Layout, width: number, views: ReturnTyp
     column.kinds = int(k.COL_KINDS);
     column.sawFalse = int(k.COL_SAW_FALSE) !== 0;
     column.sawTrue = int(k.COL_SAW_TRUE) !== 0;
-    for (let scale = 0; scale < k.SUM_SCALES; scale++) addToSum(column.sum, { units: sumOf(c, scale), scale });
+    for (let slot = 0; slot < k.SUM_SCALES; slot++) addSlot(column.sum, sumOf(c, slot), slot - k.SUM_RANGE);
     // A long extreme's double approximated it: its text gives the right double and the exact value.
     const exactText = (ptr: number, length: number) => {
       const written = memory.toString('latin1', ptr, ptr + length);

@@ -113,7 +113,7 @@ test('long values the scanner keeps (16 to 18 digits) settle their extremes exac
   }
 });
 
-test('19-digit integers below 2^63 are summed by the scanner, those above by JavaScript: the same exact answer', () => {
+test('19-digit integers either side of 2^63 (the scanner splits them in head and tail): the exact answer', () => {
   const values = ['9223372036854775807', '9223372036854775808', '9999999999999999999', '-9223372036854775807',
     '1700000000000000001', '-9223372036854775809', '1000000000000000000'];
   const bytes = Buffer.from(`${values.join('\n')}\n`);
@@ -121,4 +121,32 @@ test('19-digit integers below 2^63 are summed by the scanner, those above by Jav
   const fractions = values.map(fractionOf);
   assert.deepEqual([column.min, column.max, column.sum],
     ['-9223372036854775809', '9999999999999999999', jsonOfFraction(fractions.reduce(addFractions))]);
+});
+
+test('up to 40 digits, exponents -45..45, in the scanner or handed back: exact sums, extremes, any grouping', () => {
+  const rnd = random(11);
+  const values: string[] = [];
+  for (let n = 0; n < 20_000; n++) {
+    const length = 1 + Math.floor(rnd() * 40);
+    const digits = Array.from({ length }, (_, i) => String(Math.floor(rnd() * (i === 0 ? 9 : 10)) + (i === 0 ? 1 : 0)));
+    const dot = Math.floor(rnd() * (length + 1));
+    const intPart = digits.slice(0, dot).join('');
+    const mantissa = dot === length ? intPart : `${intPart}.${digits.slice(dot).join('')}`;
+    const exponent = Math.floor(rnd() * 91) - 45;
+    values.push(`${rnd() < 0.5 ? '-' : ''}${mantissa}${rnd() < 0.8 ? `e${exponent}` : ''}`);
+  }
+  const bytes = Buffer.from(`${values.join('\n')}\n`);
+  const whole = summarizeColumn('x', map(bytes, { start: 0, end: bytes.length, options: { width: 1 } }).columns[0]!);
+  const merged = newTableStats(1);
+  const third = Math.floor(values.length / 3);
+  for (const part of [values.slice(0, third), values.slice(third, 2 * third), values.slice(2 * third)]) {
+    const chunk = Buffer.from(`${part.join('\n')}\n`);
+    mergeTableStats(merged, map(chunk, { start: 0, end: chunk.length, options: { width: 1 } }), 0);
+  }
+  const fractions = values.map(fractionOf);
+  const min = fractions.reduce((a, b) => (compareFractions(b, a) < 0 ? b : a));
+  const max = fractions.reduce((a, b) => (compareFractions(b, a) > 0 ? b : a));
+  assert.deepEqual([whole.min, whole.max, whole.sum],
+    [jsonOfFraction(min), jsonOfFraction(max), jsonOfFraction(fractions.reduce(addFractions))]);
+  assert.deepEqual(summarizeColumn('x', merged.columns[0]!), whole);
 });

@@ -3,10 +3,9 @@
 // The analyze hot path: one pass over a chunk's bytes that splits records
 // (RFC 4180) and folds every field into its column's statistics, with no
 // string made per field. Per field it mirrors the JavaScript reference in
-// ../field-stats.ts; a number of more than 18 significant digits (19 below
-// 2^63 are read), or at a scale beyond the exact sums' -18..18, or a long
-// value too near an extreme to be ordered by its double, is handed back to
-// JavaScript.
+// ../field-stats.ts; a number of more than 36 significant digits, or at a
+// scale beyond the exact sums' -40..40, or a long value too near an extreme
+// to be ordered by its double, is handed back to JavaScript.
 //
 // Memory is laid out by the caller (csv-scanner.ts) from heapBase():
 // column records, their exact sums, the field table, the report, the
@@ -56,11 +55,13 @@ export const COL_NUM_MAX_PTR: i32 = 88;
 export const COL_NUM_MAX_LEN: i32 = 92;
 export const COLUMN_BYTES: i32 = 96;
 /**
- * A column's exact sum: one 128-bit integer per scale 0..SUM_SCALES-1, the
- * sum of the values with that many decimals as integers (units × 10^-scale).
- * No value is rescaled on the hot path; JavaScript adds the scales up.
+ * A column's exact sum: one 128-bit integer per number of decimals
+ * -SUM_RANGE..SUM_RANGE (slot decimals + SUM_RANGE), the sum of the values'
+ * units with that many decimals (value = units × 10^-decimals). No value is
+ * rescaled on the hot path; JavaScript adds the slots up.
  */
-export const SUM_SCALES: i32 = 19;
+export const SUM_RANGE: i32 = 40;
+export const SUM_SCALES: i32 = 2 * SUM_RANGE + 1;
 export const SUM_BYTES: i32 = 16;
 
 // The report: what a scan call returns besides its status.
@@ -83,15 +84,12 @@ const POW10 = memory.data<f64>([
   1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20,
   1e21, 1e22,
 ]);
-const POW10_INT = memory.data<i64>([1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000,
-  10000000000, 100000000000, 1000000000000, 10000000000000, 100000000000000, 1000000000000000,
-  10000000000000000, 100000000000000000, 1000000000000000000]);
 /** At most this many significant digits: the double is then exact arithmetic, and says the decimal exactly. */
 const MAX_FAST_DIGITS = 15;
-/** A whole value × 10^scale stays below 2^63 up to this many digits. */
+/** Digits read into the units (below 2^63); the next ones go to a tail of as many. */
 const MAX_INT_DIGITS = 18;
-/** Digits read into the (unsigned) units: 19 fit, and those below 2^63 are summed here too. */
-const MAX_UNIT_DIGITS = 19;
+/** Past this many powers of ten a double's 10^n is not exact: the value is then a long one. */
+const MAX_EXACT_POWER = 22;
 /** A long value's double is within a few ulps of it: closer than this (relative) to an extreme, JavaScript decides. */
 const NEAR: f64 = 1e-12;
 
@@ -201,9 +199,9 @@ function noteString(col: usize, s: usize, len: i32, codePoints: f64): bool {
   return kept;
 }
 
-/** Adds units × 10^-scale to column k's exact sum (a 128-bit add: low word, then high word and carry). */
-function addUnits(k: i32, scale: i32, units: i64): void {
-  const at = sums + (<usize>k * <usize>SUM_SCALES + <usize>scale) * <usize>SUM_BYTES;
+/** Adds units × 10^-decimals to column k's exact sum (a 128-bit add: low word, then high word and carry). */
+function addUnits(k: i32, decimals: i32, units: i64): void {
+  const at = sums + (<usize>k * <usize>SUM_SCALES + <usize>(decimals + SUM_RANGE)) * <usize>SUM_BYTES;
   const low = load<u64>(at);
   const sum = low + <u64>units;
   store<u64>(at, sum);
@@ -246,6 +244,12 @@ function noteNumber(col: usize, value: f64, kind: i32, long: bool, s: usize, len
   return true;
 }
 
+/** 10^n as a double (0 <= n <= 2 × MAX_EXACT_POWER): exact up to MAX_EXACT_POWER, once rounded past it. */
+function pow10(n: i32): f64 {
+  if (n <= MAX_EXACT_POWER) return load<f64>(POW10 + (<usize>n << 3));
+  return load<f64>(POW10 + (<usize>MAX_EXACT_POWER << 3)) * load<f64>(POW10 + (<usize>(n - MAX_EXACT_POWER) << 3));
+}
+
 /** Hands a field back to JavaScript (scan pauses before the list can overflow). */
 function defer(k: i32, s: usize, e: usize): void {
   const n = load<i32>(report + REPORT_DEFERRED);
@@ -273,13 +277,15 @@ function processField(k: i32, s: usize, e: usize): bool {
   let fraction = 0;
   let dot = false;
   let units: i64 = 0;
+  let tail: i64 = 0;
   while (p < e) {
     c = load<u8>(p);
     if (c - 48 <= 9) {
       digits++;
       if (significant > 0 || c != 48) {
         significant++;
-        if (significant <= MAX_UNIT_DIGITS) units = units * 10 + <i64>(c - 48);
+        if (significant <= MAX_INT_DIGITS) units = units * 10 + <i64>(c - 48);
+        else tail = tail * 10 + <i64>(c - 48);
       }
       if (dot) fraction++;
     } else if (c == 46 && !dot) {
@@ -314,32 +320,36 @@ function processField(k: i32, s: usize, e: usize): bool {
       hasExponent = true;
     }
     if (ok) {
-      // The value is units × 10^scale: exact sums take scales -18..18 of up to 18 digits (19 below 2^63), the rest
-      // go to JavaScript.
-      // Up to 15 digits the double is exact arithmetic; past that it is within a few ulps, for the extremes only.
+      // The value is (units × 10^tailDigits + tail) × 10^scale, both parts of up to 18 digits: the exact sums
+      // take each at its own scale within -40..40; the rest go to JavaScript.
+      // Up to 15 digits and 10^22 the double is exact arithmetic; past that it is within a few ulps, for the
+      // extremes only.
       const scale = exponent - fraction;
+      const tailDigits = max(significant - MAX_INT_DIGITS, 0);
       let value: f64 = 0;
-      const long = significant > MAX_FAST_DIGITS;
+      const farOut = significant > 0 && (scale > MAX_EXACT_POWER || scale < -MAX_EXACT_POWER);
+      const long = significant > MAX_FAST_DIGITS || farOut;
       if (significant > 0) {
-        const fits = significant <= MAX_INT_DIGITS || (significant == MAX_UNIT_DIGITS && units >= 0);
-        if (!fits || scale < 1 - SUM_SCALES || (scale > 0 && significant + scale > MAX_INT_DIGITS)) {
+        if (tailDigits > MAX_INT_DIGITS || scale < -SUM_RANGE || scale + tailDigits > SUM_RANGE) {
           defer(k, s, e);
           return false;
         }
-        const mantissa = <f64>units; // exact up to 2^53; past it, rounded once
-        value = scale >= 0
-          ? mantissa * load<f64>(POW10 + (<usize>scale << 3))
-          : mantissa / load<f64>(POW10 + (<usize>(-scale) << 3));
+        // exact up to 2^53; past it, rounded once or twice
+        const mantissa = tailDigits == 0 ? <f64>units : <f64>units * pow10(tailDigits) + <f64>tail;
+        value = scale >= 0 ? mantissa * pow10(scale) : mantissa / pow10(-scale);
         if (negative) value = -value;
       } else if (negative) value = -value;
       if (!noteNumber(col, value, dot || hasExponent ? KIND_NUMBER : KIND_INTEGER, long, s, len)) {
         defer(k, s, e);
         return false;
       }
-      if (negative) units = -units;
+      if (negative) {
+        units = -units;
+        tail = -tail;
+      }
       if (significant > 0) {
-        if (scale > 0) addUnits(k, 0, units * load<i64>(POW10_INT + (<usize>scale << 3)));
-        else addUnits(k, -scale, units);
+        addUnits(k, -scale - tailDigits, units);
+        if (tailDigits > 0) addUnits(k, -scale, tail);
       }
       store<f64>(col + COL_COUNT, load<f64>(col + COL_COUNT) + 1);
       const minAt = load<i32>(col + COL_NUM_MIN_PTR);
