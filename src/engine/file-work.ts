@@ -1,9 +1,8 @@
 import type { Progress } from '../contract/incomplete.js';
 import type { WorkerPool } from './chunk-pool.js';
-import type { Fold, Watermark } from './chunked-run.js';
+import type { ChunkedOutcome, Fold, Watermark } from './chunked-run.js';
 import type { Framing } from './framing.js';
 import type { Sink } from './sink.js';
-import type { WireError } from './worker-protocol.js';
 
 /** One file for processFile: where it is, how its records are framed, the worker-side map and the fold. */
 export interface FileWork<P, S> {
@@ -44,13 +43,4 @@ export interface FileWork<P, S> {
  * How processFile ended: `done`, `stopped` at a safe point (answer INCOMPLETE), or `failed` at `line`;
  * `watermark` is where the folded records end (a stop's is where the next call begins).
  */
-export type FileOutcome<S> =
-  | { readonly kind: 'done'; readonly state: S; readonly watermark: Watermark }
-  | { readonly kind: 'stopped'; readonly state: S; readonly watermark: Watermark }
-  | {
-      readonly kind: 'failed';
-      readonly state: S;
-      readonly watermark: Watermark;
-      readonly error: WireError;
-      readonly line: number;
-    };
+export type FileOutcome<S> = ChunkedOutcome<S>;

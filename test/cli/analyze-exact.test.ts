@@ -5,10 +5,9 @@
 // the identical call that resumes from the checkpoint.
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, writeFileSync } from 'node:fs';
-import { Level } from 'level';
-import { unpack } from 'msgpackr';
+import { writeFileSync } from 'node:fs';
 import { runJson, startCli } from '../helpers/run-cli.js';
+import { checkpointDone } from '../helpers/checkpoint-peek.js';
 import { tempWorld } from '../helpers/temp-world.js';
 import { random } from '../helpers/csv-generator.js';
 import { analyzeWithCsvParse } from '../helpers/analyze-oracle.js';
@@ -43,21 +42,6 @@ function exactCsv(seed: number, rows: number): string {
     ].join(','));
   }
   return `${lines.join('\n')}\n`;
-}
-
-/** The last checkpoint's progress.done, read from the real LevelDB a killed run left. */
-async function checkpointDone(stateDir: string): Promise<number | undefined> {
-  const dir = `${stateDir}/checkpoints`;
-  const keys = readdirSync(dir);
-  if (keys.length !== 1) return undefined;
-  const db = new Level<string, Uint8Array>(`${dir}/${keys[0]}`, { valueEncoding: 'view' });
-  await db.open();
-  try {
-    const bytes = await db.get('checkpoint');
-    return bytes ? (unpack(bytes) as { progress: { done: number } }).progress.done : undefined;
-  } finally {
-    await db.close();
-  }
 }
 
 const HEARTBEAT = /\] stint analyze: .* \[(\d+)\/(\d+) bytes\]/;

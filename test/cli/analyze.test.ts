@@ -2,9 +2,8 @@ import { test, describe, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { appendFileSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
-import { Level } from 'level';
-import { unpack } from 'msgpackr';
 import { runJson, startCli } from '../helpers/run-cli.js';
+import { checkpointDone } from '../helpers/checkpoint-peek.js';
 import { fixturePath } from '../helpers/paths.js';
 import { tempWorld } from '../helpers/temp-world.js';
 import { generateCsv, random } from '../helpers/csv-generator.js';
@@ -163,22 +162,6 @@ describe('stint analyze: bad input gets its code, never a crash or a hang', () =
     }
   });
 });
-
-/** The last checkpoint's progress.done, read from the real LevelDB the killed run left. */
-async function checkpointDone(stateDir: string): Promise<number | undefined> {
-  const dir = `${stateDir}/checkpoints`;
-  const keys = readdirSync(dir);
-  if (keys.length === 0) return undefined;
-  assert.equal(keys.length, 1, 'one invocation, one checkpoint');
-  const db = new Level<string, Uint8Array>(`${dir}/${keys[0]}`, { valueEncoding: 'view' });
-  await db.open();
-  try {
-    const bytes = await db.get('checkpoint');
-    return bytes ? (unpack(bytes) as { progress: { done: number } }).progress.done : undefined;
-  } finally {
-    await db.close();
-  }
-}
 
 const HEARTBEAT = /\] stint analyze: .* \[(\d+)\/(\d+) bytes\]/;
 
