@@ -9,7 +9,7 @@ import { StopLimit } from '../../src/contract/vocabulary/stop-limit.js';
 import { StintCode } from '../../src/commands/stint-codes.js';
 import { writeBigCsv } from '../helpers/big-csv.js';
 import { programPath, STINT_BIN } from '../helpers/paths.js';
-import { envelopeOf, runJson, startCli } from '../helpers/run-cli.js';
+import { envelopeOf, runCli, runJson, startCli } from '../helpers/run-cli.js';
 import { csvFileRecords, tableRecords } from '../helpers/table-rows.js';
 import { tempWorld } from '../helpers/temp-world.js';
 
@@ -186,4 +186,18 @@ test('SIGTERM while following a program built on stint: 143 with a continue_comm
   const rest = await runJson(follow(['sh', '-c', data.continue_command]), { env });
   assert.equal(rest.run.code, 0, rest.run.stdout);
   assert.deepEqual(rest.envelope.data, whole.envelope.data);
+});
+
+test('a command given without --: ARG_ERROR that says where its flags go; help shows `[flags] -- <command...>`', async () => {
+  const env = freshHome();
+  const { run, envelope } = await runJson(['follow', 'stint', 'analyze', 'x.csv', '--budget', '1s'], { env });
+  assert.equal(run.code, 2, run.stdout);
+  const [problem] = envelope.error!.errors!;
+  assert.equal(problem!.field, '--budget');
+  assert.match(problem!.message, /goes after --, with its flags: follow \[flags\] -- <command\.\.\.>/);
+  // A flag follow does not know, before any word, is a plain unknown flag with its near miss.
+  const early = await runJson(['follow', '--max-continuation', '2', '--', 'stint', '--version'], { env });
+  assert.equal(early.envelope.error!.errors![0]!.suggestion, '--max-continuations');
+  const help = await runCli(['follow', '--help', '--format', 'text'], { env });
+  assert.match(help.stdout, /^Usage: stint follow \[flags\] -- <command\.\.\.>$/m);
 });

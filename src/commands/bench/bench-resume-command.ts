@@ -15,7 +15,7 @@ export const benchResumeCommand = defineCommand({
     + ' 10, 50, 90 % vs a fresh start',
   dangerLevel: DangerLevel.Safe,
   positionals: [{
-    name: 'command', type: 'string', variadic: true,
+    name: 'command', type: 'string', variadic: true, afterTerminator: true,
     description: 'The command to measure and its arguments, after --',
   }],
   flags: {

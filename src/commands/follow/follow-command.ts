@@ -49,6 +49,7 @@ export const followCommand = defineCommand({
     name: 'command',
     type: 'string',
     variadic: true,
+    afterTerminator: true,
     description: 'The command and its arguments, after -- (run without a shell; it gets stdin)',
   }],
   flags: {

@@ -64,16 +64,23 @@ export function groupHelp(program: ProgramIdentity, node: CommandNode): string {
   ].join('\n');
 }
 
+/** The command's words as typed: `stint analyze <files...> [flags]`, or `stint follow [flags] -- <command...>`. */
+export function usageLine(program: ProgramIdentity, command: RegisteredCommand): string {
+  const words = (command.spec.positionals ?? []).map((p) => {
+    const inner = p.variadic ? `${p.name}...` : p.name;
+    const word = p.required === false ? `[${inner}]` : `<${inner}>`;
+    return p.afterTerminator ? `[flags] -- ${word}` : word;
+  });
+  const last = command.spec.positionals?.at(-1);
+  return [program.name, ...command.path, ...words, ...(last?.afterTerminator ? [] : ['[flags]'])].join(' ');
+}
+
 /** Help for one command: usage, arguments, flags and its exit codes. */
 export function commandHelp(program: ProgramIdentity, command: RegisteredCommand): string {
   const spec = command.spec;
   const positionals = spec.positionals ?? [];
-  const words = positionals.map((p) => {
-    const inner = p.variadic ? `${p.name}...` : p.name;
-    return p.required === false ? `[${inner}]` : `<${inner}>`;
-  });
   const lines = [
-    `Usage: ${[program.name, ...command.path, ...words].join(' ')} [flags]`,
+    `Usage: ${usageLine(program, command)}`,
     '',
     spec.description,
     '',

@@ -115,6 +115,24 @@ function convert(
 
 type ArgsToken = NonNullable<ReturnType<typeof parseArgs>['tokens']>[number];
 
+/** An unknown flag; met after a command line's first word (afterTerminator), it most likely belongs after `--`. */
+function unknownFlag(
+  name: string, display: string, command: CommandNode['command'], afterWords: boolean, known: Record<string, FlagSpec>,
+): FieldError {
+  const guess = nearest(name, Object.keys(known));
+  const path = command?.path.join(' ');
+  const line = command?.spec.positionals?.at(-1);
+  const hint = afterWords && line?.afterTerminator
+    ? `; the ${line.name} to run goes after --, with its flags: ${path} [flags] -- <${line.name}...>`
+    : '';
+  return {
+    field: `--${name}`,
+    reason: ArgProblem.UnknownFlag,
+    message: `unknown flag ${display}${command ? ` for "${path}"` : ''}${hint}`,
+    ...(guess && !hint ? { suggestion: `--${guess}` } : {}),
+  };
+}
+
 /** The raw flag values and the positional words of the tokens; unknown, valueless or repeated flags are errors. */
 function readTokens(
   tokens: readonly ArgsToken[],
@@ -130,13 +148,7 @@ function readTokens(
     const flag = known[token.name];
     const display = token.rawName;
     if (!flag) {
-      const guess = nearest(token.name, Object.keys(known));
-      errors.push({
-        field: `--${token.name}`,
-        reason: ArgProblem.UnknownFlag,
-        message: `unknown flag ${display}${command ? ` for "${command.path.join(' ')}"` : ''}`,
-        ...(guess ? { suggestion: `--${guess}` } : {}),
-      });
+      errors.push(unknownFlag(token.name, display, command, words.length > 0, known));
       continue;
     }
     let value: string | boolean;

@@ -45,6 +45,11 @@ export interface PositionalSpec {
   readonly required?: boolean;
   /** Only the last positional may be variadic: it takes every remaining word. */
   readonly variadic?: boolean;
+  /**
+   * A command line of its own (with `variadic`), given after `--` so that its flags stay its own: help shows it
+   * so, and a flag the command does not know, met after the first word, says to put the words after `--`.
+   */
+  readonly afterTerminator?: boolean;
   readonly enumValues?: readonly string[];
 }
 
