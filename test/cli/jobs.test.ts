@@ -399,3 +399,34 @@ describe('job commands: bad ids', () => {
     });
   }
 });
+
+describe("a writer's repeated --idempotency-key, answered by the framework (REQ-C-007)", () => {
+  test('the continue_command of a finished run, run again: the first answer, effect noop, no new run', async () => {
+    const env = freshHome({ AGENT_CALL_BUDGET_MS: '300' });
+    const first = await runJson(['write', 'a', '40', '--step-ms', '20'], { program: demo, env });
+    assert.equal(first.run.code, 14, first.run.stdout);
+    const { final } = await continueUntilDone(first.envelope, env);
+    assert.equal(final.meta.exit_code, 0);
+    const again = envelopeOf(await runShell(incompleteOf(first.envelope).continue_command, env));
+    assert.equal(again.meta.exit_code, 0);
+    assert.equal(again.meta['idempotency_hit'], true);
+    assert.deepEqual(again.data, { ...(final.data as object), effect: 'noop' });
+    assert.equal(readdirSync(`${env.STINT_HOME}/jobs`).length, 1, 'no second job');
+  });
+
+  test('the same key with other arguments: 6 IDEMPOTENCY_KEY_REUSED; no key: each call runs', async () => {
+    const env = freshHome();
+    const keyed = (name: string) => runJson(['write', name, '3', '--idempotency-key', 'k-1'], { program: demo, env });
+    const first = await keyed('a');
+    assert.equal(first.run.code, 0, first.run.stdout);
+    assert.equal(first.envelope.meta['idempotency_hit'], undefined);
+    const other = await keyed('b');
+    assert.equal(other.run.code, 6, other.run.stdout);
+    assert.equal(other.envelope.error!.code, 'IDEMPOTENCY_KEY_REUSED');
+    for (let round = 0; round < 2; round++) {
+      const bare = await runJson(['write', 'a', '3'], { program: demo, env });
+      assert.equal(bare.run.code, 0);
+      assert.equal(bare.envelope.meta['idempotency_hit'], undefined, 'a derived key never replays');
+    }
+  });
+});

@@ -44,6 +44,8 @@ export const followCommand = defineCommand({
   // It changes what the command it runs changes, and it may run that command's cancel_command. Its
   // --idempotency-key goes to the first call, so a repeated follow of a writer continues the same run.
   dangerLevel: DangerLevel.Mutating,
+  // Its key is the followed command's (given to the first call), which answers repeats itself.
+  keyedReplay: false,
   relay: true,
   positionals: [{
     name: 'command',

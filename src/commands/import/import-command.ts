@@ -12,6 +12,8 @@ export const importCommand = defineCommand({
   name: 'import',
   description: 'Import a CSV file into a LevelDB table exactly once: resumable, idempotent, with every bad row named',
   dangerLevel: DangerLevel.Mutating,
+  // Repeats are answered from the table's own record of the run (prior-run.ts), even from another state folder.
+  keyedReplay: false,
   positionals: [{ name: 'file', type: 'string', description: 'The CSV file (a header row, then records)' }],
   flags: {
     into: { type: 'string', required: true, description: 'The table: a LevelDB folder, created when absent' },

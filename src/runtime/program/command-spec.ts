@@ -265,6 +265,13 @@ export interface CommandSpec<
   /** Writers get --idempotency-key unless they set this to false (and then cannot resume). */
   readonly idempotencyKey?: boolean;
   /**
+   * A writer's repeated --idempotency-key (REQ-C-007): by default the framework keeps the first successful
+   * answer under the key and answers a repeat with it (`data.effect: "noop"`, `meta.idempotency_hit: true`)
+   * without running the handler, and refuses the key with other arguments (IDEMPOTENCY_KEY_REUSED, 6).
+   * A command that keeps its runs in its own store and answers repeats itself sets this to false.
+   */
+  readonly keyedReplay?: boolean;
+  /**
    * Asks before it acts (a mutating or destructive command that declares a boolean `dry-run` flag): the
    * framework adds `--yes` and `--non-interactive`; without `--yes` (or `--dry-run`) it refuses with
    * CONFIRMATION_REQUIRED (2) before the handler runs, unless a person at a terminal answers y at a prompt.

@@ -28,6 +28,13 @@ const UNCONFIRMED_ENTRY: ExitCodeEntry = {
   description: 'Invalid arguments, or not confirmed (CONFIRMATION_REQUIRED: add --yes); nothing was done',
 };
 
+/** A writer whose repeats the framework answers (keyed-replay.ts) refuses its key with other arguments. */
+const KEY_REUSED_ENTRY: ExitCodeEntry = {
+  ...STANDARD_EXIT_CODES[ExitCode.CONFLICT],
+  description: 'The --idempotency-key already answered other arguments (IDEMPOTENCY_KEY_REUSED); nothing was done',
+  errorCodes: [ErrorCode.IdempotencyKeyReused],
+};
+
 /** A command after registration: validated, with the framework's flags and exit codes added. */
 export interface RegisteredCommand {
   readonly spec: CommandSpec;
@@ -292,6 +299,7 @@ export function registerCommand(spec: CommandSpec, builtin: boolean): Registered
   if (spec.relay) {
     for (const code of Object.values(SignalExitCode)) exitCodes[code] = STANDARD_EXIT_CODES[code];
   }
+  if (acceptsKey && spec.keyedReplay !== false) exitCodes[ExitCode.CONFLICT] = KEY_REUSED_ENTRY;
   // Reading stdin can fail before any work (INPUT_REQUIRED), and so can a job-state folder that refuses writes.
   if (spec.stdin || spec.interruption) exitCodes[ExitCode.PRECONDITION] = STANDARD_EXIT_CODES[ExitCode.PRECONDITION];
   for (const [key, entry] of Object.entries(spec.exitCodes)) {

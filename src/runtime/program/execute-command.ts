@@ -6,6 +6,7 @@ import { createCallContext } from './call-context.js';
 import type { CommandInput, CommandResult, StreamOut } from './command-spec.js';
 import { streamsStdout, type Invocation } from './invocation.js';
 import { heartbeat, terminalBar } from '../cli/progress-display.js';
+import { keepAnswer } from './keyed-replay.js';
 import { resultOfThrown } from './thrown.js';
 import type { StopController } from '../jobs/stop-controller.js';
 
@@ -65,5 +66,6 @@ export async function executeCommand(
   }
   // A completed run's last frame shows all of it done (the last safe point may have come before the end).
   display?.end(result.exitCode === ExitCode.SUCCESS);
+  keepAnswer(inv, result);
   return { result, warnings, progress: call.lastProgress(), finish: (ended) => call.finish(ended) };
 }

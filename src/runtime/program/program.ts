@@ -37,6 +37,7 @@ import { resultOfThrown } from './thrown.js';
 import { checkListedCodes } from './listed-codes.js';
 import { runStreaming, streamsItems } from './stream-call.js';
 import { confirmCall } from './confirmation.js';
+import { earlierAnswer } from './keyed-replay.js';
 
 /** What `createProgram` takes: the program's identity and its commands (each declared with `defineCommand`). */
 export interface ProgramSpec extends ProgramIdentity {
@@ -288,11 +289,15 @@ async function runCall(program: ProgramContext, host: Host): Promise<ProcessExit
     }
     return respond(resolution.envelope);
   }
+  const { spec } = resolution.inv.command;
+  const view = { width: answerHost.stdoutColumns?.() };
+  const text = spec.text ? (data: unknown) => spec.text!(data, view) : undefined;
+  // A repeated key is answered before anything runs or asks (REQ-C-007).
+  const earlier = earlierAnswer(resolution.inv);
+  if (earlier) return respond(finalEnvelope(resolution.inv, earlier, []), text);
   const gate = await confirmCall(resolution.inv);
   if (gate.kind === 'refuse') return respond(gate.envelope);
   const inv = gate.inv;
-  const view = { width: answerHost.stdoutColumns?.() };
-  const text = inv.command.spec.text ? (data: unknown) => inv.command.spec.text!(data, view) : undefined;
   // A result's own text takes the place of its data's on stdout; stderr says what it says for any answer.
   const answer = async ({ envelope, shown }: Answered) => {
     if (format !== OutputFormat.Text || !shown) return respond(envelope, text);

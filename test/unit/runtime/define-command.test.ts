@@ -49,7 +49,15 @@ test('the framework adds its flags and exit codes', () => {
     exitCodes: { 0: ok, 14: { description: 'Paused', retryable: false, sideEffects: 'partial' } },
   }), false);
   assert.deepEqual(Object.keys(registered.flags).sort(), ['budget', 'heartbeat-ms', 'idempotency-key', 'queue', 'timeout']);
-  assert.deepEqual(Object.keys(registered.exitCodes).map(Number).sort((a, b) => a - b), [0, 1, 2, 4, 10, 12, 14]);
+  // 6: a repeated --idempotency-key with other arguments (IDEMPOTENCY_KEY_REUSED), answered by the framework.
+  assert.deepEqual(Object.keys(registered.exitCodes).map(Number).sort((a, b) => a - b), [0, 1, 2, 4, 6, 10, 12, 14]);
+  assert.deepEqual(registered.exitCodes[6]!.errorCodes, ['IDEMPOTENCY_KEY_REUSED']);
+  const own = registerCommand(base({
+    dangerLevel: 'mutating', keyedReplay: false,
+    interruption: { detach: false, resume: true },
+    exitCodes: { 0: ok, 14: { description: 'Paused', retryable: false, sideEffects: 'partial' } },
+  }), false);
+  assert.equal(own.exitCodes[6], undefined, 'a command that answers its repeats itself declares its own 6');
 });
 
 test('an interruptible command whose work runs no chunks (interruption.chunks false) gets no --queue', () => {

@@ -58,6 +58,8 @@ export function jobCancelCommand(deps: JobCommandDeps): CommandSpec {
     description: 'Stop a job at its next safe point and discard its checkpoint; the identical invocation then'
       + ' starts over (a writer\'s committed rows stay). Asks first: --yes confirms, --dry-run previews',
     dangerLevel: DangerLevel.Destructive,
+    // Repeats are answered by keyed-answers.ts, which also knows which job a key named.
+    keyedReplay: false,
     confirm: true,
     positionals: idArgument,
     flags: cancelFlags,

@@ -26,6 +26,8 @@ export function jobPruneCommand({ storeOf }: JobCommandDeps): CommandSpec {
     description: 'Remove the jobs that ended, with their stored answers and logs; never a running or paused job,'
       + ' and checkpoints stay. Asks first: --yes confirms, --dry-run lists what it would remove',
     dangerLevel: DangerLevel.Destructive,
+    // Repeats are answered by keyed-answers.ts, by the filter a key named.
+    keyedReplay: false,
     confirm: true,
     flags: {
       'older-than': { type: 'duration', default: 0, description: 'Only jobs that ended at least this long ago' },
