@@ -86,6 +86,24 @@ describe('notice and error', () => {
     assert.equal(end.run.code, 0);
   });
 
+  test('Ctrl-C (SIGINT) reads as a notice with the command that continues, not as a red error', async () => {
+    const env = freshHome();
+    const out = world.path('interrupted.json');
+    // Interrupted once its first checkpoint is written (a fact), while the work is surely not done.
+    const line = `${STINT} analyze ${big} --workers 1 --chunk-size 256KiB --budget 0 > ${out} & pid=$!; `
+      + `until [ -n "$(ls ${env.STINT_HOME}/checkpoints 2>/dev/null)" ]; do sleep 0.02; done; `
+      + 'kill -INT $pid; wait $pid';
+    const run = await inTerminal(line, { env });
+    const envelope = JSON.parse(readFileSync(out, 'utf8'));
+    if (envelope.meta.exit_code === 0) return; // it ended before the signal came: nothing to see
+    assert.equal(run.code, 130, run.screen);
+    assert.equal(envelope.error.code, 'CANCELLED');
+    const screen = withoutAnsi(run.screen);
+    assert.doesNotMatch(screen, /error/i, 'no error label');
+    assert.doesNotMatch(run.screen, /\u001b\[31m/, 'nothing red');
+    assert.ok(screen.includes(`continue with: ${envelope.data.continue_command}`), screen);
+  });
+
   test('stdout sent to a file: the notice still reaches the terminal, the file holds the envelope', async () => {
     const env = freshHome();
     const out = world.path('paused.json');

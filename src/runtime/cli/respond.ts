@@ -1,5 +1,5 @@
 import type { Envelope } from '../../contract/envelope.js';
-import { ExitCode, type ProcessExitCode } from '../../contract/exit-code.js';
+import { ExitCode, SignalExitCode, type ProcessExitCode } from '../../contract/exit-code.js';
 import { OutputFormat } from '../../contract/vocabulary/output-format.js';
 import type { ProgramIdentity } from './help-text.js';
 import type { Host } from '../host.js';
@@ -13,12 +13,15 @@ export type Respond = (envelope: Envelope, text?: TextRenderer) => Promise<Proce
 /** A command's text for its data (a renderer may load its code on first use). */
 export type TextRenderer = (data: unknown) => string | Promise<string>;
 
-/** What people read on stderr: the warnings, then the error, or the notice of an INCOMPLETE answer. */
+/** Answers that are no failure to show in red: the work is not finished, or the caller's own signal stopped it. */
+const NOTICE_EXITS: ReadonlySet<number> = new Set([ExitCode.INCOMPLETE, SignalExitCode.SIGINT, SignalExitCode.SIGTERM]);
+
+/** What people read on stderr: the warnings, then the error, or the notice of an INCOMPLETE or signalled answer. */
 function forPeople(host: Host, identity: ProgramIdentity, envelope: Envelope): string {
   const paint = paintFor(host.stderrIsTTY, host.env);
   const warnings = renderWarningsText(identity.name, envelope, paint);
   if (envelope.ok) return warnings;
-  if (envelope.meta.exit_code === ExitCode.INCOMPLETE) return warnings + renderNoticeText(identity.name, envelope);
+  if (NOTICE_EXITS.has(envelope.meta.exit_code)) return warnings + renderNoticeText(identity.name, envelope);
   return warnings + renderErrorText(identity.name, envelope, paint);
 }
 
