@@ -1,11 +1,13 @@
 import { statSync } from 'node:fs';
 import { Job, Queue, QueueEvents } from 'bullmq';
+import { Redis } from 'ioredis';
 import { ErrorCode } from '../../contract/error-code.js';
 import type { ChunkPool } from '../chunk-pool.js';
 import type { ChunkReply, ChunkTask } from '../worker-protocol.js';
 import { decodeClone, encodeClone } from './chunk-codec.js';
 import { chunkJobId, type ChunkJobData, type ChunkJobResult, type FileSeen } from './chunk-job.js';
 import { CHUNK_QUEUE, checkReachable, QUEUE_PREFIX, redisOptions, shownUrl } from './queue-connection.js';
+import { keepLive } from './run-liveness.js';
 
 /** Between two looks at the jobs in flight, beside the completion events (an event lost in a Redis restart). */
 const POLL_MS = 500;
@@ -13,7 +15,7 @@ const POLL_MS = 500;
 const OUTAGE_LIMIT_MS = 30_000;
 /** A job a worker failed (it threw, or it stalled too often) is tried this many times in all. */
 const ATTEMPTS = 3;
-/** Jobs left behind by a coordinator that died are removed by the workers after this long. */
+/** A job no one removed (Redis lost the removal) goes after this long; the workers sweep ended runs sooner. */
 const LEFTOVER_AGE_S = 3_600;
 
 /** What the queue pool needs: the Redis URL, the run's key (job ids) and how many chunks to keep in flight. */
@@ -22,8 +24,8 @@ export interface QueuePoolSpec {
   readonly runKey: string;
   /** The fold's window is twice this (chunked-run.ts): chunks enqueued ahead of it. */
   readonly workers: number;
-  /** Told how many distinct worker processes completed this run's chunks, each time the count grows. */
-  readonly onWorkers?: (count: number) => void;
+  /** Told the distinct worker processes (their ids) that completed this run's chunks, each time one is new. */
+  readonly onWorkers?: (workers: readonly string[]) => void;
 }
 
 interface Pending {
@@ -52,14 +54,24 @@ export async function openQueuePool(spec: QueuePoolSpec): Promise<ChunkPool> {
   const events = new QueueEvents(CHUNK_QUEUE, { connection, prefix: QUEUE_PREFIX });
   queue.on('error', () => undefined); // a lost connection is seen by the poll (outage), not thrown
   events.on('error', () => undefined);
+  // Its own connection: the run's live key (run-liveness.ts), set before any chunk is added.
+  const client = new Redis(connection);
+  client.on('error', () => undefined);
+  const live = await keepLive(client, spec.runKey);
   const pending = new Map<string, Pending>();
+  const removals = new Set<Promise<unknown>>();
+  const remove = (id: string) => {
+    const removal = queue.remove(id).catch(() => undefined);
+    removals.add(removal);
+    void removal.finally(() => removals.delete(removal));
+  };
   const seen = new Map<string, FileSeen>();
   let downSince: number | undefined;
   const workersSeen = new Set<string>();
   const noteWorker = (worker: string) => {
     if (workersSeen.has(worker)) return;
     workersSeen.add(worker);
-    spec.onWorkers?.(workersSeen.size);
+    spec.onWorkers?.([...workersSeen]);
   };
 
   const add = (entry: Pending) => queue.add('chunk', entry.data, {
@@ -72,7 +84,7 @@ export async function openQueuePool(spec: QueuePoolSpec): Promise<ChunkPool> {
     pending.delete(entry.id);
     entry.settle(reply);
     // Read once, so gone: its id is this run's alone.
-    queue.remove(entry.id).catch(() => undefined);
+    remove(entry.id);
   };
 
   /** One look at a job: its reply when done, a failure when the queue gave up on it, re-added when Redis lost it. */
@@ -134,12 +146,15 @@ export async function openQueuePool(spec: QueuePoolSpec): Promise<ChunkPool> {
     },
     async close() {
       clearInterval(timer);
+      // Not live first: a chunk a worker holds now (it cannot be removed) is removed by that worker as it ends.
+      await live.end();
       for (const entry of [...pending.values()]) {
         pending.delete(entry.id);
         // Not folded: nobody waits for them now (a stop), so they leave the queue.
-        queue.remove(entry.id).catch(() => undefined);
+        remove(entry.id);
       }
-      await Promise.allSettled([events.close(), queue.close()]);
+      await Promise.allSettled([...removals]);
+      await Promise.allSettled([events.close(), queue.close(), client.quit()]);
     },
   };
 }
