@@ -419,44 +419,69 @@ test('Redis out of reach at start: QUEUE_UNREACHABLE (12) naming the URL, for a 
     assert.equal(worker.envelope.error?.code, 'QUEUE_UNREACHABLE');
   });
 
-test('import through the queue with a worker and the coordinator killed mid-run, twice: every row exactly once',
-  { skip }, async () => {
-    const env = { STINT_HOME: home() };
-    const exported = async (table: string) => {
-      const out = `${table}.csv`;
-      const { envelope } = await runJson(['export', table, '--output', out, '--budget', '0'], { env });
-      assert.equal(envelope.meta.exit_code, 0, JSON.stringify(envelope.error));
-      return readFileSync(out, 'utf8');
-    };
-    const localTable = world.path('local.db');
-    const imported = await runJson(['import', input, '--into', localTable, '--budget', '0'], { env });
-    assert.equal(imported.envelope.meta.exit_code, 0, JSON.stringify(imported.envelope.error));
+/** Kills in the random schedule of the import test: coordinators and workers, at chunk counts drawn from the seed. */
+const KILLS = 6;
+/** The seed of that schedule: QUEUE_KILL_SEED replays one (each assertion message names it). */
+const killSeed = Number(process.env['QUEUE_KILL_SEED'] ?? Date.now() % 1_000_000);
 
-    const table = world.path('queued.db');
-    const args = ['import', input, '--into', table, '--budget', '0', '--queue', redis.url, '--chunk-size', '64KiB'];
-    const rnd = random(14);
-    const survivors: Worker[] = [];
-    // Kill points drawn from a seeded generator: one in each of the file's two thirds after the first sixth.
-    for (const [low, high] of [[1 / 6, 1 / 2], [1 / 2, 5 / 6]] as const) {
-      const holdFrom = Math.floor(size * (low + rnd() * (high - low)));
-      const hold = world.path(`hold-import-${holdFrom}`);
-      writeFileSync(hold, '');
-      const pool = await workers(2, { STINT_TEST_HOLD_FILE: hold, STINT_TEST_HOLD_FROM: String(holdFrom) });
-      const call = startCli(args, { env });
-      await until(() => pool.every((w) => w.of('take').some((e) => Number(e['start']) >= holdFrom)), 'chunks held');
-      // The rows before the held chunks are committed; the held chunks are in the two workers' hands.
+test('import through the queue under a seeded random schedule of kill -9 (workers and coordinators): every row'
+  + ' exactly once', { skip }, async (t) => {
+  const seed = `QUEUE_KILL_SEED=${killSeed}`;
+  t.diagnostic(seed);
+  const env = { STINT_HOME: home() };
+  const exported = async (table: string) => {
+    const out = `${table}.csv`;
+    const { envelope } = await runJson(['export', table, '--output', out, '--budget', '0'], { env });
+    assert.equal(envelope.meta.exit_code, 0, `${seed} ${JSON.stringify(envelope.error)}`);
+    return readFileSync(out, 'utf8');
+  };
+  const localTable = world.path('local.db');
+  const imported = await runJson(['import', input, '--into', localTable, '--budget', '0'], { env });
+  assert.equal(imported.envelope.meta.exit_code, 0, JSON.stringify(imported.envelope.error));
+
+  const table = world.path('queued.db');
+  const args = ['import', input, '--into', table, '--budget', '0', '--queue', redis.url, '--chunk-size', '32KiB'];
+  const rnd = random(killSeed);
+  const pool = await workers(3);
+  const chunksDone = () => pool.reduce((sum, w) => sum + w.of('chunk').length, 0);
+  let call = startCli(args, { env });
+  let ended = false;
+  void call.done.then(() => (ended = true));
+  const done: string[] = [];
+  // One kill of each kind first (in the seed's order), then either; each once the workers reported 1-6 chunks more.
+  const firstCoordinator = rnd() < 0.5;
+  for (let k = 0; k < KILLS && !ended; k++) {
+    const coordinator = k < 2 ? (k === 0) === firstCoordinator : rnd() < 0.5;
+    const target = chunksDone() + 1 + Math.floor(rnd() * 6);
+    await until(() => ended || chunksDone() >= target, `${seed}: the workers report ${target} chunks`);
+    if (ended) break;
+    if (coordinator) {
       call.kill('SIGKILL');
-      const doomed = Math.floor(rnd() * 2);
-      pool[doomed]!.child.kill('SIGKILL');
       await call.done;
-      survivors.push(pool[1 - doomed]!);
-      rmSync(hold);
+      ended = false;
+      call = startCli(args, { env });
+      void call.done.then(() => (ended = true));
+    } else {
+      const alive = pool.filter((w) => w.child.exitCode === null && w.child.signalCode === null);
+      const doomed = alive[Math.floor(rnd() * alive.length)]!;
+      doomed.child.kill('SIGKILL');
+      pool.push(...await workers(1));
     }
-    const last = await runJson(args, { env });
-    assert.equal(last.envelope.meta.exit_code, 0, JSON.stringify(last.envelope.error));
-    assert.equal(await exported(table), await exported(localTable));
-    await Promise.all(survivors.map((w) => w.drain()));
-  });
+    done.push(`${coordinator ? 'coordinator' : 'worker'} after ${target} chunks`);
+  }
+  t.diagnostic(`${seed}: ${done.join(', ')}`);
+  assert.ok(done.length >= 2, `${seed}: the run ended after ${done.length} kills (${done.join(', ')})`);
+  let last = envelopeOf(await call.done);
+  // A resumed call may answer a retryable failure (a chunk that stalled too often): the same call again.
+  for (let again = 0; again < 3 && last.meta.exit_code !== 0 && last.error?.retryable; again++) {
+    last = (await runJson(args, { env })).envelope;
+  }
+  assert.equal(last.meta.exit_code, 0, `${seed} ${JSON.stringify(last.error)}`);
+  assert.equal(await exported(table), await exported(localTable), `${seed}: every row exactly once`);
+  await queueClean(`${seed}: an import done after kills`);
+  const alive = pool.filter((w) => w.child.exitCode === null && w.child.signalCode === null);
+  await Promise.all(alive.map((w) => w.drain()));
+});
 
 test('export runs no chunks: --queue is an unknown flag there (ARG_ERROR), and STINT_QUEUE leaves it as it is',
   async () => {
