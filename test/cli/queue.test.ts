@@ -14,7 +14,7 @@ import type { IncompleteData } from '../../src/contract/incomplete.js';
 import { writeBigCsv } from '../helpers/big-csv.js';
 import { random } from '../helpers/csv-generator.js';
 import { programPath, STINT_BIN } from '../helpers/paths.js';
-import { redisMissing, startRedis, type RedisServer } from '../helpers/redis-server.js';
+import { redisMissing, redisNotOwned, startRedis, type RedisServer } from '../helpers/redis-server.js';
 import { checkpointRecord, queueLeft, type QueueLeft } from '../helpers/queue-state.js';
 import { cleanEnv, envelopeOf, runCli, runJson, startCli } from '../helpers/run-cli.js';
 import { tempWorld } from '../helpers/temp-world.js';
@@ -22,6 +22,8 @@ import { tempWorld } from '../helpers/temp-world.js';
 const missing = redisMissing();
 const skip = missing ? `the queue tests skip: ${missing}` : false;
 if (missing) console.log(`# ${skip}`);
+/** The tests that restart or kill Redis run only on the suite's own redis-server. */
+const ownRedis = skip || redisNotOwned() || false;
 const world = tempWorld('queue');
 const input = world.path('data.csv');
 const size = writeBigCsv(input, 3 * 1024 * 1024, 7);
@@ -242,7 +244,7 @@ test('the coordinator killed with kill -9 mid-run, 3 workers: the identical call
   await Promise.all(resumedPool.map((w) => w.drain()));
 });
 
-test('Redis restarted mid-run: the run ends correct, or with a coded retryable error', { skip }, async () => {
+test('Redis restarted mid-run: the run ends correct, or with a coded retryable error', { skip: ownRedis }, async () => {
   const hold = world.path('hold-redis');
   writeFileSync(hold, '');
   const holdFrom = Math.floor(size / 3);
@@ -263,7 +265,8 @@ test('Redis restarted mid-run: the run ends correct, or with a coded retryable e
   await Promise.all(pool.map((w) => w.drain()));
 });
 
-test('Redis killed with kill -9 mid-run and started again from its AOF: correct, or a coded retryable error', { skip },
+test('Redis killed with kill -9 mid-run and started again from its AOF: correct, or a coded retryable error',
+  { skip: ownRedis },
   async (t) => {
     const hold = world.path('hold-redis-crash');
     writeFileSync(hold, '');
@@ -312,40 +315,47 @@ test('a queued run names how many workers took part: meta.workers, and `job stat
     await Promise.all(pool.map((w) => w.drain()));
   });
 
-test('a queued run shows progress.workers while it runs, growing as workers take part', { skip }, async () => {
-  const hold = world.path('hold-grow');
-  writeFileSync(hold, '');
-  const holdFrom = Math.floor(size / 2);
-  // The first worker runs the chunks before half and holds the first it takes past it: the run cannot end.
-  const [held] = await workers(1, { STINT_TEST_HOLD_FILE: hold, STINT_TEST_HOLD_FROM: String(holdFrom) });
-  const env = { STINT_HOME: home() };
-  const args = ['analyze', input, '--budget', '1s', '--queue', redis.url, '--chunk-size', '64KiB'];
-  const first = await runJson(args, { env });
-  assert.equal(first.envelope.meta.exit_code, 14, JSON.stringify(first.envelope.error));
-  const id = (first.envelope.data as unknown as IncompleteData).job_id;
-  const shown: number[] = [];
-  const showsWorkers = (count: number) => async () => {
+test('a queued run shows progress.workers while it runs (job list, job status), growing as workers take part',
+  { skip }, async () => {
+    const hold = world.path('hold-grow');
+    writeFileSync(hold, '');
+    const holdFrom = Math.floor(size / 2);
+    // The first worker runs the chunks before half and holds the first it takes past it: the run cannot end.
+    const [held] = await workers(1, { STINT_TEST_HOLD_FILE: hold, STINT_TEST_HOLD_FROM: String(holdFrom) });
+    const env = { STINT_HOME: home() };
+    const call = startCli(analyzeArgs('64KiB'), { env });
+    let ended = false;
+    void call.done.then(() => (ended = true));
+    const shown: number[] = [];
+    let id = '';
+    const showsWorkers = (count: number) => async () => {
+      const list = await runJson(['job', 'list'], { env });
+      const job = (list.envelope.data as unknown as { job_id: string; progress?: { workers?: number } }[])[0];
+      assert.ok(!ended, 'the call still runs');
+      id = job?.job_id ?? id;
+      const now = job?.progress?.workers;
+      if (now !== undefined && now !== shown.at(-1)) shown.push(now);
+      return now === count;
+    };
+    await until(() => held!.of('take').some((e) => Number(e['start']) >= holdFrom), 'a chunk held past half');
+    await untilAsync(showsWorkers(1), 'job list shows 1 worker');
+    // A second worker runs chunks of the window past the held one, then holds one a little further on.
+    const further = String(holdFrom + 4 * 65536);
+    const [joined] = await workers(1, { STINT_TEST_HOLD_FILE: hold, STINT_TEST_HOLD_FROM: further });
+    await until(() => joined!.of('chunk').length > 0, 'the second worker ran a chunk');
+    await untilAsync(showsWorkers(2), 'job list shows 2 workers');
+    assert.deepEqual(shown, [1, 2]);
     const status = await runJson(['job', 'status', id], { env });
-    assert.equal(status.envelope.meta.exit_code, 14, 'still running');
-    const workersNow = (status.envelope.data as unknown as IncompleteData).progress.workers;
-    if (workersNow !== undefined && workersNow !== shown.at(-1)) shown.push(workersNow);
-    return workersNow === count;
-  };
-  await until(() => held!.of('take').some((e) => Number(e['start']) >= holdFrom), 'a chunk held past half');
-  await untilAsync(showsWorkers(1), 'job status shows 1 worker');
-  // A second worker runs chunks of the window past the held one: it takes part while the run still runs.
-  const [joined] = await workers(1);
-  await until(() => joined!.of('chunk').length > 0, 'the second worker ran a chunk');
-  await untilAsync(showsWorkers(2), 'job status shows 2 workers');
-  assert.deepEqual(shown, [1, 2]);
-  rmSync(hold);
-  const waited = await runJson(['job', 'wait', id, '--budget', '0'], { env });
-  assert.equal(waited.envelope.meta.exit_code, 0, JSON.stringify(waited.envelope.error));
-  assert.deepEqual(waited.envelope.data, local);
-  assert.equal(waited.envelope.meta['workers'], 2);
-  await queueClean('a detached run done');
-  await Promise.all([held!.drain(), joined!.drain()]);
-});
+    assert.equal(status.envelope.meta.exit_code, 14, JSON.stringify(status.envelope.error));
+    assert.equal((status.envelope.data as unknown as IncompleteData).progress.workers, 2);
+    rmSync(hold);
+    const envelope = envelopeOf(await call.done);
+    assert.equal(envelope.meta.exit_code, 0, JSON.stringify(envelope.error));
+    assert.deepEqual(envelope.data, local);
+    assert.equal(envelope.meta['workers'], 2);
+    await queueClean('a run done');
+    await Promise.all([held!.drain(), joined!.drain()]);
+  });
 
 test('nothing of a run stays in Redis once it is paused (SIGTERM) or cancelled, even chunks held then',
   { skip }, async () => {
@@ -353,7 +363,10 @@ test('nothing of a run stays in Redis once it is paused (SIGTERM) or cancelled, 
     writeFileSync(hold, '');
     const holdFrom = Math.floor(size / 3);
     const [held] = await workers(1, { STINT_TEST_HOLD_FILE: hold, STINT_TEST_HOLD_FROM: String(holdFrom) });
-    const heldNow = () => held!.of('take').filter((e) => Number(e['start']) >= holdFrom).length;
+    // A chunk job's id begins with its run's key (and the worker may run the paused import's chunks later on).
+    const runOf = (job: unknown) => String(job).split('-')[0];
+    const heldOf = (run?: string) => held!.of('take')
+      .filter((e) => Number(e['start']) >= holdFrom && (run === undefined || runOf(e['job']) !== run));
     const env = { STINT_HOME: home() };
     // An import stopped by SIGTERM pauses (INCOMPLETE, as at its budget's end) while the worker holds a chunk
     // (locked: no one but the worker can remove it) and others wait in the queue; nothing of it stays.
@@ -361,12 +374,13 @@ test('nothing of a run stays in Redis once it is paused (SIGTERM) or cancelled, 
     const importArgs = ['import', input, '--into', table, '--budget', '0', '--queue', redis.url,
       '--chunk-size', '64KiB'];
     const stopped = startCli(importArgs, { env });
-    await until(() => heldNow() === 1, 'the worker holds a chunk of the import');
+    await until(() => heldOf().length === 1, 'the worker holds a chunk of the import');
     stopped.kill('SIGTERM');
     const paused = envelopeOf(await stopped.done);
     assert.equal(paused.meta.exit_code, 14, JSON.stringify(paused.error));
     assert.equal((paused.data as unknown as IncompleteData).state, 'paused');
-    const heldJob = String(held!.of('take').at(-1)!['job']);
+    const heldJob = String(heldOf()[0]!['job']);
+    const importRun = runOf(heldJob);
     const left = await queueLeft(redis.url);
     assert.ok(left.jobs.some((job) => job.id === heldJob), `the held chunk is in Redis: ${JSON.stringify(left)}`);
     rmSync(hold);
@@ -378,7 +392,7 @@ test('nothing of a run stays in Redis once it is paused (SIGTERM) or cancelled, 
     const analyze = ['analyze', input, '--budget', '1s', '--queue', redis.url, '--chunk-size', '64KiB'];
     const running = await runJson(analyze, { env });
     assert.equal(running.envelope.meta.exit_code, 14, JSON.stringify(running.envelope.error));
-    await until(() => heldNow() === 2, 'the worker holds a chunk of the analyze');
+    await until(() => heldOf(importRun).length > 0, 'the worker holds a chunk of the analyze');
     const id = (running.envelope.data as unknown as IncompleteData).job_id;
     const cancelled = await runJson(['job', 'cancel', id, '--yes'], { env });
     assert.equal(cancelled.envelope.meta.exit_code, 0, JSON.stringify(cancelled.envelope.error));

@@ -9,8 +9,21 @@ const JOB_KEY = /^stint:chunks:(([0-9a-f]+)-c[0-9a-f]{40})(:|$)/;
 
 /** What Redis holds of any run: the ids of chunk jobs still there (each with its run's key), and live keys. */
 export interface QueueLeft {
-  readonly jobs: readonly { readonly id: string; readonly run: string }[];
+  readonly jobs: readonly { readonly id: string; readonly run: string; readonly state: string }[];
   readonly live: readonly string[];
+}
+
+/** Where a job is, for a failure's message: the queue's lists and sets that hold it, and whether it is locked. */
+async function stateOf(client: Redis, id: string): Promise<string> {
+  const where: string[] = [];
+  for (const list of ['wait', 'active', 'paused']) {
+    if ((await client.lpos(`stint:chunks:${list}`, id)) !== null) where.push(list);
+  }
+  for (const set of ['completed', 'failed', 'delayed', 'prioritized']) {
+    if ((await client.zscore(`stint:chunks:${set}`, id)) !== null) where.push(set);
+  }
+  if (await client.exists(`stint:chunks:${id}:lock`)) where.push('locked');
+  return where.join('+') || 'in no list';
 }
 
 export async function queueLeft(url: string): Promise<QueueLeft> {
@@ -21,7 +34,8 @@ export async function queueLeft(url: string): Promise<QueueLeft> {
       const found = JOB_KEY.exec(key);
       if (found) jobs.set(found[1]!, found[2]!);
     }
-    return { jobs: [...jobs].map(([id, run]) => ({ id, run })), live: await client.keys('stint:live:*') };
+    const found = await Promise.all([...jobs].map(async ([id, run]) => ({ id, run, state: await stateOf(client, id) })));
+    return { jobs: found, live: await client.keys('stint:live:*') };
   } finally {
     client.disconnect();
   }
