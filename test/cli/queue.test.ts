@@ -291,6 +291,30 @@ test('Redis killed with kill -9 mid-run and started again from its AOF: correct,
     await Promise.all(pool.map((w) => w.drain()));
   });
 
+test('Redis gone for good mid-run: WORKER_FAILED, retryable, once the outage limit passed; the same call ends'
+  + ' correct once Redis is back', { skip: ownRedis }, async () => {
+  const hold = world.path('hold-redis-gone');
+  writeFileSync(hold, '');
+  const holdFrom = Math.floor(size / 3);
+  const [held] = await workers(1, { STINT_TEST_HOLD_FILE: hold, STINT_TEST_HOLD_FROM: String(holdFrom) });
+  // The limit shortened from 30 s (a test knob): the answer, not its timing, is what is checked.
+  const env = { STINT_HOME: home(), STINT_TEST_QUEUE_OUTAGE_MS: '3000' };
+  const call = startCli(analyzeArgs('64KiB'), { env });
+  await until(() => held!.of('take').some((e) => Number(e['start']) >= holdFrom), 'a chunk held');
+  await redis.stop();
+  const envelope = envelopeOf(await call.done);
+  await redis.restart();
+  assert.equal(envelope.error?.code, 'WORKER_FAILED', JSON.stringify(envelope.error));
+  assert.equal(envelope.error?.retryable, true);
+  assert.match(envelope.error!.message, /stayed out of reach/);
+  rmSync(hold);
+  const again = await runJson(analyzeArgs('64KiB'), { env });
+  assert.equal(again.envelope.meta.exit_code, 0, JSON.stringify(again.envelope.error));
+  assert.deepEqual(again.envelope.data, local);
+  await queueClean('a run done after Redis was gone');
+  await held!.drain();
+});
+
 test('a queued run names how many workers took part: meta.workers, and `job status` (JSON and text)', { skip },
   async () => {
     const hold = world.path('hold-count');

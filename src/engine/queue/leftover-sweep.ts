@@ -1,7 +1,6 @@
 import { Queue, type JobType } from 'bullmq';
-import { Redis } from 'ioredis';
 import { runOfJob, type ChunkJobData, type ChunkJobResult } from './chunk-job.js';
-import { CHUNK_QUEUE, QUEUE_PREFIX, redisOptions } from './queue-connection.js';
+import { CHUNK_QUEUE, failFastClient, QUEUE_PREFIX, redisOptions, settledWithin } from './queue-connection.js';
 import { isLive, LIVE_TTL_MS } from './run-liveness.js';
 
 /** Where a run's leftovers rest once no worker holds them (a held one is dropped by its worker as it ends). */
@@ -10,6 +9,8 @@ const RESTING: JobType[] = ['completed', 'failed', 'wait', 'delayed', 'prioritiz
 const SWEEP_BATCH = 1_000;
 /** Half the live key's life: what a dead coordinator left goes within 1.5 of its lives. */
 const SWEEP_MS = LIVE_TTL_MS / 2;
+/** How long a worker's close waits for a sweep in flight (Redis away: the next worker's sweep does it). */
+const CLOSE_WAIT_MS = 2_000;
 
 /**
  * The workers' side of "nothing of an ended run stays in Redis". A coordinator that closes removes its
@@ -23,12 +24,11 @@ export interface LeftoverSweep {
   close(): Promise<void>;
 }
 
-export function startLeftoverSweep(url: string): LeftoverSweep {
+export async function startLeftoverSweep(url: string): Promise<LeftoverSweep> {
+  const client = await failFastClient(url);
   const connection = redisOptions(url);
-  const client = new Redis(connection);
   const queue = new Queue<ChunkJobData, ChunkJobResult, string>(CHUNK_QUEUE, { connection, prefix: QUEUE_PREFIX });
-  client.on('error', () => undefined); // an outage: the next sweep tries again
-  queue.on('error', () => undefined);
+  queue.on('error', () => undefined); // an outage: the next sweep tries again
   const busy = new Set<Promise<unknown>>();
   const track = (work: Promise<unknown>) => {
     const settled = work.catch(() => undefined);
@@ -54,8 +54,9 @@ export function startLeftoverSweep(url: string): LeftoverSweep {
     },
     async close() {
       clearInterval(timer);
-      await Promise.allSettled([...busy]);
-      await Promise.allSettled([queue.close(), client.quit()]);
+      await settledWithin(busy, CLOSE_WAIT_MS);
+      client.disconnect();
+      await queue.close().catch(() => undefined);
     },
   };
 }

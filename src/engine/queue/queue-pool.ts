@@ -1,18 +1,25 @@
 import { statSync } from 'node:fs';
 import { Job, Queue, QueueEvents } from 'bullmq';
-import { Redis } from 'ioredis';
 import { ErrorCode } from '../../contract/error-code.js';
 import type { ChunkPool } from '../chunk-pool.js';
 import type { ChunkReply, ChunkTask } from '../worker-protocol.js';
 import { decodeClone, encodeClone } from './chunk-codec.js';
 import { chunkJobId, type ChunkJobData, type ChunkJobResult, type FileSeen } from './chunk-job.js';
-import { CHUNK_QUEUE, checkReachable, QUEUE_PREFIX, redisOptions, shownUrl } from './queue-connection.js';
+import {
+  answeredWithin, CHUNK_QUEUE, checkReachable, QUEUE_PREFIX, redisOptions, settledWithin, shownUrl,
+} from './queue-connection.js';
 import { keepLive } from './run-liveness.js';
 
 /** Between two looks at the jobs in flight, beside the completion events (an event lost in a Redis restart). */
 const POLL_MS = 500;
+/** A poll (or an add) that Redis does not answer within this long finds it out of reach. */
+const ANSWER_LIMIT_MS = 5_000;
 /** How long Redis may stay out of reach mid-run before the run answers a retryable failure. */
 const OUTAGE_LIMIT_MS = 30_000;
+/** Tests only: a shorter outage limit, so that a test of Redis gone for good ends soon. */
+const outageLimitMs = () => Number(process.env['STINT_TEST_QUEUE_OUTAGE_MS'] ?? OUTAGE_LIMIT_MS);
+/** How long a close waits for its removals: with Redis away, the workers sweep what they leave. */
+const CLOSE_WAIT_MS = 2_000;
 /** A job a worker failed (it threw, or it stalled too often) is tried this many times in all. */
 const ATTEMPTS = 3;
 /** A job no one removed (Redis lost the removal) goes after this long; the workers sweep ended runs sooner. */
@@ -54,10 +61,8 @@ export async function openQueuePool(spec: QueuePoolSpec): Promise<ChunkPool> {
   const events = new QueueEvents(CHUNK_QUEUE, { connection, prefix: QUEUE_PREFIX });
   queue.on('error', () => undefined); // a lost connection is seen by the poll (outage), not thrown
   events.on('error', () => undefined);
-  // Its own connection: the run's live key (run-liveness.ts), set before any chunk is added.
-  const client = new Redis(connection);
-  client.on('error', () => undefined);
-  const live = await keepLive(client, spec.runKey);
+  // The run's live key (run-liveness.ts), set before any chunk is added.
+  const live = await keepLive(spec.url, spec.runKey);
   const pending = new Map<string, Pending>();
   const removals = new Set<Promise<unknown>>();
   const remove = (id: string) => {
@@ -105,11 +110,14 @@ export async function openQueuePool(spec: QueuePoolSpec): Promise<ChunkPool> {
   }
   async function poll(): Promise<void> {
     try {
-      for (const entry of [...pending.values()]) await look(entry);
+      const looks = async () => {
+        for (const entry of [...pending.values()]) await look(entry);
+      };
+      await answeredWithin(looks(), ANSWER_LIMIT_MS);
       downSince = undefined;
     } catch (error) {
       downSince ??= Date.now();
-      if (Date.now() - downSince < OUTAGE_LIMIT_MS) return;
+      if (Date.now() - downSince < outageLimitMs()) return;
       const why = `the queue at ${shownUrl(spec.url)} stayed out of reach: ${(error as Error).message}`;
       for (const entry of [...pending.values()]) finish(entry, failedReply(entry.task, why));
     }
@@ -137,11 +145,8 @@ export async function openQueuePool(spec: QueuePoolSpec): Promise<ChunkPool> {
       };
       const id = chunkJobId(spec.runKey, task, check);
       const reply = new Promise<ChunkReply<unknown>>((settle) => pending.set(id, { id, data, task, settle }));
-      try {
-        await add(pending.get(id)!);
-      } catch {
-        // Redis is away: the poll adds it once Redis is back, or fails it after the outage limit.
-      }
+      // Redis away: the poll adds it once Redis is back, or fails it after the outage limit.
+      await settledWithin([add(pending.get(id)!)], ANSWER_LIMIT_MS);
       return reply as Promise<ChunkReply<P>>;
     },
     async close() {
@@ -153,8 +158,8 @@ export async function openQueuePool(spec: QueuePoolSpec): Promise<ChunkPool> {
         // Not folded: nobody waits for them now (a stop), so they leave the queue.
         remove(entry.id);
       }
-      await Promise.allSettled([...removals]);
-      await Promise.allSettled([events.close(), queue.close(), client.quit()]);
+      await settledWithin(removals, CLOSE_WAIT_MS);
+      await settledWithin([events.close(), queue.close()], CLOSE_WAIT_MS);
     },
   };
 }

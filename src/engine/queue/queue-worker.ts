@@ -135,7 +135,7 @@ export async function startQueueWorker(spec: QueueWorkerSpec): Promise<QueueWork
     removeOnComplete: { age: 3_600 },
   });
   worker.on('error', () => undefined); // a lost connection: ioredis reconnects, BullMQ resumes
-  const sweep = startLeftoverSweep(spec.url);
+  const sweep = await startLeftoverSweep(spec.url);
   worker.on('completed', (job) => sweep.dropIfEnded(job.id));
   worker.on('failed', (job) => sweep.dropIfEnded(job?.id));
   let closing: Promise<void> | undefined;

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { QUEUE_PREFIX } from './queue-connection.js';
+import { failFastClient, QUEUE_PREFIX } from './queue-connection.js';
 
 /**
  * How long a run stays "live" in Redis without its coordinator renewing it: a coordinator killed with kill -9
@@ -20,7 +20,8 @@ export interface Liveness {
   end(): Promise<void>;
 }
 
-export async function keepLive(client: Redis, runKey: string): Promise<Liveness> {
+export async function keepLive(url: string, runKey: string): Promise<Liveness> {
+  const client = await failFastClient(url);
   const key = liveKey(runKey);
   const renew = () => client.set(key, '1', 'PX', LIVE_TTL_MS);
   await renew();
@@ -29,7 +30,9 @@ export async function keepLive(client: Redis, runKey: string): Promise<Liveness>
   return {
     async end() {
       clearInterval(timer);
+      // Redis away: the key expires on its own.
       await client.del(key).catch(() => undefined);
+      client.disconnect();
     },
   };
 }
