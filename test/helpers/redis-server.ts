@@ -1,7 +1,7 @@
 // A real redis-server (Debian's package) for the queue tests: a free loopback port, its own temporary folder,
 // persistence on (appendonly), stopped when the test file ends. `.ci/run` installs it when absent.
 // STINT_TEST_REDIS=redis://host:port[/db] runs them against a Redis of yours instead (one no one else uses:
-// the tests check that nothing of a run stays there); the tests that restart or kill Redis then skip.
+// the tests check that nothing of a run stays there); the tests that stop, restart or kill Redis then skip.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { tempWorld } from './temp-world.js';
@@ -13,7 +13,7 @@ const given = (): string | undefined => process.env[TEST_REDIS_ENV] || undefined
 /** Why a test that restarts or kills Redis cannot run: the Redis is not the suite's own. */
 export function redisNotOwned(): string | undefined {
   if (!given()) return undefined;
-  return `${TEST_REDIS_ENV} names a Redis the tests do not own (they restart and kill only their own)`;
+  return `${TEST_REDIS_ENV} names a Redis the tests do not own (they stop, restart and kill only their own)`;
 }
 
 /** Why the queue tests cannot run here, or undefined when redis-server is installed (or STINT_TEST_REDIS given). */
