@@ -2,7 +2,8 @@
 // the local run's, whatever dies mid-run (a worker, the coordinator, Redis). Workers use a 2 s lock (a dead
 // worker's chunk runs again about 2-4 s after it died) instead of BullMQ's 30 s, to keep the file quick.
 // STINT_TEST_HOLD_FILE makes a worker hold the chunks it takes (at or past STINT_TEST_HOLD_FROM) while the
-// file exists: a kill then surely comes with chunks in hand.
+// file exists: a kill then surely comes with chunks in hand. Each test ends by checking that Redis holds no
+// chunk job and no live key of any run (queueClean). STINT_TEST_REDIS runs the file against a Redis of yours.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
