@@ -4,8 +4,8 @@ import { poolFor, type ChunkPool, type WorkerPool } from './chunk-pool.js';
 export interface QueueTarget {
   readonly queue?: string;
   readonly invocationKey: string;
-  /** Told the distinct workers that completed chunks so far, as the count grows. */
-  queueWorkers?(count: number): void;
+  /** Told the distinct workers (their ids) that completed chunks so far, as one more is seen. */
+  queueWorkers?(workers: readonly string[]): void;
 }
 
 /** Chunks in flight on a queue when the call gives no --workers: enough to keep a few machines busy. */
@@ -22,7 +22,7 @@ export async function choosePool(
   if (!target.queue) return poolFor(work);
   const { openQueuePool } = await import('./queue/queue-pool.js');
   const workers = work.workers ?? QUEUE_WORKERS;
-  const onWorkers = (count: number) => target.queueWorkers?.(count);
+  const onWorkers = (seen: readonly string[]) => target.queueWorkers?.(seen);
   const spec = { url: target.queue, runKey: target.invocationKey, workers, onWorkers };
   return { pool: await openQueuePool(spec), owned: true };
 }

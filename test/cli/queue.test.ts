@@ -2,7 +2,8 @@
 // the local run's, whatever dies mid-run (a worker, the coordinator, Redis). Workers use a 2 s lock (a dead
 // worker's chunk runs again about 2-4 s after it died) instead of BullMQ's 30 s, to keep the file quick.
 // STINT_TEST_HOLD_FILE makes a worker hold the chunks it takes (at or past STINT_TEST_HOLD_FROM) while the
-// file exists: a kill then surely comes with chunks in hand.
+// file exists: a kill then surely comes with chunks in hand. Each test ends by checking that Redis holds no
+// chunk job and no live key of any run (queueClean). STINT_TEST_REDIS runs the file against a Redis of yours.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -14,13 +15,16 @@ import type { IncompleteData } from '../../src/contract/incomplete.js';
 import { writeBigCsv } from '../helpers/big-csv.js';
 import { random } from '../helpers/csv-generator.js';
 import { programPath, STINT_BIN } from '../helpers/paths.js';
-import { redisMissing, startRedis, type RedisServer } from '../helpers/redis-server.js';
+import { redisMissing, redisNotOwned, startRedis, type RedisServer } from '../helpers/redis-server.js';
+import { checkpointRecord, queueLeft, type QueueLeft } from '../helpers/queue-state.js';
 import { cleanEnv, envelopeOf, runCli, runJson, startCli } from '../helpers/run-cli.js';
 import { tempWorld } from '../helpers/temp-world.js';
 
 const missing = redisMissing();
 const skip = missing ? `the queue tests skip: ${missing}` : false;
 if (missing) console.log(`# ${skip}`);
+/** The tests that restart or kill Redis run only on the suite's own redis-server. */
+const ownRedis = skip || redisNotOwned() || false;
 const world = tempWorld('queue');
 const input = world.path('data.csv');
 const size = writeBigCsv(input, 3 * 1024 * 1024, 7);
@@ -44,6 +48,29 @@ async function until(fact: () => boolean, what: string, guardMs = 60_000): Promi
   while (!fact()) {
     if (Date.now() > limit) throw new Error(`gave up waiting: ${what}`);
     await delay(25);
+  }
+}
+
+/** Like `until`, for a fact that takes a look outside (Redis, `job status`). */
+async function untilAsync(fact: () => Promise<boolean>, what: string, guardMs = 60_000): Promise<void> {
+  const limit = Date.now() + guardMs;
+  while (!(await fact())) {
+    if (Date.now() > limit) throw new Error(`gave up waiting: ${what}`);
+    await delay(100);
+  }
+}
+
+/**
+ * Each test ends its runs, so once a chunk in a worker's hands has ended (and, after a coordinator killed with
+ * kill -9, its live key expired and a worker swept), Redis holds no chunk job and no live key of any run.
+ */
+async function queueClean(what: string): Promise<void> {
+  const limit = Date.now() + 60_000;
+  for (;;) {
+    const left: QueueLeft = await queueLeft(redis.url);
+    if (left.jobs.length === 0 && left.live.length === 0) return;
+    assert.ok(Date.now() < limit, `${what}: Redis still holds ${JSON.stringify(left)}`);
+    await delay(100);
   }
 }
 
@@ -77,6 +104,11 @@ class Worker {
   of(kind: string): Event[] {
     return this.events.filter((e) => e.event === kind);
   }
+  /** Its id as the coordinator counts it (host:pid), from its `started` line. */
+  id(): string {
+    const started = this.of('started')[0]!;
+    return `${String(started['host'])}:${String(started['pid'])}`;
+  }
   /** Drains (SIGTERM) and checks its answer: exit 0, the chunks it ran. */
   async drain(): Promise<number> {
     this.child.kill('SIGTERM');
@@ -108,6 +140,7 @@ test('analyze through the queue on 3 workers equals the local run, for several c
   assert.equal(start['concurrency'], 1);
   assert.match(String(start['version']), /^\d+\.\d+\.\d+/);
   assert.equal(start['queue'], redis.url);
+  await queueClean('two runs done');
   const chunks = (await Promise.all(pool.map((w) => w.drain()))).reduce((a, b) => a + b, 0);
   // The chunks ran on the workers, not on threads of the calls: 3 MiB in 64 KiB and in 1 MiB pieces.
   assert.ok(chunks >= Math.floor(size / 65536) + Math.floor(size / 1048576), `${chunks} chunks`);
@@ -128,6 +161,7 @@ test('a worker killed with kill -9 holding a chunk: its chunk runs again elsewhe
     assert.deepEqual(envelope.data, local);
     const rerun = others.flatMap((w) => w.of('chunk')).filter((e) => e['job'] === held);
     assert.equal(rerun.length, 1, 'the stalled chunk ran once more, on a live worker');
+    await queueClean('a run done after a worker died holding a chunk');
     rmSync(hold);
     await Promise.all(others.map((w) => w.drain()));
   });
@@ -149,6 +183,7 @@ test('a worker whose chunk hangs past --chunk-timeout stops with WORKER_FAILED; 
     assert.equal(envelope.meta.exit_code, 0, JSON.stringify(envelope.error));
     assert.deepEqual(envelope.data, local);
     assert.equal(others[0]!.of('chunk').filter((e) => e['job'] === held).length, 1, 'the hung chunk ran elsewhere');
+    await queueClean('a run done after a worker hung');
     rmSync(hold);
     await others[0]!.drain();
   });
@@ -164,31 +199,53 @@ function checkpointSaved(stateHome: string): boolean {
   }
 }
 
-test('the coordinator killed with kill -9 mid-run: the identical call resumes and answers the same', { skip },
-  async () => {
-    const hold = world.path('hold-coordinator');
-    writeFileSync(hold, '');
-    const holdFrom = Math.floor(size / 2);
-    const pool = await workers(2, { STINT_TEST_HOLD_FILE: hold, STINT_TEST_HOLD_FROM: String(holdFrom) });
-    const env = { STINT_HOME: home(), STINT_CHECKPOINT_INTERVAL_MS: '0' };
-    const first = startCli(analyzeArgs('64KiB'), { env });
-    const heldPast = () => pool.some((w) => w.of('take').some((e) => Number(e['start']) >= holdFrom));
-    await until(() => heldPast() && checkpointSaved(env.STINT_HOME), 'a checkpoint, and chunks held past half');
-    first.kill('SIGKILL');
-    await first.done;
-    const before = pool.map((w) => w.of('take').length);
-    rmSync(hold);
-    const { envelope } = await runJson(analyzeArgs('64KiB'), { env });
-    assert.equal(envelope.meta.exit_code, 0, JSON.stringify(envelope.error));
-    assert.deepEqual(envelope.data, local);
-    const taken = pool.flatMap((w, i) => w.of('take').slice(before[i]!)).map((e) => Number(e['start']));
-    assert.ok(taken.length > 0);
-    // Resumed from the checkpoint: nothing before the first chunk's end was taken again.
-    assert.ok(Math.min(...taken) >= 65536, `the resumed call took chunks from ${Math.min(...taken)}`);
-    await Promise.all(pool.map((w) => w.drain()));
-  });
+test('the coordinator killed with kill -9 mid-run, 3 workers: the identical call resumes from its checkpoint, runs'
+  + ' only what is missing, answers the same, and counts the workers of before the crash once', { skip }, async () => {
+  const hold = world.path('hold-coordinator');
+  writeFileSync(hold, '');
+  const holdFrom = Math.floor(size / 2);
+  const pool = await workers(3, { STINT_TEST_HOLD_FILE: hold, STINT_TEST_HOLD_FROM: String(holdFrom) });
+  const env = { STINT_HOME: home(), STINT_CHECKPOINT_INTERVAL_MS: '0' };
+  const first = startCli(analyzeArgs('64KiB'), { env });
+  const heldPast = () => pool.some((w) => w.of('take').some((e) => Number(e['start']) >= holdFrom));
+  const eachRan = () => pool.every((w) => w.of('chunk').length > 0);
+  await until(() => heldPast() && eachRan() && checkpointSaved(env.STINT_HOME),
+    'a checkpoint, each worker ran a chunk, and chunks held past half');
+  first.kill('SIGKILL');
+  await first.done;
+  const saved = await checkpointRecord(env.STINT_HOME);
+  assert.ok(saved && saved.progress.done > 0, `a watermark to resume from: ${JSON.stringify(saved?.progress)}`);
+  const named = new Set(saved.workers ?? []);
+  assert.ok(named.size > 0 && [...named].every((id) => pool.some((w) => w.id() === id)), [...named].join());
+  // Killed: one worker the checkpoint names (it counts only through the checkpoint now) and any it does not
+  // name, so every worker of the resumed call is named there (or, when none is left, a fresh one is not).
+  const victim = pool.find((w) => named.has(w.id()))!;
+  const doomed = pool.filter((w) => w === victim || !named.has(w.id()));
+  doomed.forEach((w) => w.child.kill('SIGKILL'));
+  const survivors = pool.filter((w) => !doomed.includes(w));
+  const fresh = survivors.length === 0 ? await workers(1) : [];
+  const resumedPool = [...survivors, ...fresh];
+  const before = resumedPool.map((w) => w.of('chunk').length);
+  const takenBefore = resumedPool.map((w) => w.of('take').length);
+  rmSync(hold);
+  const { envelope } = await runJson(analyzeArgs('64KiB'), { env });
+  assert.equal(envelope.meta.exit_code, 0, JSON.stringify(envelope.error));
+  assert.deepEqual(envelope.data, local);
+  assert.equal(envelope.meta['workers'], named.size + fresh.length,
+    `${named.size} workers in the checkpoint, ${fresh.length} fresh: each counted once`);
+  const ran = resumedPool.flatMap((w, i) => w.of('chunk').slice(before[i]));
+  const whole = Math.ceil(size / 65536);
+  assert.ok(ran.length < whole, `the resumed run ran ${ran.length} chunks, the whole file has ${whole}`);
+  const taken = resumedPool.flatMap((w, i) => w.of('take').slice(takenBefore[i])).map((e) => Number(e['start']));
+  assert.ok(taken.length > 0);
+  // Resumed from the checkpoint: nothing before its watermark was taken again.
+  const from = Math.min(...taken);
+  assert.ok(from >= saved.progress.done - 65536, `the resumed call took chunks from ${from}`);
+  await queueClean('a resumed run done');
+  await Promise.all(resumedPool.map((w) => w.drain()));
+});
 
-test('Redis restarted mid-run: the run ends correct, or with a coded retryable error', { skip }, async () => {
+test('Redis restarted mid-run: the run ends correct, or with a coded retryable error', { skip: ownRedis }, async () => {
   const hold = world.path('hold-redis');
   writeFileSync(hold, '');
   const holdFrom = Math.floor(size / 3);
@@ -205,10 +262,12 @@ test('Redis restarted mid-run: the run ends correct, or with a coded retryable e
     const again = await runJson(analyzeArgs('64KiB'), { env });
     assert.deepEqual(again.envelope.data, local);
   }
+  await queueClean('a run ended after Redis restarted');
   await Promise.all(pool.map((w) => w.drain()));
 });
 
-test('Redis killed with kill -9 mid-run and started again from its AOF: correct, or a coded retryable error', { skip },
+test('Redis killed with kill -9 mid-run and started again from its AOF: correct, or a coded retryable error',
+  { skip: ownRedis },
   async (t) => {
     const hold = world.path('hold-redis-crash');
     writeFileSync(hold, '');
@@ -229,8 +288,33 @@ test('Redis killed with kill -9 mid-run and started again from its AOF: correct,
       assert.equal(again.envelope.meta.exit_code, 0, JSON.stringify(again.envelope.error));
       assert.deepEqual(again.envelope.data, local);
     }
+    await queueClean('a run ended after Redis was killed');
     await Promise.all(pool.map((w) => w.drain()));
   });
+
+test('Redis gone for good mid-run: WORKER_FAILED, retryable, once the outage limit passed; the same call ends'
+  + ' correct once Redis is back', { skip: ownRedis }, async () => {
+  const hold = world.path('hold-redis-gone');
+  writeFileSync(hold, '');
+  const holdFrom = Math.floor(size / 3);
+  const [held] = await workers(1, { STINT_TEST_HOLD_FILE: hold, STINT_TEST_HOLD_FROM: String(holdFrom) });
+  // The limit shortened from 30 s (a test knob): the answer, not its timing, is what is checked.
+  const env = { STINT_HOME: home(), STINT_TEST_QUEUE_OUTAGE_MS: '3000' };
+  const call = startCli(analyzeArgs('64KiB'), { env });
+  await until(() => held!.of('take').some((e) => Number(e['start']) >= holdFrom), 'a chunk held');
+  await redis.stop();
+  const envelope = envelopeOf(await call.done);
+  await redis.restart();
+  assert.equal(envelope.error?.code, 'WORKER_FAILED', JSON.stringify(envelope.error));
+  assert.equal(envelope.error?.retryable, true);
+  assert.match(envelope.error!.message, /stayed out of reach/);
+  rmSync(hold);
+  const again = await runJson(analyzeArgs('64KiB'), { env });
+  assert.equal(again.envelope.meta.exit_code, 0, JSON.stringify(again.envelope.error));
+  assert.deepEqual(again.envelope.data, local);
+  await queueClean('a run done after Redis was gone');
+  await held!.drain();
+});
 
 test('a queued run names how many workers took part: meta.workers, and `job status` (JSON and text)', { skip },
   async () => {
@@ -256,6 +340,92 @@ test('a queued run names how many workers took part: meta.workers, and `job stat
     await Promise.all(pool.map((w) => w.drain()));
   });
 
+test('a queued run shows progress.workers while it runs (job list, job status), growing as workers take part',
+  { skip }, async () => {
+    const hold = world.path('hold-grow');
+    writeFileSync(hold, '');
+    const holdFrom = Math.floor(size / 2);
+    // The first worker runs the chunks before half and holds the first it takes past it: the run cannot end.
+    const [held] = await workers(1, { STINT_TEST_HOLD_FILE: hold, STINT_TEST_HOLD_FROM: String(holdFrom) });
+    const env = { STINT_HOME: home() };
+    const call = startCli(analyzeArgs('64KiB'), { env });
+    let ended = false;
+    void call.done.then(() => (ended = true));
+    const shown: number[] = [];
+    let id = '';
+    const showsWorkers = (count: number) => async () => {
+      const list = await runJson(['job', 'list'], { env });
+      const job = (list.envelope.data as unknown as { job_id: string; progress?: { workers?: number } }[])[0];
+      assert.ok(!ended, 'the call still runs');
+      id = job?.job_id ?? id;
+      const now = job?.progress?.workers;
+      if (now !== undefined && now !== shown.at(-1)) shown.push(now);
+      return now === count;
+    };
+    await until(() => held!.of('take').some((e) => Number(e['start']) >= holdFrom), 'a chunk held past half');
+    await untilAsync(showsWorkers(1), 'job list shows 1 worker');
+    // A second worker runs chunks of the window past the held one, then holds one a little further on.
+    const further = String(holdFrom + 4 * 65536);
+    const [joined] = await workers(1, { STINT_TEST_HOLD_FILE: hold, STINT_TEST_HOLD_FROM: further });
+    await until(() => joined!.of('chunk').length > 0, 'the second worker ran a chunk');
+    await untilAsync(showsWorkers(2), 'job list shows 2 workers');
+    assert.deepEqual(shown, [1, 2]);
+    const status = await runJson(['job', 'status', id], { env });
+    assert.equal(status.envelope.meta.exit_code, 14, JSON.stringify(status.envelope.error));
+    assert.equal((status.envelope.data as unknown as IncompleteData).progress.workers, 2);
+    rmSync(hold);
+    const envelope = envelopeOf(await call.done);
+    assert.equal(envelope.meta.exit_code, 0, JSON.stringify(envelope.error));
+    assert.deepEqual(envelope.data, local);
+    assert.equal(envelope.meta['workers'], 2);
+    await queueClean('a run done');
+    await Promise.all([held!.drain(), joined!.drain()]);
+  });
+
+test('nothing of a run stays in Redis once it is paused (SIGTERM) or cancelled, even chunks held then',
+  { skip }, async () => {
+    const hold = world.path('hold-ends');
+    writeFileSync(hold, '');
+    const holdFrom = Math.floor(size / 3);
+    const [held] = await workers(1, { STINT_TEST_HOLD_FILE: hold, STINT_TEST_HOLD_FROM: String(holdFrom) });
+    // A chunk job's id begins with its run's key (and the worker may run the paused import's chunks later on).
+    const runOf = (job: unknown) => String(job).split('-')[0];
+    const heldOf = (run?: string) => held!.of('take')
+      .filter((e) => Number(e['start']) >= holdFrom && (run === undefined || runOf(e['job']) !== run));
+    const env = { STINT_HOME: home() };
+    // An import stopped by SIGTERM pauses (INCOMPLETE, as at its budget's end) while the worker holds a chunk
+    // (locked: no one but the worker can remove it) and others wait in the queue; nothing of it stays.
+    const table = world.path('paused.db');
+    const importArgs = ['import', input, '--into', table, '--budget', '0', '--queue', redis.url,
+      '--chunk-size', '64KiB'];
+    const stopped = startCli(importArgs, { env });
+    await until(() => heldOf().length === 1, 'the worker holds a chunk of the import');
+    stopped.kill('SIGTERM');
+    const paused = envelopeOf(await stopped.done);
+    assert.equal(paused.meta.exit_code, 14, JSON.stringify(paused.error));
+    assert.equal((paused.data as unknown as IncompleteData).state, 'paused');
+    const heldJob = String(heldOf()[0]!['job']);
+    const importRun = runOf(heldJob);
+    const left = await queueLeft(redis.url);
+    assert.ok(left.jobs.some((job) => job.id === heldJob), `the held chunk is in Redis: ${JSON.stringify(left)}`);
+    rmSync(hold);
+    await until(() => held!.of('chunk').some((e) => Number(e['start']) >= holdFrom), 'the held chunk ends');
+    await queueClean('an import paused by SIGTERM');
+
+    // A detached analyze cancelled while the worker holds a chunk.
+    writeFileSync(hold, '');
+    const analyze = ['analyze', input, '--budget', '1s', '--queue', redis.url, '--chunk-size', '64KiB'];
+    const running = await runJson(analyze, { env });
+    assert.equal(running.envelope.meta.exit_code, 14, JSON.stringify(running.envelope.error));
+    await until(() => heldOf(importRun).length > 0, 'the worker holds a chunk of the analyze');
+    const id = (running.envelope.data as unknown as IncompleteData).job_id;
+    const cancelled = await runJson(['job', 'cancel', id, '--yes'], { env });
+    assert.equal(cancelled.envelope.meta.exit_code, 0, JSON.stringify(cancelled.envelope.error));
+    rmSync(hold);
+    await queueClean('an analyze cancelled');
+    await held!.drain();
+  });
+
 test('a worker that sees another file at the path answers INPUT_NOT_SHARED', { skip }, async () => {
   const copy = world.path('copy.csv');
   copyFileSync(input, copy);
@@ -269,6 +439,7 @@ test('a worker that sees another file at the path answers INPUT_NOT_SHARED', { s
   const envelope = envelopeOf(await call.done);
   assert.equal(envelope.meta.exit_code, 4);
   assert.equal(envelope.error?.code, 'INPUT_NOT_SHARED');
+  await queueClean('a failed run');
   await pool[0]!.drain();
 });
 
@@ -287,44 +458,69 @@ test('Redis out of reach at start: QUEUE_UNREACHABLE (12) naming the URL, for a 
     assert.equal(worker.envelope.error?.code, 'QUEUE_UNREACHABLE');
   });
 
-test('import through the queue with a worker and the coordinator killed mid-run, twice: every row exactly once',
-  { skip }, async () => {
-    const env = { STINT_HOME: home() };
-    const exported = async (table: string) => {
-      const out = `${table}.csv`;
-      const { envelope } = await runJson(['export', table, '--output', out, '--budget', '0'], { env });
-      assert.equal(envelope.meta.exit_code, 0, JSON.stringify(envelope.error));
-      return readFileSync(out, 'utf8');
-    };
-    const localTable = world.path('local.db');
-    const imported = await runJson(['import', input, '--into', localTable, '--budget', '0'], { env });
-    assert.equal(imported.envelope.meta.exit_code, 0, JSON.stringify(imported.envelope.error));
+/** Kills in the random schedule of the import test: coordinators and workers, at chunk counts drawn from the seed. */
+const KILLS = 6;
+/** The seed of that schedule: QUEUE_KILL_SEED replays one (each assertion message names it). */
+const killSeed = Number(process.env['QUEUE_KILL_SEED'] ?? Date.now() % 1_000_000);
 
-    const table = world.path('queued.db');
-    const args = ['import', input, '--into', table, '--budget', '0', '--queue', redis.url, '--chunk-size', '64KiB'];
-    const rnd = random(14);
-    const survivors: Worker[] = [];
-    // Kill points drawn from a seeded generator: one in each of the file's two thirds after the first sixth.
-    for (const [low, high] of [[1 / 6, 1 / 2], [1 / 2, 5 / 6]] as const) {
-      const holdFrom = Math.floor(size * (low + rnd() * (high - low)));
-      const hold = world.path(`hold-import-${holdFrom}`);
-      writeFileSync(hold, '');
-      const pool = await workers(2, { STINT_TEST_HOLD_FILE: hold, STINT_TEST_HOLD_FROM: String(holdFrom) });
-      const call = startCli(args, { env });
-      await until(() => pool.every((w) => w.of('take').some((e) => Number(e['start']) >= holdFrom)), 'chunks held');
-      // The rows before the held chunks are committed; the held chunks are in the two workers' hands.
+test('import through the queue under a seeded random schedule of kill -9 (workers and coordinators): every row'
+  + ' exactly once', { skip }, async (t) => {
+  const seed = `QUEUE_KILL_SEED=${killSeed}`;
+  t.diagnostic(seed);
+  const env = { STINT_HOME: home() };
+  const exported = async (table: string) => {
+    const out = `${table}.csv`;
+    const { envelope } = await runJson(['export', table, '--output', out, '--budget', '0'], { env });
+    assert.equal(envelope.meta.exit_code, 0, `${seed} ${JSON.stringify(envelope.error)}`);
+    return readFileSync(out, 'utf8');
+  };
+  const localTable = world.path('local.db');
+  const imported = await runJson(['import', input, '--into', localTable, '--budget', '0'], { env });
+  assert.equal(imported.envelope.meta.exit_code, 0, JSON.stringify(imported.envelope.error));
+
+  const table = world.path('queued.db');
+  const args = ['import', input, '--into', table, '--budget', '0', '--queue', redis.url, '--chunk-size', '32KiB'];
+  const rnd = random(killSeed);
+  const pool = await workers(3);
+  const chunksDone = () => pool.reduce((sum, w) => sum + w.of('chunk').length, 0);
+  let call = startCli(args, { env });
+  let ended = false;
+  void call.done.then(() => (ended = true));
+  const done: string[] = [];
+  // One kill of each kind first (in the seed's order), then either; each once the workers reported 1-6 chunks more.
+  const firstCoordinator = rnd() < 0.5;
+  for (let k = 0; k < KILLS && !ended; k++) {
+    const coordinator = k < 2 ? (k === 0) === firstCoordinator : rnd() < 0.5;
+    const target = chunksDone() + 1 + Math.floor(rnd() * 6);
+    await until(() => ended || chunksDone() >= target, `${seed}: the workers report ${target} chunks`);
+    if (ended) break;
+    if (coordinator) {
       call.kill('SIGKILL');
-      const doomed = Math.floor(rnd() * 2);
-      pool[doomed]!.child.kill('SIGKILL');
       await call.done;
-      survivors.push(pool[1 - doomed]!);
-      rmSync(hold);
+      ended = false;
+      call = startCli(args, { env });
+      void call.done.then(() => (ended = true));
+    } else {
+      const alive = pool.filter((w) => w.child.exitCode === null && w.child.signalCode === null);
+      const doomed = alive[Math.floor(rnd() * alive.length)]!;
+      doomed.child.kill('SIGKILL');
+      pool.push(...await workers(1));
     }
-    const last = await runJson(args, { env });
-    assert.equal(last.envelope.meta.exit_code, 0, JSON.stringify(last.envelope.error));
-    assert.equal(await exported(table), await exported(localTable));
-    await Promise.all(survivors.map((w) => w.drain()));
-  });
+    done.push(`${coordinator ? 'coordinator' : 'worker'} after ${target} chunks`);
+  }
+  t.diagnostic(`${seed}: ${done.join(', ')}`);
+  assert.ok(done.length >= 2, `${seed}: the run ended after ${done.length} kills (${done.join(', ')})`);
+  let last = envelopeOf(await call.done);
+  // A resumed call may answer a retryable failure (a chunk that stalled too often): the same call again.
+  for (let again = 0; again < 3 && last.meta.exit_code !== 0 && last.error?.retryable; again++) {
+    last = (await runJson(args, { env })).envelope;
+  }
+  assert.equal(last.meta.exit_code, 0, `${seed} ${JSON.stringify(last.error)}`);
+  assert.equal(await exported(table), await exported(localTable), `${seed}: every row exactly once`);
+  await queueClean(`${seed}: an import done after kills`);
+  const alive = pool.filter((w) => w.child.exitCode === null && w.child.signalCode === null);
+  await Promise.all(alive.map((w) => w.drain()));
+});
 
 test('export runs no chunks: --queue is an unknown flag there (ARG_ERROR), and STINT_QUEUE leaves it as it is',
   async () => {
@@ -355,5 +551,6 @@ test('a program built on stint gets `worker` and --queue: its own map runs there
   assert.equal(queued.envelope.meta.exit_code, 0, JSON.stringify(queued.envelope.error));
   assert.deepEqual(queued.envelope.data, here.envelope.data);
   assert.ok(worker.of('chunk').length > 0, 'the chunks ran on the program\'s worker');
+  await queueClean('a program\'s run done');
   await worker.drain();
 });

@@ -1,11 +1,24 @@
 // A real redis-server (Debian's package) for the queue tests: a free loopback port, its own temporary folder,
 // persistence on (appendonly), stopped when the test file ends. `.ci/run` installs it when absent.
+// STINT_TEST_REDIS=redis://host:port[/db] runs them against a Redis of yours instead (one no one else uses:
+// the tests check that nothing of a run stays there); the tests that stop, restart or kill Redis then skip.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { tempWorld } from './temp-world.js';
 
-/** Why the queue tests cannot run here, or undefined when redis-server is installed. */
+/** A Redis of the caller's that the queue tests use instead of starting one. */
+export const TEST_REDIS_ENV = 'STINT_TEST_REDIS';
+const given = (): string | undefined => process.env[TEST_REDIS_ENV] || undefined;
+
+/** Why a test that restarts or kills Redis cannot run: the Redis is not the suite's own. */
+export function redisNotOwned(): string | undefined {
+  if (!given()) return undefined;
+  return `${TEST_REDIS_ENV} names a Redis the tests do not own (they stop, restart and kill only their own)`;
+}
+
+/** Why the queue tests cannot run here, or undefined when redis-server is installed (or STINT_TEST_REDIS given). */
 export function redisMissing(): string | undefined {
+  if (given()) return undefined;
   const found = spawnSync('redis-server', ['--version'], { encoding: 'utf8' });
   return found.status === 0 ? undefined : 'redis-server is not installed (apt-get install -y redis-server)';
 }
@@ -55,7 +68,17 @@ function ended(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => child.once('exit', () => resolve()));
 }
 
+/** The Redis of STINT_TEST_REDIS: used as it is, never stopped. */
+function givenRedis(url: string): RedisServer {
+  const notOwned = async () => {
+    throw new Error(redisNotOwned());
+  };
+  return { url, restart: notOwned, crash: notOwned, stop: async () => undefined };
+}
+
 export async function startRedis(): Promise<RedisServer> {
+  const url = given();
+  if (url) return givenRedis(url);
   const dir = tempWorld('redis').dir;
   const port = await freePort();
   let child = await launch(port, dir);

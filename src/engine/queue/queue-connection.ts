@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import type { RedisOptions } from 'bullmq';
 import { Redis } from 'ioredis';
 import { ErrorCode } from '../../contract/error-code.js';
@@ -66,5 +67,49 @@ export async function checkReachable(url: string): Promise<void> {
     throw unreachable(url, (error as Error).message || String(error));
   } finally {
     client.disconnect();
+  }
+}
+
+/**
+ * A connection for work that may be skipped while Redis is away (the run's live key, the workers' sweep): its
+ * commands fail at once then instead of waiting in an offline queue, so a close never hangs on them.
+ */
+export async function failFastClient(url: string): Promise<Redis> {
+  const client = new Redis({
+    ...redisOptions(url), lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0,
+  });
+  client.on('error', () => undefined); // each command answers for itself
+  try {
+    await client.connect();
+  } catch (error) {
+    client.disconnect();
+    throw unreachable(url, (error as Error).message || String(error));
+  }
+  return client;
+}
+
+/** Waits for the work to settle, no longer than `ms`: with Redis away, what it left is swept later. */
+export async function settledWithin(work: Iterable<Promise<unknown>>, ms: number): Promise<void> {
+  const guard = new AbortController();
+  const waited = delay(ms, undefined, { signal: guard.signal }).catch(() => undefined);
+  await Promise.race([Promise.allSettled(work), waited]);
+  guard.abort();
+}
+
+/**
+ * The work's answer, or a rejection once `ms` passed without one: BullMQ's commands wait in an offline queue
+ * while Redis is away, so a look that never answers must count as Redis out of reach.
+ */
+export async function answeredWithin<T>(work: Promise<T>, ms: number): Promise<T> {
+  work.catch(() => undefined); // a late failure, after the limit, is not this caller's
+  const guard = new AbortController();
+  const late = delay(ms, undefined, { signal: guard.signal }).then(() => {
+    throw new Error(`no answer within ${ms} ms`);
+  });
+  late.catch(() => undefined);
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    guard.abort();
   }
 }

@@ -5,15 +5,24 @@ import type { ChunkPool } from '../chunk-pool.js';
 import type { ChunkReply, ChunkTask } from '../worker-protocol.js';
 import { decodeClone, encodeClone } from './chunk-codec.js';
 import { chunkJobId, type ChunkJobData, type ChunkJobResult, type FileSeen } from './chunk-job.js';
-import { CHUNK_QUEUE, checkReachable, QUEUE_PREFIX, redisOptions, shownUrl } from './queue-connection.js';
+import {
+  answeredWithin, CHUNK_QUEUE, checkReachable, QUEUE_PREFIX, redisOptions, settledWithin, shownUrl,
+} from './queue-connection.js';
+import { keepLive } from './run-liveness.js';
 
 /** Between two looks at the jobs in flight, beside the completion events (an event lost in a Redis restart). */
 const POLL_MS = 500;
+/** A poll (or an add) that Redis does not answer within this long finds it out of reach. */
+const ANSWER_LIMIT_MS = 5_000;
 /** How long Redis may stay out of reach mid-run before the run answers a retryable failure. */
 const OUTAGE_LIMIT_MS = 30_000;
+/** Tests only: a shorter outage limit, so that a test of Redis gone for good ends soon. */
+const outageLimitMs = () => Number(process.env['STINT_TEST_QUEUE_OUTAGE_MS'] ?? OUTAGE_LIMIT_MS);
+/** How long a close waits for its removals: with Redis away, the workers sweep what they leave. */
+const CLOSE_WAIT_MS = 2_000;
 /** A job a worker failed (it threw, or it stalled too often) is tried this many times in all. */
 const ATTEMPTS = 3;
-/** Jobs left behind by a coordinator that died are removed by the workers after this long. */
+/** A job no one removed (Redis lost the removal) goes after this long; the workers sweep ended runs sooner. */
 const LEFTOVER_AGE_S = 3_600;
 
 /** What the queue pool needs: the Redis URL, the run's key (job ids) and how many chunks to keep in flight. */
@@ -22,8 +31,8 @@ export interface QueuePoolSpec {
   readonly runKey: string;
   /** The fold's window is twice this (chunked-run.ts): chunks enqueued ahead of it. */
   readonly workers: number;
-  /** Told how many distinct worker processes completed this run's chunks, each time the count grows. */
-  readonly onWorkers?: (count: number) => void;
+  /** Told the distinct worker processes (their ids) that completed this run's chunks, each time one is new. */
+  readonly onWorkers?: (workers: readonly string[]) => void;
 }
 
 interface Pending {
@@ -52,14 +61,22 @@ export async function openQueuePool(spec: QueuePoolSpec): Promise<ChunkPool> {
   const events = new QueueEvents(CHUNK_QUEUE, { connection, prefix: QUEUE_PREFIX });
   queue.on('error', () => undefined); // a lost connection is seen by the poll (outage), not thrown
   events.on('error', () => undefined);
+  // The run's live key (run-liveness.ts), set before any chunk is added.
+  const live = await keepLive(spec.url, spec.runKey);
   const pending = new Map<string, Pending>();
+  const removals = new Set<Promise<unknown>>();
+  const remove = (id: string) => {
+    const removal = queue.remove(id).catch(() => undefined);
+    removals.add(removal);
+    void removal.finally(() => removals.delete(removal));
+  };
   const seen = new Map<string, FileSeen>();
   let downSince: number | undefined;
   const workersSeen = new Set<string>();
   const noteWorker = (worker: string) => {
     if (workersSeen.has(worker)) return;
     workersSeen.add(worker);
-    spec.onWorkers?.(workersSeen.size);
+    spec.onWorkers?.([...workersSeen]);
   };
 
   const add = (entry: Pending) => queue.add('chunk', entry.data, {
@@ -72,7 +89,7 @@ export async function openQueuePool(spec: QueuePoolSpec): Promise<ChunkPool> {
     pending.delete(entry.id);
     entry.settle(reply);
     // Read once, so gone: its id is this run's alone.
-    queue.remove(entry.id).catch(() => undefined);
+    remove(entry.id);
   };
 
   /** One look at a job: its reply when done, a failure when the queue gave up on it, re-added when Redis lost it. */
@@ -93,11 +110,14 @@ export async function openQueuePool(spec: QueuePoolSpec): Promise<ChunkPool> {
   }
   async function poll(): Promise<void> {
     try {
-      for (const entry of [...pending.values()]) await look(entry);
+      const looks = async () => {
+        for (const entry of [...pending.values()]) await look(entry);
+      };
+      await answeredWithin(looks(), ANSWER_LIMIT_MS);
       downSince = undefined;
     } catch (error) {
       downSince ??= Date.now();
-      if (Date.now() - downSince < OUTAGE_LIMIT_MS) return;
+      if (Date.now() - downSince < outageLimitMs()) return;
       const why = `the queue at ${shownUrl(spec.url)} stayed out of reach: ${(error as Error).message}`;
       for (const entry of [...pending.values()]) finish(entry, failedReply(entry.task, why));
     }
@@ -125,21 +145,21 @@ export async function openQueuePool(spec: QueuePoolSpec): Promise<ChunkPool> {
       };
       const id = chunkJobId(spec.runKey, task, check);
       const reply = new Promise<ChunkReply<unknown>>((settle) => pending.set(id, { id, data, task, settle }));
-      try {
-        await add(pending.get(id)!);
-      } catch {
-        // Redis is away: the poll adds it once Redis is back, or fails it after the outage limit.
-      }
+      // Redis away: the poll adds it once Redis is back, or fails it after the outage limit.
+      await settledWithin([add(pending.get(id)!)], ANSWER_LIMIT_MS);
       return reply as Promise<ChunkReply<P>>;
     },
     async close() {
       clearInterval(timer);
+      // Not live first: a chunk a worker holds now (it cannot be removed) is removed by that worker as it ends.
+      await live.end();
       for (const entry of [...pending.values()]) {
         pending.delete(entry.id);
         // Not folded: nobody waits for them now (a stop), so they leave the queue.
-        queue.remove(entry.id).catch(() => undefined);
+        remove(entry.id);
       }
-      await Promise.allSettled([events.close(), queue.close()]);
+      await settledWithin(removals, CLOSE_WAIT_MS);
+      await settledWithin([events.close(), queue.close()], CLOSE_WAIT_MS);
     },
   };
 }

@@ -7,6 +7,7 @@ import { openChunkPool } from '../chunk-pool.js';
 import type { ChunkReply, ChunkTask } from '../worker-protocol.js';
 import { decodeClone, encodeClone } from './chunk-codec.js';
 import type { ChunkJobData, ChunkJobResult, FileSeen } from './chunk-job.js';
+import { startLeftoverSweep } from './leftover-sweep.js';
 import { CHUNK_QUEUE, checkReachable, QUEUE_PREFIX, redisOptions } from './queue-connection.js';
 
 export interface QueueWorkerSpec {
@@ -134,15 +135,22 @@ export async function startQueueWorker(spec: QueueWorkerSpec): Promise<QueueWork
     removeOnComplete: { age: 3_600 },
   });
   worker.on('error', () => undefined); // a lost connection: ioredis reconnects, BullMQ resumes
+  const sweep = await startLeftoverSweep(spec.url);
+  worker.on('completed', (job) => sweep.dropIfEnded(job.id));
+  worker.on('failed', (job) => sweep.dropIfEnded(job?.id));
   let closing: Promise<void> | undefined;
   let ended!: () => void;
   const closed = new Promise<void>((resolve) => (ended = resolve));
-  const drain = () => (closing ??= worker.close().then(() => pool.close()).finally(ended));
+  const stop = async (force: boolean) => {
+    await worker.close(force);
+    await Promise.all([pool.close(), sweep.close()]);
+  };
+  const drain = () => (closing ??= stop(false).finally(ended));
   let hung: string | undefined;
   // Forced: the hung chunk is not waited for, and its lock is no longer renewed.
   giveUp = (job, task) => {
     hung ??= `chunk ${job.id} (${task.path} at ${task.nominalStart}) ran past ${spec.chunkTimeoutMs} ms`;
-    closing ??= worker.close(true).then(() => pool.close()).finally(ended);
+    closing ??= stop(true).finally(ended);
   };
   await worker.waitUntilReady();
   return { chunks: () => done, drain, hung: () => hung, closed };

@@ -55,7 +55,8 @@ export function createCallContext(parts: CallContextParts): CallContext {
   let store: CheckpointStore | undefined;
   let fingerprint: unknown;
   let lastSave = -Infinity;
-  let workers: number | undefined;
+  // The queue workers that took part, across a resume (kept with the checkpoint); their count is progress.workers.
+  const workerIds = new Set<string>();
 
   const report = (done: number, total?: number, unit?: string, rows?: number) => {
     if (testMode && progress && done < progress.done) {
@@ -66,7 +67,7 @@ export function createCallContext(parts: CallContextParts): CallContext {
       ...(total !== undefined ? { total } : {}),
       ...(unit !== undefined ? { unit } : {}),
       ...(rows !== undefined ? { rows } : {}),
-      ...(workers !== undefined ? { workers } : {}),
+      ...(workerIds.size > 0 ? { workers: workerIds.size } : {}),
     };
     parts.onProgress?.(progress);
   };
@@ -82,8 +83,10 @@ export function createCallContext(parts: CallContextParts): CallContext {
     stdinPath: parts.stdinPath,
     stdout: parts.stdout,
     progress: report,
-    queueWorkers(count) {
-      workers = count;
+    queueWorkers(seen) {
+      const before = workerIds.size;
+      for (const id of seen) workerIds.add(id);
+      if (workerIds.size === before) return;
       // Seen at the next report; a run that reported nothing yet shows it with its first.
       if (progress) report(progress.done, progress.total, progress.unit, progress.rows);
     },
@@ -124,6 +127,7 @@ export function createCallContext(parts: CallContextParts): CallContext {
         return discard('the input changed since the checkpoint');
       }
       if (usable && !usable(loaded.record.state)) return discard("the checkpoint's own files are missing or changed");
+      for (const id of loaded.record.workers ?? []) workerIds.add(id);
       const { done, total, unit, rows } = loaded.record.progress;
       report(done, total, unit, rows);
       return { state: loaded.record.state, progress: loaded.record.progress };
@@ -136,7 +140,9 @@ export function createCallContext(parts: CallContextParts): CallContext {
       report(at.done, at.total, at.unit, at.rows);
       const stop = parts.stopRequested();
       if (force || stop || host.now() - lastSave >= interval) {
-        await store.save({ version: CHECKPOINT_FORMAT, fingerprint, progress: progress!, state, savedAt: host.now() });
+        const seen = workerIds.size > 0 ? { workers: [...workerIds] } : {};
+        const savedAt = host.now();
+        await store.save({ version: CHECKPOINT_FORMAT, fingerprint, progress: progress!, state, savedAt, ...seen });
         lastSave = host.now();
       }
       return stop;

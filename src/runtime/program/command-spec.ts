@@ -201,10 +201,11 @@ export interface CommandContext {
   /** The Redis URL of --queue (or STINT_QUEUE) on an interruptible command: its chunks run on `worker` processes. */
   readonly queue?: string;
   /**
-   * A run through the queue tells how many distinct `worker` processes completed its chunks so far; the count
-   * rides along in progress (`progress.workers`: the job's status) and in the final response (`meta.workers`).
+   * A run through the queue tells which distinct `worker` processes (their ids) completed its chunks so far;
+   * their count rides along in progress (`progress.workers`: the job's status) and in the final response
+   * (`meta.workers`), and the ids are kept with the checkpoint, so a resumed run counts those of before too.
    */
-  queueWorkers?(count: number): void;
+  queueWorkers?(workers: readonly string[]): void;
   /**
    * The same identity without the idempotency key: tells "same key, other arguments" apart
    * (IDEMPOTENCY_KEY_REUSED).

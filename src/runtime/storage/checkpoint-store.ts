@@ -10,6 +10,8 @@ export interface CheckpointRecord<S = unknown> {
   readonly progress: Progress;
   readonly state: S;
   readonly savedAt: number;
+  /** The queue workers (ids) that took part so far (CommandContext.queueWorkers), when the run used a queue. */
+  readonly workers?: readonly string[];
 }
 
 /**
