@@ -7,6 +7,8 @@ import { StintCode } from '../stint-codes.js';
 import { Kind, LINE_SAMPLE_LIMIT, mergeTableStats, newTableStats, type TableStats } from './column-stats.js';
 import { addExact } from './exact-sum.js';
 import { processField } from './field-stats.js';
+import { observeNumber, observeText, settleExtras } from './stats/column-extras.js';
+import { joinHash } from './stats/field-hash.js';
 /** The default delimiter (csv-delimiter.ts's COMMA: the worker side imports no command module). */
 const COMMA = 0x2c;
 
@@ -69,12 +71,21 @@ export class MalformedCsv extends Error {
 
 let compiled: WebAssembly.Module | undefined;
 let scanner: Scanner | undefined;
+/** Where the scanner's observations go: the chunk's handed-back columns, and its memory's bytes. */
+let observing: { columns: TableStats['columns']; memory: Buffer } | undefined;
+
+const observers = {
+  observeText: (k: number, s: number, len: number, high: number, low: number) =>
+    observeText(observing!.columns[k]!.extras, observing!.memory, s, s + len, joinHash(high, low)),
+  observeNumber: (k: number, value: number) => observeNumber(observing!.columns[k]!.extras, value),
+};
 
 function instance(): Scanner {
   if (!scanner) {
     compiled ??= new WebAssembly.Module(readFileSync(WASM_URL));
     const exports = new WebAssembly.Instance(compiled, {
       env: {
+        ...observers,
         abort: () => {
           throw new Error('the CSV scanner aborted');
         },
@@ -198,6 +209,7 @@ export function scanChunk(
   const { memory, i32, f64, report, partialsOf } = views;
   // Fields and sum partials the scanner hands back are folded here, then merged with its own.
   const handedBack = newTableStats(width);
+  observing = { columns: handedBack.columns, memory };
   let from = 0;
   let line = 0;
   let status: number;
@@ -222,6 +234,7 @@ export function scanChunk(
     throw new MalformedCsv(s.messages[report(k.REPORT_ERROR_KIND)]!, report(k.REPORT_ERROR_LINE));
   }
   const stats = statsInMemory(k, at, width, views);
+  for (const column of handedBack.columns) settleExtras(column.extras, memory);
   mergeTableStats(stats, handedBack, 0);
   const newlines = report(k.REPORT_LINE);
   if (x.memory.buffer.byteLength > KEEP_MEMORY) scanner = undefined;

@@ -3,11 +3,13 @@
 // full decimal parse), and a plain statement of what it computes per field.
 import { Kind, type ColumnPartial } from './column-stats.js';
 import { addExact } from './exact-sum.js';
+import { observeNumber, observeText } from './stats/column-extras.js';
 
 /** Integer sums stay exact in a double below this; past it they move to the exact partials. */
 const EXACT_INT = 2 ** 52;
 
 function noteString(col: ColumnPartial, b: Uint8Array, s: number, e: number, codePoints: number): void {
+  observeText(col.extras, b, s, e);
   // The first byte settles most comparisons without a call.
   const first = b[s]!;
   const min = col.strMin;
@@ -32,6 +34,7 @@ function compareRange(b: Uint8Array, s: number, e: number, other: Uint8Array): n
 }
 
 function noteNumber(col: ColumnPartial, value: number, kind: number): void {
+  observeNumber(col.extras, value);
   col.kinds |= kind;
   if (value < col.numMin) col.numMin = value;
   if (value > col.numMax) col.numMax = value;

@@ -214,7 +214,33 @@ function compareRange(s: usize, len: i32, other: usize, otherLen: i32): i32 {
 }
 
 /** Folds a value's bytes into the string extremes; true when the column now points at them. */
+// Every value's text (with its hash) and every number go to JavaScript's
+// mergeable statistics (stats/column-extras.ts); field-hash.ts is the same hash.
+@external("env", "observeText")
+declare function observeText(k: i32, s: usize, len: i32, high: u32, low: u32): void;
+@external("env", "observeNumber")
+declare function observeNumber(k: i32, value: f64): void;
+
+function finishHash(h: u32): u32 {
+  h = (h ^ (h >>> 16)) * 0x85ebca6b;
+  h = (h ^ (h >>> 13)) * 0xc2b2ae35;
+  return h ^ (h >>> 16);
+}
+
+function observeField(col: usize, s: usize, len: i32): void {
+  let a: u32 = 0x811c9dc5;
+  let c: u32 = 0x3c6ef372;
+  for (let i = s; i < s + <usize>len; i++) {
+    const x = <u32>load<u8>(i);
+    a = (a ^ x) * 0x01000193;
+    c = (c ^ x) * 0x5bd1e995;
+  }
+  const low = finishHash(a ^ <u32>len);
+  observeText(<i32>((col - columns) / <usize>COLUMN_BYTES), s, len, finishHash(c ^ low), low);
+}
+
 function noteString(col: usize, s: usize, len: i32, codePoints: f64): bool {
+  observeField(col, s, len);
   const first = load<u8>(s);
   let kept = false;
   const minLen = load<i32>(col + COL_STR_MIN_LEN);
@@ -249,6 +275,7 @@ function noteString(col: usize, s: usize, len: i32, codePoints: f64): bool {
 }
 
 function noteNumber(col: usize, k: i32, value: f64, kind: i32): void {
+  observeNumber(k, value);
   store<i32>(col + COL_KINDS, load<i32>(col + COL_KINDS) | kind);
   if (value < load<f64>(col + COL_NUM_MIN)) store<f64>(col + COL_NUM_MIN, value);
   if (value > load<f64>(col + COL_NUM_MAX)) store<f64>(col + COL_NUM_MAX, value);

@@ -1,0 +1,111 @@
+// The most frequent values of a column: a Misra-Gries summary of CAPACITY
+// counters (Misra & Gries 1982; merged as Agarwal et al. 2012 do). Every
+// count is a lower bound, short of the true count by at most `error`; the
+// summary tracks that bound itself (the sum of its decrements), and it never
+// exceeds n / (CAPACITY + 1). A value seen more than `error` times more than
+// the sixth is surely among the top five, in order. Values are keyed by
+// their 53-bit hash (field-hash.ts); the text of a value is read from the
+// chunk's bytes only when the chunk ends (settleFrequent), for those kept.
+
+export const CAPACITY = 64;
+export const TOP = 5;
+
+export interface FrequentValues {
+  keys: number[];
+  counts: number[];
+  /** The value's text; '' until settled while spans holds its bytes' range. */
+  values: string[];
+  /** Start and end in the chunk's bytes of each value not yet settled (-1: settled). */
+  spans: number[];
+  /** How much any count may fall short of the truth. */
+  error: number;
+}
+
+export function newFrequentValues(): FrequentValues {
+  return { keys: [], counts: [], values: [], spans: [], error: 0 };
+}
+
+/** Key → index, built on first use on each side of a thread or checkpoint (not part of the value). */
+const indexes = new WeakMap<FrequentValues, Map<number, number>>();
+
+function indexOf(f: FrequentValues): Map<number, number> {
+  let index = indexes.get(f);
+  if (!index) {
+    index = new Map(f.keys.map((key, i) => [key, i]));
+    indexes.set(f, index);
+  }
+  return index;
+}
+
+/** Keeps the entries whose count stays above `by` after subtracting it. */
+function subtract(f: FrequentValues, by: number): void {
+  let kept = 0;
+  for (let i = 0; i < f.keys.length; i++) {
+    if (f.counts[i]! <= by) continue;
+    f.keys[kept] = f.keys[i]!;
+    f.counts[kept] = f.counts[i]! - by;
+    f.values[kept] = f.values[i]!;
+    f.spans[2 * kept] = f.spans[2 * i]!;
+    f.spans[2 * kept + 1] = f.spans[2 * i + 1]!;
+    kept++;
+  }
+  f.keys.length = f.counts.length = f.values.length = kept;
+  f.spans.length = 2 * kept;
+  f.error += by;
+  indexes.delete(f);
+}
+
+/** Counts one value (bytes s..e of the chunk, hash `key`). */
+export function addFrequent(f: FrequentValues, key: number, s: number, e: number): void {
+  const index = indexOf(f);
+  const at = index.get(key);
+  if (at !== undefined) {
+    f.counts[at]!++;
+    return;
+  }
+  if (f.keys.length >= CAPACITY) {
+    subtract(f, 1); // this value and every counter drop by one together
+    return;
+  }
+  index.set(key, f.keys.length);
+  f.keys.push(key);
+  f.counts.push(1);
+  f.values.push('');
+  f.spans.push(s, e);
+}
+
+/** Reads the text of the values still pointing into the chunk `b`. */
+export function settleFrequent(f: FrequentValues, b: Buffer): void {
+  for (let i = 0; i < f.keys.length; i++) {
+    if (f.spans[2 * i]! < 0) continue;
+    f.values[i] = b.toString('utf8', f.spans[2 * i]!, f.spans[2 * i + 1]!);
+    f.spans[2 * i] = f.spans[2 * i + 1] = -1;
+  }
+}
+
+/** Folds a settled summary `b` into `a`, then cuts back to CAPACITY counters. */
+export function mergeFrequent(a: FrequentValues, b: FrequentValues): void {
+  const index = indexOf(a);
+  b.keys.forEach((key, i) => {
+    const at = index.get(key);
+    if (at !== undefined) {
+      a.counts[at]! += b.counts[i]!;
+      return;
+    }
+    index.set(key, a.keys.length);
+    a.keys.push(key);
+    a.counts.push(b.counts[i]!);
+    a.values.push(b.values[i]!);
+    a.spans.push(b.spans[2 * i]!, b.spans[2 * i + 1]!);
+  });
+  a.error += b.error;
+  if (a.keys.length > CAPACITY) subtract(a, [...a.counts].sort((x, y) => y - x)[CAPACITY]!);
+}
+
+/** The TOP most frequent, most first (ties by text), with their counts. */
+export function topValues(f: FrequentValues): { value: string; count: number }[] {
+  return f.keys
+    .map((_, i) => ({ value: f.values[i]!, count: f.counts[i]! }))
+    .sort((x, y) => y.count - x.count || (x.value < y.value ? -1 : x.value > y.value ? 1 : 0))
+    .slice(0, TOP);
+}
