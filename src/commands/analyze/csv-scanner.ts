@@ -7,7 +7,7 @@ import { StintCode } from '../stint-codes.js';
 import { Kind, LINE_SAMPLE_LIMIT, mergeTableStats, newTableStats, type TableStats } from './column-stats.js';
 import { addExact } from './exact-sum.js';
 import { processField } from './field-stats.js';
-import { observeNumber, observeText, settleExtras } from './stats/column-extras.js';
+import { observeNumber, observeText, settleExtras, type ColumnExtras } from './stats/column-extras.js';
 import { joinHash } from './stats/field-hash.js';
 /** The default delimiter (csv-delimiter.ts's COMMA: the worker side imports no command module). */
 const COMMA = 0x2c;
@@ -71,13 +71,14 @@ export class MalformedCsv extends Error {
 
 let compiled: WebAssembly.Module | undefined;
 let scanner: Scanner | undefined;
-/** Where the scanner's observations go: the chunk's handed-back columns, and its memory's bytes. */
-let observing: { columns: TableStats['columns']; memory: Buffer } | undefined;
+/** Where the scanner's observations go: the chunk's handed-back columns' extras, and its memory's bytes. */
+let observing: ColumnExtras[] = [];
+let observedMemory = Buffer.alloc(0);
 
 const observers = {
   observeText: (k: number, s: number, len: number, high: number, low: number) =>
-    observeText(observing!.columns[k]!.extras, observing!.memory, s, s + len, joinHash(high, low)),
-  observeNumber: (k: number, value: number) => observeNumber(observing!.columns[k]!.extras, value),
+    observeText(observing[k]!, observedMemory, s, s + len, joinHash(high, low)),
+  observeNumber: (k: number, value: number) => observeNumber(observing[k]!, value),
 };
 
 function instance(): Scanner {
@@ -209,7 +210,8 @@ export function scanChunk(
   const { memory, i32, f64, report, partialsOf } = views;
   // Fields and sum partials the scanner hands back are folded here, then merged with its own.
   const handedBack = newTableStats(width);
-  observing = { columns: handedBack.columns, memory };
+  observing = handedBack.columns.map((column) => column.extras);
+  observedMemory = memory;
   let from = 0;
   let line = 0;
   let status: number;

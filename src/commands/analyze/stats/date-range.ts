@@ -12,39 +12,43 @@ export interface DateRange {
   max: number;
   minText: string;
   maxText: string;
-  /** Bytes of the extremes in the current chunk, until settled (-1: none pending). */
-  minSpan: [number, number];
-  maxSpan: [number, number];
+  /** Bytes of the extremes in the current chunk, until settled (start -1: none pending). */
+  minStart: number;
+  minEnd: number;
+  maxStart: number;
+  maxEnd: number;
 }
 
 export function newDateRange(): DateRange {
   return {
-    count: 0, timed: 0, min: Infinity, max: -Infinity, minText: '', maxText: '', minSpan: [-1, -1], maxSpan: [-1, -1],
+    count: 0, timed: 0, min: Infinity, max: -Infinity, minText: '', maxText: '', minStart: -1, minEnd: -1, maxStart: -1,
+    maxEnd: -1,
   };
 }
 
 /** Notes the field s..e when it is a date; quick to refuse what is not. */
 export function addDate(d: DateRange, b: Uint8Array, s: number, e: number): void {
   if (e - s < 10 || b[s + 4] !== 45) return;
-  const date = parseIsoDate(b, s, e);
-  if (!date) return;
+  const ms = parseIsoDate(b, s, e);
+  if (Number.isNaN(ms)) return;
   d.count++;
-  if (date.timed) d.timed++;
-  if (date.ms < d.min) {
-    d.min = date.ms;
-    d.minSpan = [s, e];
+  if (e - s > 10) d.timed++;
+  if (ms < d.min) {
+    d.min = ms;
+    d.minStart = s;
+    d.minEnd = e;
   }
-  if (date.ms > d.max) {
-    d.max = date.ms;
-    d.maxSpan = [s, e];
+  if (ms > d.max) {
+    d.max = ms;
+    d.maxStart = s;
+    d.maxEnd = e;
   }
 }
 
 export function settleDates(d: DateRange, b: Buffer): void {
-  if (d.minSpan[0] >= 0) d.minText = b.toString('utf8', d.minSpan[0], d.minSpan[1]);
-  if (d.maxSpan[0] >= 0) d.maxText = b.toString('utf8', d.maxSpan[0], d.maxSpan[1]);
-  d.minSpan = [-1, -1];
-  d.maxSpan = [-1, -1];
+  if (d.minStart >= 0) d.minText = b.toString('utf8', d.minStart, d.minEnd);
+  if (d.maxStart >= 0) d.maxText = b.toString('utf8', d.maxStart, d.maxEnd);
+  d.minStart = d.maxStart = -1;
 }
 
 /** Folds a settled range `b` into `a`. */
@@ -54,11 +58,9 @@ export function mergeDates(a: DateRange, b: DateRange): void {
   if (b.min < a.min) {
     a.min = b.min;
     a.minText = b.minText;
-    a.minSpan = b.minSpan;
   }
   if (b.max > a.max) {
     a.max = b.max;
     a.maxText = b.maxText;
-    a.maxSpan = b.maxSpan;
   }
 }

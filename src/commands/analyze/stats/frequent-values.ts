@@ -25,16 +25,28 @@ export function newFrequentValues(): FrequentValues {
   return { keys: [], counts: [], values: [], spans: [], error: 0 };
 }
 
-/** Key → index, built on first use on each side of a thread or checkpoint (not part of the value). */
-const indexes = new WeakMap<FrequentValues, Map<number, number>>();
+/** Slots of the key index: a power of two, four per counter (two while a merge holds both sides'), so probes stay short. */
+const SLOTS = 4 * CAPACITY;
 
-function indexOf(f: FrequentValues): Map<number, number> {
-  let index = indexes.get(f);
-  if (!index) {
-    index = new Map(f.keys.map((key, i) => [key, i]));
-    indexes.set(f, index);
-  }
+/**
+ * Key → 1 + entry, open-addressed, built on first use on each side of a
+ * thread or checkpoint: a property that is not enumerable, so neither
+ * structured clone nor msgpackr carries it.
+ */
+function indexOf(f: FrequentValues): Int32Array {
+  const cached = (f as { index?: Int32Array }).index;
+  if (cached) return cached;
+  const index = new Int32Array(SLOTS);
+  Object.defineProperty(f, 'index', { value: index, enumerable: false, writable: true });
+  f.keys.forEach((key, i) => (index[slotOf(f, index, key)] = i + 1));
   return index;
+}
+
+/** The slot that holds `key`, or the empty slot where it would go. */
+function slotOf(f: FrequentValues, index: Int32Array, key: number): number {
+  let slot = key & (SLOTS - 1);
+  for (let at = index[slot]!; at !== 0 && f.keys[at - 1] !== key; at = index[slot]!) slot = (slot + 1) & (SLOTS - 1);
+  return slot;
 }
 
 /** Keeps the entries whose count stays above `by` after subtracting it. */
@@ -52,23 +64,26 @@ function subtract(f: FrequentValues, by: number): void {
   f.keys.length = f.counts.length = f.values.length = kept;
   f.spans.length = 2 * kept;
   f.error += by;
-  indexes.delete(f);
+  const index = indexOf(f);
+  index.fill(0);
+  f.keys.forEach((key, i) => (index[slotOf(f, index, key)] = i + 1));
 }
 
 /** Counts one value (bytes s..e of the chunk, hash `key`). */
 export function addFrequent(f: FrequentValues, key: number, s: number, e: number): void {
   const index = indexOf(f);
-  const at = index.get(key);
-  if (at !== undefined) {
-    f.counts[at]!++;
+  const slot = slotOf(f, index, key);
+  const at = index[slot]!;
+  if (at !== 0) {
+    f.counts[at - 1]!++;
     return;
   }
   if (f.keys.length >= CAPACITY) {
     subtract(f, 1); // this value and every counter drop by one together
     return;
   }
-  index.set(key, f.keys.length);
   f.keys.push(key);
+  index[slot] = f.keys.length;
   f.counts.push(1);
   f.values.push('');
   f.spans.push(s, e);
@@ -87,13 +102,14 @@ export function settleFrequent(f: FrequentValues, b: Buffer): void {
 export function mergeFrequent(a: FrequentValues, b: FrequentValues): void {
   const index = indexOf(a);
   b.keys.forEach((key, i) => {
-    const at = index.get(key);
-    if (at !== undefined) {
-      a.counts[at]! += b.counts[i]!;
+    const slot = slotOf(a, index, key);
+    const at = index[slot]!;
+    if (at !== 0) {
+      a.counts[at - 1]! += b.counts[i]!;
       return;
     }
-    index.set(key, a.keys.length);
     a.keys.push(key);
+    index[slot] = a.keys.length;
     a.counts.push(b.counts[i]!);
     a.values.push(b.values[i]!);
     a.spans.push(b.spans[2 * i]!, b.spans[2 * i + 1]!);

@@ -1,7 +1,8 @@
 // ISO 8601 dates and timestamps as analyze recognizes them: YYYY-MM-DD, or
 // that with a time (T or a space, HH:MM, optional :SS and fraction) and an
 // optional zone (Z, ±HH, ±HHMM, ±HH:MM). A time without a zone is read as UTC
-// for ordering. The result is milliseconds since 1970, or NaN.
+// for ordering. The result is milliseconds since 1970, or NaN; a value longer
+// than its 10-character date has a time. No object is made per value.
 
 const DASH = 45;
 const COLON = 58;
@@ -38,41 +39,43 @@ function zoneOffset(b: Uint8Array, at: number, e: number): number {
   return sign * (hours * 60 + minutes);
 }
 
-/** Milliseconds into the day of HH:MM[:SS[.fff]] at `at`, and where it ends; undefined when malformed. */
-function timeOfDay(b: Uint8Array, at: number, e: number): { ms: number; end: number } | undefined {
+/** Where the last time of day read ended. */
+let timeEnd = 0;
+
+/** Milliseconds into the day of HH:MM[:SS[.fff]] at `at` (its end in timeEnd); NaN when malformed. */
+function timeOfDay(b: Uint8Array, at: number, e: number): number {
   const hours = digits(b, at, 2);
   const minutes = b[at + 2] === COLON ? digits(b, at + 3, 2) : -1;
-  if (hours < 0 || hours > 23 || minutes < 0 || minutes > 59) return undefined;
+  if (hours < 0 || hours > 23 || minutes < 0 || minutes > 59) return NaN;
   let end = at + 5;
   let ms = (hours * 60 + minutes) * 60000;
   if (b[end] === COLON) {
     const seconds = digits(b, end + 1, 2);
-    if (seconds < 0 || seconds > 60) return undefined;
+    if (seconds < 0 || seconds > 60) return NaN;
     ms += seconds * 1000;
     end += 3;
     if (b[end] === 46 || b[end] === 44) {
       let scale = 100;
       const first = ++end;
       for (; end < e && b[end]! >= 48 && b[end]! <= 57; end++, scale /= 10) ms += (b[end]! - 48) * scale;
-      if (end === first) return undefined;
+      if (end === first) return NaN;
     }
   }
-  return end <= e ? { ms, end } : undefined;
+  timeEnd = end;
+  return end <= e ? ms : NaN;
 }
 
-/** The date or timestamp in bytes s..e: its instant and whether it has a time; undefined when it is neither. */
-export function parseIsoDate(b: Uint8Array, s: number, e: number): { ms: number; timed: boolean } | undefined {
-  if (e - s < 10 || b[s + 4] !== DASH || b[s + 7] !== DASH) return undefined;
+/** The instant the date or timestamp in bytes s..e names; NaN when it is neither. */
+export function parseIsoDate(b: Uint8Array, s: number, e: number): number {
+  if (e - s < 10 || b[s + 4] !== DASH || b[s + 7] !== DASH) return NaN;
   const year = digits(b, s, 4);
   const month = digits(b, s + 5, 2);
   const day = digits(b, s + 8, 2);
-  if (year < 0 || month < 1 || month > 12 || day < 1 || day > daysIn(year, month)) return undefined;
+  if (year < 0 || month < 1 || month > 12 || day < 1 || day > daysIn(year, month)) return NaN;
   const date = utc(year, month - 1, day);
-  if (e - s === 10) return { ms: date, timed: false };
+  if (e - s === 10) return date;
   const t = b[s + 10];
-  if (t !== 84 && t !== 116 && t !== 32) return undefined;
+  if (t !== 84 && t !== 116 && t !== 32) return NaN;
   const time = timeOfDay(b, s + 11, e);
-  if (!time) return undefined;
-  const offset = zoneOffset(b, time.end, e);
-  return Number.isNaN(offset) ? undefined : { ms: date + time.ms - offset * 60000, timed: true };
+  return date + time - zoneOffset(b, timeEnd, e) * 60000;
 }
