@@ -50,3 +50,10 @@ export function exactVariance(values: readonly number[]): number {
   const mean = values.reduce((a, b) => a + b, 0) / values.length;
   return values.reduce((a, b) => a + (b - mean) ** 2, 0) / (values.length - 1);
 }
+
+/** An analyze envelope's data with every column's added statistics left out (what does not depend on the split). */
+export function dataWithoutExtras(data: unknown): unknown {
+  const copy = JSON.parse(JSON.stringify(data)) as { established?: { a: { columns: Record<string, unknown>[] } }[] };
+  for (const entry of copy.established ?? []) entry.a.columns = entry.a.columns.map(withoutExtras);
+  return copy;
+}

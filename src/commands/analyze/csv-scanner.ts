@@ -38,6 +38,7 @@ interface ScannerExports {
   reset(arenaAt: number): void;
   scan(at: number, length: number, from: number, line: number, limit: number, atEof: number): number;
   limits(partialsAt: number, deferredAt: number): void;
+  observedAt(): number;
 }
 
 /** The scanner's layout and codes, exported by name from wasm/csv-scan.ts. */
@@ -74,11 +75,14 @@ let scanner: Scanner | undefined;
 /** Where the scanner's observations go: the chunk's handed-back columns' extras, and its memory's bytes. */
 let observing: ColumnExtras[] = [];
 let observedMemory = Buffer.alloc(0);
+/** The scanner's OBSERVED slot: the hash's two halves, then the number. */
+let observedHash = new Uint32Array(2);
+let observedNumber = new Float64Array(1);
 
 const observers = {
-  observeText: (k: number, s: number, len: number, high: number, low: number) =>
-    observeText(observing[k]!, observedMemory, s, s + len, joinHash(high, low)),
-  observeNumber: (k: number, value: number) => observeNumber(observing[k]!, value),
+  observeText: (k: number, s: number, len: number) =>
+    observeText(observing[k]!, observedMemory, s, s + len, joinHash(observedHash[0]!, observedHash[1]!)),
+  observeNumber: (k: number) => observeNumber(observing[k]!, observedNumber[0]!),
 };
 
 function instance(): Scanner {
@@ -212,6 +216,8 @@ export function scanChunk(
   const handedBack = newTableStats(width);
   observing = handedBack.columns.map((column) => column.extras);
   observedMemory = memory;
+  observedHash = new Uint32Array(x.memory.buffer, x.observedAt(), 2);
+  observedNumber = new Float64Array(x.memory.buffer, x.observedAt() + 8, 1);
   let from = 0;
   let line = 0;
   let status: number;

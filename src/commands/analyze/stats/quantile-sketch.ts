@@ -40,10 +40,17 @@ function coin(s: QuantileSketch): number {
   return s.seed & 1;
 }
 
+/** Where a level is sorted (natively, and without a new buffer each time). */
+let scratch = new Float64Array(QUANTILE_BUFFER);
+
 /** Sorts level h and moves every other item up a level; an odd one out stays. */
 function compact(s: QuantileSketch, h: number): void {
   if (h + 1 >= s.levels.length) s.levels.push([]);
-  const level = new Float64Array(s.levels[h]!).sort();
+  const items = s.levels[h]!;
+  if (items.length > scratch.length) scratch = new Float64Array(2 * items.length);
+  const level = scratch.subarray(0, items.length);
+  for (let i = 0; i < items.length; i++) level[i] = items[i]!;
+  level.sort();
   const up = s.levels[h + 1]!;
   const start = level.length % 2;
   for (let i = start + coin(s); i < level.length; i += 2) up.push(level[i]!);

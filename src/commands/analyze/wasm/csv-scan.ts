@@ -216,10 +216,18 @@ function compareRange(s: usize, len: i32, other: usize, otherLen: i32): i32 {
 /** Folds a value's bytes into the string extremes; true when the column now points at them. */
 // Every value's text (with its hash) and every number go to JavaScript's
 // mergeable statistics (stats/column-extras.ts); field-hash.ts is the same hash.
+// The hash and the number wait at OBSERVED (read through typed arrays there):
+// as arguments, a double or a large u32 would be a heap object per call.
 @external("env", "observeText")
-declare function observeText(k: i32, s: usize, len: i32, high: u32, low: u32): void;
+declare function observeText(k: i32, s: usize, len: i32): void;
 @external("env", "observeNumber")
-declare function observeNumber(k: i32, value: f64): void;
+declare function observeNumber(k: i32): void;
+const OBSERVED = memory.data(16);
+
+/** Where the last observation's hash (high u32, low u32) and number (f64, at +8) are. */
+export function observedAt(): usize {
+  return OBSERVED;
+}
 
 function finishHash(h: u32): u32 {
   h = (h ^ (h >>> 16)) * 0x85ebca6b;
@@ -236,7 +244,9 @@ function observeField(col: usize, s: usize, len: i32): void {
     c = (c ^ x) * 0x5bd1e995;
   }
   const low = finishHash(a ^ <u32>len);
-  observeText(<i32>((col - columns) / <usize>COLUMN_BYTES), s, len, finishHash(c ^ low), low);
+  store<u32>(OBSERVED, finishHash(c ^ low));
+  store<u32>(OBSERVED + 4, low);
+  observeText(<i32>((col - columns) / <usize>COLUMN_BYTES), s, len);
 }
 
 function noteString(col: usize, s: usize, len: i32, codePoints: f64): bool {
@@ -275,7 +285,8 @@ function noteString(col: usize, s: usize, len: i32, codePoints: f64): bool {
 }
 
 function noteNumber(col: usize, k: i32, value: f64, kind: i32): void {
-  observeNumber(k, value);
+  store<f64>(OBSERVED + 8, value);
+  observeNumber(k);
   store<i32>(col + COL_KINDS, load<i32>(col + COL_KINDS) | kind);
   if (value < load<f64>(col + COL_NUM_MIN)) store<f64>(col + COL_NUM_MIN, value);
   if (value > load<f64>(col + COL_NUM_MAX)) store<f64>(col + COL_NUM_MAX, value);
