@@ -57,3 +57,8 @@ export function dataWithoutExtras(data: unknown): unknown {
   for (const entry of copy.established ?? []) entry.a.columns = entry.a.columns.map(withoutExtras);
   return copy;
 }
+
+/** One file's analysis without the added statistics. */
+export function analysisWithoutExtras<A extends { columns: readonly object[] }>(a: A): unknown {
+  return { ...a, columns: a.columns.map((c) => withoutExtras({ ...c } as Record<string, unknown>)) };
+}
