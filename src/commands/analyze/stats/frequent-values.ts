@@ -11,6 +11,8 @@ export const CAPACITY = 64;
 export const TOP = 5;
 
 export interface FrequentValues {
+  /** Entries in use: the arrays may run longer (they never shrink while a chunk is read, so nothing is reallocated). */
+  size: number;
   keys: number[];
   counts: number[];
   /** The value's text; '' until settled while spans holds its bytes' range. */
@@ -22,7 +24,7 @@ export interface FrequentValues {
 }
 
 export function newFrequentValues(): FrequentValues {
-  return { keys: [], counts: [], values: [], spans: [], error: 0 };
+  return { size: 0, keys: [], counts: [], values: [], spans: [], error: 0 };
 }
 
 /** Slots of the key index: a power of two, four per counter (two while a merge holds both sides'), so probes stay short. */
@@ -38,7 +40,7 @@ function indexOf(f: FrequentValues): Int32Array {
   if (cached) return cached;
   const index = new Int32Array(SLOTS);
   Object.defineProperty(f, 'index', { value: index, enumerable: false, writable: true });
-  f.keys.forEach((key, i) => (index[slotOf(f, index, key)] = i + 1));
+  for (let i = 0; i < f.size; i++) index[slotOf(f, index, f.keys[i]!)] = i + 1;
   return index;
 }
 
@@ -52,7 +54,7 @@ function slotOf(f: FrequentValues, index: Int32Array, key: number): number {
 /** Keeps the entries whose count stays above `by` after subtracting it. */
 function subtract(f: FrequentValues, by: number): void {
   let kept = 0;
-  for (let i = 0; i < f.keys.length; i++) {
+  for (let i = 0; i < f.size; i++) {
     if (f.counts[i]! <= by) continue;
     f.keys[kept] = f.keys[i]!;
     f.counts[kept] = f.counts[i]! - by;
@@ -61,12 +63,22 @@ function subtract(f: FrequentValues, by: number): void {
     f.spans[2 * kept + 1] = f.spans[2 * i + 1]!;
     kept++;
   }
-  f.keys.length = f.counts.length = f.values.length = kept;
-  f.spans.length = 2 * kept;
+  f.size = kept;
   f.error += by;
   const index = indexOf(f);
   index.fill(0);
-  f.keys.forEach((key, i) => (index[slotOf(f, index, key)] = i + 1));
+  for (let i = 0; i < kept; i++) index[slotOf(f, index, f.keys[i]!)] = i + 1;
+}
+
+/** Adds an entry at the end (assignments: the arrays keep their room). */
+function append(f: FrequentValues, key: number, count: number, value: string, s: number, e: number): number {
+  const at = f.size++;
+  f.keys[at] = key;
+  f.counts[at] = count;
+  f.values[at] = value;
+  f.spans[2 * at] = s;
+  f.spans[2 * at + 1] = e;
+  return f.size;
 }
 
 /** Counts one value (bytes s..e of the chunk, hash `key`). */
@@ -78,49 +90,41 @@ export function addFrequent(f: FrequentValues, key: number, s: number, e: number
     f.counts[at - 1]!++;
     return;
   }
-  if (f.keys.length >= CAPACITY) {
+  if (f.size >= CAPACITY) {
     subtract(f, 1); // this value and every counter drop by one together
     return;
   }
-  f.keys.push(key);
-  index[slot] = f.keys.length;
-  f.counts.push(1);
-  f.values.push('');
-  f.spans.push(s, e);
+  index[slot] = append(f, key, 1, '', s, e);
 }
 
-/** Reads the text of the values still pointing into the chunk `b`. */
+/** Reads the text of the values still pointing into the chunk `b`, and trims the arrays to the entries. */
 export function settleFrequent(f: FrequentValues, b: Buffer): void {
-  for (let i = 0; i < f.keys.length; i++) {
+  for (let i = 0; i < f.size; i++) {
     if (f.spans[2 * i]! < 0) continue;
     f.values[i] = b.toString('utf8', f.spans[2 * i]!, f.spans[2 * i + 1]!);
     f.spans[2 * i] = f.spans[2 * i + 1] = -1;
   }
+  f.keys.length = f.counts.length = f.values.length = f.size;
+  f.spans.length = 2 * f.size;
 }
 
 /** Folds a settled summary `b` into `a`, then cuts back to CAPACITY counters. */
 export function mergeFrequent(a: FrequentValues, b: FrequentValues): void {
   const index = indexOf(a);
-  b.keys.forEach((key, i) => {
-    const slot = slotOf(a, index, key);
+  for (let i = 0; i < b.size; i++) {
+    const slot = slotOf(a, index, b.keys[i]!);
     const at = index[slot]!;
-    if (at !== 0) {
-      a.counts[at - 1]! += b.counts[i]!;
-      return;
-    }
-    a.keys.push(key);
-    index[slot] = a.keys.length;
-    a.counts.push(b.counts[i]!);
-    a.values.push(b.values[i]!);
-    a.spans.push(b.spans[2 * i]!, b.spans[2 * i + 1]!);
-  });
+    if (at !== 0) a.counts[at - 1]! += b.counts[i]!;
+    else index[slot] = append(a, b.keys[i]!, b.counts[i]!, b.values[i]!, b.spans[2 * i]!, b.spans[2 * i + 1]!);
+  }
   a.error += b.error;
-  if (a.keys.length > CAPACITY) subtract(a, [...a.counts].sort((x, y) => y - x)[CAPACITY]!);
+  if (a.size > CAPACITY) subtract(a, a.counts.slice(0, a.size).sort((x, y) => y - x)[CAPACITY]!);
 }
 
 /** The TOP most frequent, most first (ties by text), with their counts. */
 export function topValues(f: FrequentValues): { value: string; count: number }[] {
   return f.keys
+    .slice(0, f.size)
     .map((_, i) => ({ value: f.values[i]!, count: f.counts[i]! }))
     .sort((x, y) => y.count - x.count || (x.value < y.value ? -1 : x.value > y.value ? 1 : 0))
     .slice(0, TOP);
