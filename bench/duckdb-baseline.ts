@@ -35,7 +35,7 @@ export async function duckDbStats(duck: DuckModule, path: string, threads: numbe
   return { rows: Number(rows[0]![0]) };
 }
 
-/** DuckDB's SUMMARIZE of the file (min, max, approx_unique, avg, std, q25/q50/q75, count, null_percentage per column). */
+/** DuckDB's SUMMARIZE of the file: per column min, max, approx_unique, avg, std, q25/q50/q75, null_percentage. */
 export async function duckDbSummarize(duck: DuckModule, path: string, threads: number): Promise<{ columns: number }> {
   const instance = await duck.DuckDBInstance.create(':memory:', { threads: String(threads) });
   const connection = await instance.connect();

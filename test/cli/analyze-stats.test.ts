@@ -36,7 +36,8 @@ function columnsOf(rows: number): Record<string, string[]> {
       }
       return `rare-${Math.floor(rnd() * 50_000)}`;
     }),
-    day: Array.from({ length: rows }, (_, i) => new Date(Date.UTC(2020, 0, 1) + (i % 1500) * DAY).toISOString().slice(0, 10)),
+    day: Array.from({ length: rows }, (_, i) => new Date(Date.UTC(2020, 0, 1) + (i % 1500) * DAY).toISOString())
+      .map((iso) => iso.slice(0, 10)),
     at: Array.from({ length: rows }, (_, i) => `2024-03-01T${String(i % 24).padStart(2, '0')}:15:00+01:00`),
   };
 }

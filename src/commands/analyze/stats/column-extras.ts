@@ -9,7 +9,9 @@ import {
   addFrequent, mergeFrequent, newFrequentValues, settleFrequent, topValues, type FrequentValues,
 } from './frequent-values.js';
 import { addMoment, mergeMoments, newMoments, sampleVariance, type Moments } from './moments.js';
-import { addQuantileValue, mergeQuantiles, newQuantileSketch, quantilesOf, type QuantileSketch } from './quantile-sketch.js';
+import {
+  addQuantileValue, mergeQuantiles, newQuantileSketch, quantilesOf, type QuantileSketch,
+} from './quantile-sketch.js';
 
 export interface ColumnExtras {
   moments: Moments;

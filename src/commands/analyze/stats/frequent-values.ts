@@ -27,7 +27,7 @@ export function newFrequentValues(): FrequentValues {
   return { size: 0, keys: [], counts: [], values: [], spans: [], error: 0 };
 }
 
-/** Slots of the key index: a power of two, four per counter (two while a merge holds both sides'), so probes stay short. */
+/** Slots of the key index: a power of two, four per counter (two while a merge holds both sides'): short probes. */
 const SLOTS = 4 * CAPACITY;
 
 /**
