@@ -7,6 +7,8 @@ import { StintCode } from '../stint-codes.js';
 import { Kind, LINE_SAMPLE_LIMIT, mergeTableStats, newTableStats, type TableStats } from './column-stats.js';
 import { addToSum, decimalText, type DecimalSum, parseDecimal } from './exact-decimal.js';
 import { processField } from './field-stats.js';
+import { observeNumber, observeText, settleExtras, type ColumnExtras } from './stats/column-extras.js';
+import { joinHash } from './stats/field-hash.js';
 /** The default delimiter (csv-delimiter.ts's COMMA: the worker side imports no command module). */
 const COMMA = 0x2c;
 
@@ -33,6 +35,7 @@ interface ScannerExports {
   reset(arenaAt: number): void;
   scan(at: number, length: number, from: number, line: number, limit: number, atEof: number): number;
   limits(deferredAt: number): void;
+  observedAt(): number;
 }
 
 /** The scanner's layout and codes, exported by name from wasm/csv-scan.ts. */
@@ -67,12 +70,25 @@ export class MalformedCsv extends Error {
 
 let compiled: WebAssembly.Module | undefined;
 let scanner: Scanner | undefined;
+/** Where the scanner's observations go: the chunk's handed-back columns' extras, and its memory's bytes. */
+let observing: ColumnExtras[] = [];
+let observedMemory = Buffer.alloc(0);
+/** The scanner's OBSERVED slot: the hash's two halves, then the number. */
+let observedHash = new Uint32Array(2);
+let observedNumber = new Float64Array(1);
+
+const observers = {
+  observeText: (k: number, s: number, len: number) =>
+    observeText(observing[k]!, observedMemory, s, s + len, joinHash(observedHash[0]!, observedHash[1]!)),
+  observeNumber: (k: number) => observeNumber(observing[k]!, observedNumber[0]!),
+};
 
 function instance(): Scanner {
   if (!scanner) {
     compiled ??= new WebAssembly.Module(readFileSync(WASM_URL));
     const exports = new WebAssembly.Instance(compiled, {
       env: {
+        ...observers,
         abort: () => {
           throw new Error('the CSV scanner aborted');
         },
@@ -219,6 +235,10 @@ export function scanChunk(
   const { memory, i32, report } = views;
   // Fields the scanner hands back are folded here, then merged with its own.
   const handedBack = newTableStats(width);
+  observing = handedBack.columns.map((column) => column.extras);
+  observedMemory = memory;
+  observedHash = new Uint32Array(x.memory.buffer, x.observedAt(), 2);
+  observedNumber = new Float64Array(x.memory.buffer, x.observedAt() + 8, 1);
   let from = 0;
   let line = 0;
   let status: number;
@@ -237,6 +257,7 @@ export function scanChunk(
     throw new MalformedCsv(s.messages[report(k.REPORT_ERROR_KIND)]!, report(k.REPORT_ERROR_LINE));
   }
   const stats = statsInMemory(k, at, width, views);
+  for (const column of handedBack.columns) settleExtras(column.extras, memory);
   mergeTableStats(stats, handedBack, 0);
   const newlines = report(k.REPORT_LINE);
   if (x.memory.buffer.byteLength > KEEP_MEMORY) scanner = undefined;

@@ -165,7 +165,43 @@ function compareRange(s: usize, len: i32, other: usize, otherLen: i32): i32 {
 }
 
 /** Folds a value's bytes into the string extremes; true when the column now points at them. */
+// Every value's text (with its hash) and every number go to JavaScript's
+// mergeable statistics (stats/column-extras.ts); field-hash.ts is the same hash.
+// The hash and the number wait at OBSERVED (read through typed arrays there):
+// as arguments, a double or a large u32 would be a heap object per call.
+@external("env", "observeText")
+declare function observeText(k: i32, s: usize, len: i32): void;
+@external("env", "observeNumber")
+declare function observeNumber(k: i32): void;
+const OBSERVED = memory.data(16);
+
+/** Where the last observation's hash (high u32, low u32) and number (f64, at +8) are. */
+export function observedAt(): usize {
+  return OBSERVED;
+}
+
+function finishHash(h: u32): u32 {
+  h = (h ^ (h >>> 16)) * 0x85ebca6b;
+  h = (h ^ (h >>> 13)) * 0xc2b2ae35;
+  return h ^ (h >>> 16);
+}
+
+function observeField(col: usize, s: usize, len: i32): void {
+  let a: u32 = 0x811c9dc5;
+  let c: u32 = 0x3c6ef372;
+  for (let i = s; i < s + <usize>len; i++) {
+    const x = <u32>load<u8>(i);
+    a = (a ^ x) * 0x01000193;
+    c = (c ^ x) * 0x5bd1e995;
+  }
+  const low = finishHash(a ^ <u32>len);
+  store<u32>(OBSERVED, finishHash(c ^ low));
+  store<u32>(OBSERVED + 4, low);
+  observeText(<i32>((col - columns) / <usize>COLUMN_BYTES), s, len);
+}
+
 function noteString(col: usize, s: usize, len: i32, codePoints: f64): bool {
+  observeField(col, s, len);
   const first = load<u8>(s);
   let kept = false;
   const minLen = load<i32>(col + COL_STR_MIN_LEN);
@@ -238,6 +274,8 @@ function noteNumber(col: usize, value: f64, kind: i32, long: bool, s: usize, len
   const below = against(col, -1, value, long, COL_NUM_MIN, COL_NUM_MIN_LEN);
   const above = against(col, 1, value, long, COL_NUM_MAX, COL_NUM_MAX_LEN);
   if (below == TOO_NEAR || above == TOO_NEAR) return false;
+  store<f64>(OBSERVED + 8, value);
+  observeNumber(<i32>((col - columns) / <usize>COLUMN_BYTES));
   store<i32>(col + COL_KINDS, load<i32>(col + COL_KINDS) | kind);
   if (below == BEYOND) setExtreme(col, value, long, s, len, COL_NUM_MIN, COL_NUM_MIN_PTR, COL_NUM_MIN_LEN);
   if (above == BEYOND) setExtreme(col, value, long, s, len, COL_NUM_MAX, COL_NUM_MAX_PTR, COL_NUM_MAX_LEN);
