@@ -7,8 +7,11 @@ import { StintCode } from '../stint-codes.js';
 import { Kind, LINE_SAMPLE_LIMIT, mergeTableStats, newTableStats, type TableStats } from './column-stats.js';
 import { addToSum, decimalText, type DecimalSum, parseDecimal } from './exact-decimal.js';
 import { processField } from './field-stats.js';
-import { observeNumber, observeText, settleExtras, type ColumnExtras } from './stats/column-extras.js';
-import { joinHash } from './stats/field-hash.js';
+import { EXTRAS_CONSTANT_NAMES, extrasInMemory, type ExtrasConstants } from './scanner-extras.js';
+import { settleExtras } from './stats/column-extras.js';
+import { EXACT_LIMIT, HLL_BITS } from './stats/distinct-count.js';
+import { CAPACITY } from './stats/frequent-values.js';
+import { addQuantileBatch, QUANTILE_BUFFER, type QuantileSketch } from './stats/quantile-sketch.js';
 /** The default delimiter (csv-delimiter.ts's COMMA: the worker side imports no command module). */
 const COMMA = 0x2c;
 
@@ -21,7 +24,12 @@ const MEMORY_LIMIT = 2 ** 31 - PAGE;
 /** A memory grown past this for one long record is let go after its chunk: a fresh instance starts small. */
 const KEEP_MEMORY = 256 * 1024 * 1024;
 /** When the scanner pauses, unless a test says otherwise: with a full list of fields handed back. */
-const DEFAULT_LIMITS = { deferred: 0x7fffffff };
+const DEFAULT_LIMITS: ScannerLimits = { deferred: 0x7fffffff };
+/** `everything`: every non-empty field is handed back (JavaScript computes all: the reference for tests). */
+interface ScannerLimits {
+  readonly deferred: number;
+  readonly everything?: boolean;
+}
 let limits = DEFAULT_LIMITS;
 
 /** The scanner's exported functions; its constants are exported globals (see Constants). */
@@ -29,13 +37,13 @@ interface ScannerExports {
   readonly memory: WebAssembly.Memory;
   heapBase(): number;
   configure(
-    columnsAt: number, sumsAt: number, fieldsAt: number, reportAt: number, width: number, deferCapacity: number,
-    delimiter: number,
+    columnsAt: number, sumsAt: number, extrasAt: number, fieldsAt: number, reportAt: number, width: number,
+    deferCapacity: number, delimiter: number,
   ): void;
   reset(arenaAt: number): void;
   scan(at: number, length: number, from: number, line: number, limit: number, atEof: number): number;
-  limits(deferredAt: number): void;
-  observedAt(): number;
+  limits(deferredAt: number, everything: number): void;
+  isoInstant(s: number, e: number): number;
 }
 
 /** The scanner's layout and codes, exported by name from wasm/csv-scan.ts. */
@@ -48,9 +56,9 @@ const CONSTANT_NAMES = [
   'COL_STR_MIN_PTR', 'COL_STR_MIN_LEN', 'COL_STR_MAX_PTR', 'COL_STR_MAX_LEN',
   'COL_NUM_MIN_PTR', 'COL_NUM_MIN_LEN', 'COL_NUM_MAX_PTR', 'COL_NUM_MAX_LEN',
   'REPORT_CONSUMED', 'REPORT_LINE', 'REPORT_ROWS', 'REPORT_RAGGED', 'REPORT_ERROR_KIND', 'REPORT_ERROR_LINE',
-  'REPORT_DEFERRED', 'REPORT_RAGGED_LINES', 'REPORT_DEFERRED_LIST',
+  'REPORT_DEFERRED', 'REPORT_RAGGED_LINES', 'REPORT_DEFERRED_LIST', ...EXTRAS_CONSTANT_NAMES,
 ] as const;
-type Constants = Record<(typeof CONSTANT_NAMES)[number], number>;
+type Constants = Record<(typeof CONSTANT_NAMES)[number], number> & ExtrasConstants;
 
 interface Scanner {
   readonly x: ScannerExports;
@@ -70,25 +78,33 @@ export class MalformedCsv extends Error {
 
 let compiled: WebAssembly.Module | undefined;
 let scanner: Scanner | undefined;
-/** Where the scanner's observations go: the chunk's handed-back columns' extras, and its memory's bytes. */
-let observing: ColumnExtras[] = [];
-let observedMemory = Buffer.alloc(0);
-/** The scanner's OBSERVED slot: the hash's two halves, then the number. */
-let observedHash = new Uint32Array(2);
-let observedNumber = new Float64Array(1);
+/** Where a full buffer of a column's numbers goes (quantileBatch): this chunk's sketches, and where the buffers are. */
+let batchSketches: QuantileSketch[] = [];
+let batchNumbers = new Float64Array(0);
+let batchExtrasAt = 0;
 
-const observers = {
-  observeText: (k: number, s: number, len: number) =>
-    observeText(observing[k]!, observedMemory, s, s + len, joinHash(observedHash[0]!, observedHash[1]!)),
-  observeNumber: (k: number) => observeNumber(observing[k]!, observedNumber[0]!),
-};
+/** The scanner's call when column k's buffer of QUANTILE_BUFFER numbers is full. */
+function quantileBatch(k: number): void {
+  const { EXTRAS_BYTES, X_QUANTILE_BUFFER } = scanner!.k;
+  const first = (batchExtrasAt + k * EXTRAS_BYTES + X_QUANTILE_BUFFER) >> 3;
+  addQuantileBatch(batchSketches[k]!, batchNumbers.subarray(first, first + QUANTILE_BUFFER));
+}
+
+/** The scanner writes what column-stats.ts and stats/*.ts read: a build that disagrees must not run. */
+function agrees(k: Constants): boolean {
+  return k.RAGGED_SAMPLE === LINE_SAMPLE_LIMIT
+    && k.KIND_INTEGER === Kind.Integer && k.KIND_NUMBER === Kind.Number
+    && k.KIND_BOOLEAN === Kind.Boolean && k.KIND_STRING === Kind.String
+    && k.EXACT_LIMIT === EXACT_LIMIT && k.HLL_BITS === HLL_BITS && k.QUANTILE_BUFFER === QUANTILE_BUFFER
+    && k.FREQUENT_SLOTS >= CAPACITY;
+}
 
 function instance(): Scanner {
   if (!scanner) {
     compiled ??= new WebAssembly.Module(readFileSync(WASM_URL));
     const exports = new WebAssembly.Instance(compiled, {
       env: {
-        ...observers,
+        quantileBatch,
         abort: () => {
           throw new Error('the CSV scanner aborted');
         },
@@ -96,18 +112,14 @@ function instance(): Scanner {
     }).exports;
     const valueOf = (name: string) => (exports[name] as WebAssembly.Global).value as number;
     const k = Object.fromEntries(CONSTANT_NAMES.map((name) => [name, valueOf(name)])) as Constants;
-    // The scanner writes column-stats.ts's values: a build that disagrees must not run.
-    const agrees = k.RAGGED_SAMPLE === LINE_SAMPLE_LIMIT
-      && k.KIND_INTEGER === Kind.Integer && k.KIND_NUMBER === Kind.Number
-      && k.KIND_BOOLEAN === Kind.Boolean && k.KIND_STRING === Kind.String;
-    if (!agrees) throw new Error('the CSV scanner and column-stats.ts disagree on kinds or the line sample size');
+    if (!agrees(k)) throw new Error('the CSV scanner disagrees with column-stats.ts or stats/*.ts on their constants');
     const messages = {
       [k.UNCLOSED_QUOTE]: 'a quoted field is not closed before the end of the file',
       [k.TEXT_AFTER_QUOTE]: 'characters follow a closing quote',
       [k.QUOTE_IN_FIELD]: 'a quote inside an unquoted field',
     };
     scanner = { x: exports as unknown as ScannerExports, k, messages };
-    scanner.x.limits(limits.deferred);
+    scanner.x.limits(limits.deferred, limits.everything ? 1 : 0);
   }
   return scanner;
 }
@@ -116,23 +128,36 @@ function instance(): Scanner {
  * For tests: pause the scanner at this many fields handed back, so the pause
  * path runs on small inputs; no argument restores the defaults.
  */
-export function setScannerLimits(chosen: { deferred: number } = DEFAULT_LIMITS): void {
+export function setScannerLimits(chosen: ScannerLimits = DEFAULT_LIMITS): void {
   limits = chosen;
-  instance().x.limits(limits.deferred);
+  instance().x.limits(limits.deferred, limits.everything ? 1 : 0);
+}
+
+/** For tests: the instant the scanner reads in an ISO 8601 date or timestamp (NaN: not one), as iso-date.ts does. */
+export function scannerIsoInstant(text: Uint8Array): number {
+  const { x } = instance();
+  // The memory's top holds nothing a later chunk reads before writing it (the chunk's bytes, or nothing).
+  x.memory.grow(Math.ceil((text.length + SLACK) / PAGE));
+  const at = x.memory.buffer.byteLength - text.length - SLACK;
+  new Uint8Array(x.memory.buffer).fill(0, at).set(text, at);
+  return x.isoInstant(at, at + text.length);
 }
 
 const align = (offset: number) => (offset + 15) & ~15;
+/** Bytes past the chunk the scanner may read (a date's reader looks a few bytes past a field's end). */
+const SLACK = 64;
 
 /** Where the scanner's regions start for a table this wide and a chunk this long; grows memory to fit. */
 function layout({ x, k }: Scanner, width: number, length: number, delimiter: number) {
   const columnsAt = x.heapBase();
   const sumsAt = align(columnsAt + width * k.COLUMN_BYTES);
-  const fieldsAt = align(sumsAt + width * k.SUM_SCALES * k.SUM_BYTES);
+  const extrasAt = align(sumsAt + width * k.SUM_SCALES * k.SUM_BYTES);
+  const fieldsAt = align(extrasAt + width * k.EXTRAS_BYTES);
   const reportAt = align(fieldsAt + width * k.FIELD_BYTES);
   const deferCapacity = Math.max(DEFER_CAPACITY, 2 * width);
   const arenaAt = align(reportAt + k.REPORT_DEFERRED_LIST + deferCapacity * k.DEFERRED_BYTES);
   const chunkAt = align(arenaAt + length);
-  const needed = chunkAt + length;
+  const needed = chunkAt + length + SLACK;
   if (needed > MEMORY_LIMIT) {
     throw Object.assign(new Error(`a window of ${length} bytes is more than the scanner can hold`), {
       code: ErrorCode.RecordTooLong,
@@ -141,8 +166,8 @@ function layout({ x, k }: Scanner, width: number, length: number, delimiter: num
   }
   const have = x.memory.buffer.byteLength;
   if (needed > have) x.memory.grow(Math.ceil((needed - have) / PAGE));
-  x.configure(columnsAt, sumsAt, fieldsAt, reportAt, width, deferCapacity, delimiter);
-  return { columnsAt, sumsAt, reportAt, arenaAt, chunkAt };
+  x.configure(columnsAt, sumsAt, extrasAt, fieldsAt, reportAt, width, deferCapacity, delimiter);
+  return { columnsAt, sumsAt, extrasAt, reportAt, arenaAt, chunkAt };
 }
 
 type Layout = ReturnType<typeof layout>;
@@ -209,6 +234,7 @@ function statsInMemory(k: Constants, at: Layout, width: number, views: ReturnTyp
     }
     column.strMin = text(int(k.COL_STR_MIN_PTR), int(k.COL_STR_MIN_LEN));
     column.strMax = text(int(k.COL_STR_MAX_PTR), int(k.COL_STR_MAX_LEN));
+    extrasInMemory(k, memory, at.extrasAt + c * k.EXTRAS_BYTES, column.extras);
   }
   return stats;
 }
@@ -235,10 +261,9 @@ export function scanChunk(
   const { memory, i32, report } = views;
   // Fields the scanner hands back are folded here, then merged with its own.
   const handedBack = newTableStats(width);
-  observing = handedBack.columns.map((column) => column.extras);
-  observedMemory = memory;
-  observedHash = new Uint32Array(x.memory.buffer, x.observedAt(), 2);
-  observedNumber = new Float64Array(x.memory.buffer, x.observedAt() + 8, 1);
+  batchSketches = handedBack.columns.map((column) => column.extras.quantiles);
+  batchNumbers = new Float64Array(x.memory.buffer);
+  batchExtrasAt = at.extrasAt;
   let from = 0;
   let line = 0;
   let status: number;

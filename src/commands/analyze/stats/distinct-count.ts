@@ -6,7 +6,9 @@
 // same sketch as one fed everything. 32 KiB per column, only past the limit.
 // Values count as distinct by their text ("1" and "1.0" are two).
 
-const P = 15;
+/** Register index bits (the scanner's wasm/column-extras.ts keeps the same). */
+export const HLL_BITS = 15;
+const P = HLL_BITS;
 const M = 1 << P;
 /** Rank bits beyond the register index: the hash has 53 bits. */
 const Q = 53 - P;

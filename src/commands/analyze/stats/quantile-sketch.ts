@@ -71,6 +71,14 @@ export function addQuantileValue(s: QuantileSketch, x: number): void {
   if (level0.length >= QUANTILE_BUFFER) compress(s);
 }
 
+/** Many values at once (the scanner's buffer of a column's numbers): level 0 is swept once they are in. */
+export function addQuantileBatch(s: QuantileSketch, values: Float64Array): void {
+  const level0 = s.levels[0]!;
+  for (let i = 0; i < values.length; i++) level0.push(values[i]!);
+  s.n += values.length;
+  if (level0.length >= QUANTILE_BUFFER) compress(s);
+}
+
 export function mergeQuantiles(a: QuantileSketch, b: QuantileSketch): void {
   if (b.n === 0) return;
   while (a.levels.length < b.levels.length) a.levels.push([]);

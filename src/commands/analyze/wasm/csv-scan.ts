@@ -11,6 +11,14 @@
 // column records, their exact sums, the field table, the report, the
 // arena for unescaped quoted fields, then the chunk's bytes.
 
+import { configureExtras, observeNumber, observeText, resetExtras } from './column-extras';
+export {
+  EXACT_LIMIT, HLL_BITS, QUANTILE_BUFFER, FREQUENT_SLOTS, EXTRAS_BYTES, X_N, X_MEAN, X_M2, X_FREQUENT_ERROR,
+  X_DATE_MIN, X_DATE_MAX, X_DISTINCT_SIZE, X_SKETCH, X_FREQUENT_SIZE, X_QUANTILES, X_DATES, X_TIMED,
+  X_DATE_MIN_PTR, X_DATE_MIN_LEN, X_DATE_MAX_PTR, X_DATE_MAX_LEN, X_TABLE, X_FREQUENT_KEYS, X_FREQUENT_COUNTS,
+  X_FREQUENT_SPANS, X_QUANTILE_BUFFER, isoInstant,
+} from './column-extras';
+
 /** The byte between fields (configure() sets it: comma, tab, semicolon or pipe). */
 let delimiter: u32 = 44;
 const QUOTE: u32 = 34;
@@ -103,10 +111,13 @@ let arenaTop: usize = 0;
 // Set by limits() when the caller instantiates the scanner; tests lower it to exercise the pauses.
 let deferCapacity: i32 = 0;
 let deferLimit: i32 = 0;
+/** For tests: every non-empty field is handed back, so JavaScript computes everything. */
+let deferAll = false;
 
-/** When a scan pauses: at this many fields handed back. */
-export function limits(deferredAt: i32): void {
+/** When a scan pauses: at this many fields handed back; `everything`: hand back every non-empty field. */
+export function limits(deferredAt: i32, everything: bool): void {
   deferLimit = deferredAt;
+  deferAll = everything;
 }
 
 export function heapBase(): usize {
@@ -119,9 +130,10 @@ export function heapBase(): usize {
  * pauses before a record could overflow it.
  */
 export function configure(
-  columnsAt: usize, sumsAt: usize, fieldsAt: usize, reportAt: usize, fieldCount: i32, deferredCapacity: i32,
-  fieldDelimiter: u32,
+  columnsAt: usize, sumsAt: usize, extrasAt: usize, fieldsAt: usize, reportAt: usize, fieldCount: i32,
+  deferredCapacity: i32, fieldDelimiter: u32,
 ): void {
+  configureExtras(extrasAt, fieldCount);
   delimiter = fieldDelimiter;
   deferCapacity = deferredCapacity;
   columns = columnsAt;
@@ -153,6 +165,7 @@ export function reset(arenaAt: usize): void {
   store<i32>(report + REPORT_ROWS, 0);
   store<i32>(report + REPORT_RAGGED, 0);
   arenaTop = arenaAt;
+  resetExtras();
 }
 
 function compareRange(s: usize, len: i32, other: usize, otherLen: i32): i32 {
@@ -164,46 +177,10 @@ function compareRange(s: usize, len: i32, other: usize, otherLen: i32): i32 {
   return len - otherLen;
 }
 
-/** Folds a value's bytes into the string extremes; true when the column now points at them. */
-// Every value's text (with its hash) and every number go to JavaScript's
-// mergeable statistics (stats/column-extras.ts); field-hash.ts is the same hash.
-// The hash and the number wait at OBSERVED (read through typed arrays there):
-// as arguments, a double or a large u32 would be a heap object per call.
-@external("env", "observeText")
-declare function observeText(k: i32, s: usize, len: i32): void;
-@external("env", "observeNumber")
-declare function observeNumber(k: i32): void;
-const OBSERVED = memory.data(16);
-
-/** Where the last observation's hash (high u32, low u32) and number (f64, at +8) are. */
-export function observedAt(): usize {
-  return OBSERVED;
-}
-
-function finishHash(h: u32): u32 {
-  h = (h ^ (h >>> 16)) * 0x85ebca6b;
-  h = (h ^ (h >>> 13)) * 0xc2b2ae35;
-  return h ^ (h >>> 16);
-}
-
-function observeField(col: usize, s: usize, len: i32): void {
-  let a: u32 = 0x811c9dc5;
-  let c: u32 = 0x3c6ef372;
-  for (let i = s; i < s + <usize>len; i++) {
-    const x = <u32>load<u8>(i);
-    a = (a ^ x) * 0x01000193;
-    c = (c ^ x) * 0x5bd1e995;
-  }
-  const low = finishHash(a ^ <u32>len);
-  store<u32>(OBSERVED, finishHash(c ^ low));
-  store<u32>(OBSERVED + 4, low);
-  observeText(<i32>((col - columns) / <usize>COLUMN_BYTES), s, len);
-}
-
+/** Folds a value's bytes into the string extremes and the added statistics; true when its bytes must stay. */
 function noteString(col: usize, s: usize, len: i32, codePoints: f64): bool {
-  observeField(col, s, len);
+  let kept = observeText(<i32>((col - columns) / <usize>COLUMN_BYTES), s, len);
   const first = load<u8>(s);
-  let kept = false;
   const minLen = load<i32>(col + COL_STR_MIN_LEN);
   if (minLen < 0) {
     store<i32>(col + COL_STR_MIN_PTR, <i32>s);
@@ -274,8 +251,7 @@ function noteNumber(col: usize, value: f64, kind: i32, long: bool, s: usize, len
   const below = against(col, -1, value, long, COL_NUM_MIN, COL_NUM_MIN_LEN);
   const above = against(col, 1, value, long, COL_NUM_MAX, COL_NUM_MAX_LEN);
   if (below == TOO_NEAR || above == TOO_NEAR) return false;
-  store<f64>(OBSERVED + 8, value);
-  observeNumber(<i32>((col - columns) / <usize>COLUMN_BYTES));
+  observeNumber(<i32>((col - columns) / <usize>COLUMN_BYTES), value);
   store<i32>(col + COL_KINDS, load<i32>(col + COL_KINDS) | kind);
   if (below == BEYOND) setExtreme(col, value, long, s, len, COL_NUM_MIN, COL_NUM_MIN_PTR, COL_NUM_MIN_LEN);
   if (above == BEYOND) setExtreme(col, value, long, s, len, COL_NUM_MAX, COL_NUM_MAX_PTR, COL_NUM_MAX_LEN);
@@ -305,6 +281,10 @@ function processField(k: i32, s: usize, e: usize): bool {
   if (len == 0) {
     store<f64>(col + COL_NULLS, load<f64>(col + COL_NULLS) + 1);
     return false;
+  }
+  if (deferAll) {
+    defer(k, s, e);
+    return true;
   }
   let p = s;
   let c = <u32>load<u8>(p);
@@ -370,7 +350,7 @@ function processField(k: i32, s: usize, e: usize): bool {
       if (significant > 0) {
         if (tailDigits > MAX_INT_DIGITS || scale < -SUM_RANGE || scale + tailDigits > SUM_RANGE) {
           defer(k, s, e);
-          return false;
+          return true; // a quoted field's unescaped text stays in the arena until JavaScript reads it
         }
         // exact up to 2^53; past it, rounded once or twice
         const mantissa = tailDigits == 0 ? <f64>units : <f64>units * pow10(tailDigits) + <f64>tail;
@@ -379,7 +359,7 @@ function processField(k: i32, s: usize, e: usize): bool {
       } else if (negative) value = -value;
       if (!noteNumber(col, value, dot || hasExponent ? KIND_NUMBER : KIND_INTEGER, long, s, len)) {
         defer(k, s, e);
-        return false;
+        return true;
       }
       if (negative) {
         units = -units;

@@ -1,0 +1,382 @@
+// AssemblyScript, compiled with csv-scan.ts (which calls it per value).
+//
+// The added statistics of each column for one chunk, kept in the scanner's
+// memory so that no value crosses into JavaScript: Welford's moments, the
+// exact distinct set (then HyperLogLog registers), a Misra-Gries table of
+// frequent values, the range of ISO 8601 dates, and a buffer of numbers that
+// the quantile sketch takes in batches (quantileBatch: one call per
+// QUANTILE_BUFFER numbers). After a chunk csv-scanner.ts (scanner-extras.ts)
+// turns each into its ../stats/*.ts form, which merges across chunks and goes
+// into checkpoints; each update here mirrors its stats/*.ts twin.
+
+@external("env", "quantileBatch")
+declare function quantileBatch(k: i32): void;
+
+/** As stats/distinct-count.ts: exact up to this many values, then 2^HLL_BITS registers. */
+export const EXACT_LIMIT: i32 = 2048;
+export const HLL_BITS: i32 = 15;
+/** As stats/quantile-sketch.ts's level-0 buffer. */
+export const QUANTILE_BUFFER: i32 = 2048;
+/** Misra-Gries counters per chunk: twice the merged summary's CAPACITY (stats/frequent-values.ts). */
+export const FREQUENT_SLOTS: i32 = 128;
+
+const TABLE_SLOTS: i32 = 2 * EXACT_LIMIT; // at most half full
+const TABLE_BYTES: i32 = 8 * TABLE_SLOTS; // the exact set's u64 keys, or the registers (2^15 u8) in their place
+const INDEX_SLOTS: i32 = 4 * FREQUENT_SLOTS; // key -> 1 + entry, open-addressed: short probes
+const RANK_BITS: i32 = 53 - HLL_BITS;
+
+// One column's record.
+export const X_N: i32 = 0;
+export const X_MEAN: i32 = 8;
+export const X_M2: i32 = 16;
+export const X_FREQUENT_ERROR: i32 = 24;
+export const X_DATE_MIN: i32 = 32;
+export const X_DATE_MAX: i32 = 40;
+export const X_DISTINCT_SIZE: i32 = 48;
+/** 0: the exact set; 1: HyperLogLog registers. */
+export const X_SKETCH: i32 = 52;
+export const X_FREQUENT_SIZE: i32 = 56;
+export const X_QUANTILES: i32 = 60;
+export const X_DATES: i32 = 64;
+export const X_TIMED: i32 = 68;
+export const X_DATE_MIN_PTR: i32 = 72;
+export const X_DATE_MIN_LEN: i32 = 76;
+export const X_DATE_MAX_PTR: i32 = 80;
+export const X_DATE_MAX_LEN: i32 = 84;
+const HEADER_BYTES: i32 = 96;
+export const X_TABLE: i32 = HEADER_BYTES;
+export const X_FREQUENT_KEYS: i32 = X_TABLE + TABLE_BYTES;
+export const X_FREQUENT_COUNTS: i32 = X_FREQUENT_KEYS + 8 * FREQUENT_SLOTS;
+/** Each entry's text in the chunk's memory: (pointer, length). */
+export const X_FREQUENT_SPANS: i32 = X_FREQUENT_COUNTS + 4 * FREQUENT_SLOTS;
+const X_FREQUENT_INDEX: i32 = X_FREQUENT_SPANS + 8 * FREQUENT_SLOTS;
+export const X_QUANTILE_BUFFER: i32 = X_FREQUENT_INDEX + 4 * INDEX_SLOTS;
+export const EXTRAS_BYTES: i32 = X_QUANTILE_BUFFER + 8 * QUANTILE_BUFFER;
+
+let extras: usize = 0;
+let extrasWidth: i32 = 0;
+/** The exact set's keys while it turns into registers; a purge's counts. */
+const SCRATCH = memory.data(8 * (EXACT_LIMIT + 1));
+
+function extrasOf(k: i32): usize {
+  return extras + <usize>k * <usize>EXTRAS_BYTES;
+}
+
+/** Where the records are: a new place (or width) is cleared whole, since it may hold old bytes. */
+export function configureExtras(at: usize, width: i32): void {
+  if (at == extras && width == extrasWidth) return;
+  extras = at;
+  extrasWidth = width;
+  memory.fill(at, 0, <usize>width * <usize>EXTRAS_BYTES);
+}
+
+/** Empty statistics for a new chunk: only what a column used is cleared. */
+export function resetExtras(): void {
+  for (let k = 0; k < extrasWidth; k++) {
+    const x = extrasOf(k);
+    if (load<i32>(x + X_DISTINCT_SIZE) != 0 || load<i32>(x + X_SKETCH) != 0) memory.fill(x + X_TABLE, 0, TABLE_BYTES);
+    if (load<i32>(x + X_FREQUENT_SIZE) != 0) memory.fill(x + X_FREQUENT_INDEX, 0, 4 * INDEX_SLOTS);
+    memory.fill(x, 0, HEADER_BYTES);
+    store<f64>(x + X_DATE_MIN, Infinity);
+    store<f64>(x + X_DATE_MAX, -Infinity);
+  }
+}
+
+/** A number: Welford's update (as stats/moments.ts), and the quantile buffer. */
+export function observeNumber(k: i32, value: f64): void {
+  const x = extrasOf(k);
+  const n = load<f64>(x + X_N) + 1;
+  store<f64>(x + X_N, n);
+  const mean = load<f64>(x + X_MEAN);
+  const delta = value - mean;
+  const next = mean + delta / n;
+  store<f64>(x + X_MEAN, next);
+  store<f64>(x + X_M2, load<f64>(x + X_M2) + delta * (value - next));
+  const count = load<i32>(x + X_QUANTILES);
+  store<f64>(x + X_QUANTILE_BUFFER + (<usize>count << 3), value);
+  if (count + 1 < QUANTILE_BUFFER) {
+    store<i32>(x + X_QUANTILES, count + 1);
+    return;
+  }
+  quantileBatch(k);
+  store<i32>(x + X_QUANTILES, 0);
+}
+
+function finishHash(h: u32): u32 {
+  h = (h ^ (h >>> 16)) * 0x85ebca6b;
+  h = (h ^ (h >>> 13)) * 0xc2b2ae35;
+  return h ^ (h >>> 16);
+}
+
+/** stats/field-hash.ts's 53-bit hash (never 0, as the distinct count keys it). */
+function fieldHash(s: usize, len: i32): u64 {
+  let a: u32 = 0x811c9dc5;
+  let c: u32 = 0x3c6ef372;
+  for (let i = s; i < s + <usize>len; i++) {
+    const x = <u32>load<u8>(i);
+    a = (a ^ x) * 0x01000193;
+    c = (c ^ x) * 0x5bd1e995;
+  }
+  const low = finishHash(a ^ <u32>len);
+  const key = (<u64>(finishHash(c ^ low) & 0x1fffff) << 32) | <u64>low;
+  return key == 0 ? 1 : key;
+}
+
+/**
+ * A non-empty value's text, bytes s..s+len: distinct count, frequent values,
+ * dates. True when a (pointer, length) to it was kept: a quoted field's
+ * unescaped text must then stay in the arena.
+ */
+export function observeText(k: i32, s: usize, len: i32): bool {
+  const x = extrasOf(k);
+  const key = fieldHash(s, len);
+  addDistinct(x, key);
+  let kept = addFrequent(x, key, s, len);
+  if (len >= 10 && load<u8>(s + 4) == 45 && addDate(x, s, len)) kept = true;
+  return kept;
+}
+
+function addRegister(registers: usize, key: u64): void {
+  const low = <u32>key;
+  const index = low >>> (32 - HLL_BITS);
+  const rest = low & ((1 << (32 - HLL_BITS)) - 1);
+  const high = <u32>(key >>> 32);
+  const rank = rest != 0 ? clz(rest) - HLL_BITS + 1 : high != 0 ? 32 - HLL_BITS + clz(high) - 10 : RANK_BITS + 1;
+  const at = registers + <usize>index;
+  if (<u32>rank > <u32>load<u8>(at)) store<u8>(at, <u8>rank);
+}
+
+function toSketch(x: usize): void {
+  const table = x + X_TABLE;
+  let n = 0;
+  for (let i = 0; i < TABLE_SLOTS; i++) {
+    const key = load<u64>(table + (<usize>i << 3));
+    if (key == 0) continue;
+    store<u64>(SCRATCH + (<usize>n << 3), key);
+    n++;
+  }
+  memory.fill(table, 0, TABLE_BYTES);
+  for (let i = 0; i < n; i++) addRegister(table, load<u64>(SCRATCH + (<usize>i << 3)));
+  store<i32>(x + X_SKETCH, 1);
+}
+
+function addDistinct(x: usize, key: u64): void {
+  const table = x + X_TABLE;
+  if (load<i32>(x + X_SKETCH) != 0) {
+    addRegister(table, key);
+    return;
+  }
+  const mask = TABLE_SLOTS - 1;
+  for (let i = <i32>key & mask; ; i = (i + 1) & mask) {
+    const at = table + (<usize>i << 3);
+    const slot = load<u64>(at);
+    if (slot == key) return;
+    if (slot == 0) {
+      store<u64>(at, key);
+      break;
+    }
+  }
+  const size = load<i32>(x + X_DISTINCT_SIZE) + 1;
+  store<i32>(x + X_DISTINCT_SIZE, size);
+  if (size > EXACT_LIMIT) toSketch(x);
+}
+
+/** The slot of the frequent values' index that holds `key`, or the empty one where it would go. */
+function frequentSlot(x: usize, key: u64): usize {
+  const index = x + X_FREQUENT_INDEX;
+  const mask = INDEX_SLOTS - 1;
+  let i = <i32>key & mask;
+  let at = index + (<usize>i << 2);
+  let entry = load<i32>(at);
+  while (entry != 0 && load<u64>(x + X_FREQUENT_KEYS + (<usize>(entry - 1) << 3)) != key) {
+    i = (i + 1) & mask;
+    at = index + (<usize>i << 2);
+    entry = load<i32>(at);
+  }
+  return at;
+}
+
+/** Counts a value; true when it took a new counter (its text is then kept). */
+function addFrequent(x: usize, key: u64, s: usize, len: i32): bool {
+  let slot = frequentSlot(x, key);
+  const entry = load<i32>(slot);
+  if (entry != 0) {
+    const at = x + X_FREQUENT_COUNTS + (<usize>(entry - 1) << 2);
+    store<u32>(at, load<u32>(at) + 1);
+    return false;
+  }
+  let size = load<i32>(x + X_FREQUENT_SIZE);
+  if (size >= FREQUENT_SLOTS) {
+    size = purge(x);
+    slot = frequentSlot(x, key);
+  }
+  store<u64>(x + X_FREQUENT_KEYS + (<usize>size << 3), key);
+  store<u32>(x + X_FREQUENT_COUNTS + (<usize>size << 2), 1);
+  store<i32>(x + X_FREQUENT_SPANS + (<usize>size << 3), <i32>s);
+  store<i32>(x + X_FREQUENT_SPANS + (<usize>size << 3) + 4, len);
+  store<i32>(slot, size + 1);
+  store<i32>(x + X_FREQUENT_SIZE, size + 1);
+  return true;
+}
+
+/**
+ * The full table's purge (as DataSketches' frequent items do): the median
+ * count is subtracted from every counter and added to the error; those left
+ * at or below 0 go. Each count stays short of the truth by at most the
+ * error, and at least half the counters go: O(1) amortized per new value.
+ */
+function purge(x: usize): i32 {
+  const counts = x + X_FREQUENT_COUNTS;
+  memory.copy(SCRATCH, counts, 4 * FREQUENT_SLOTS);
+  const by = nthLargest(SCRATCH, FREQUENT_SLOTS, FREQUENT_SLOTS / 2);
+  let kept = 0;
+  for (let i = 0; i < FREQUENT_SLOTS; i++) {
+    const count = load<u32>(counts + (<usize>i << 2));
+    if (count <= by) continue;
+    store<u64>(x + X_FREQUENT_KEYS + (<usize>kept << 3), load<u64>(x + X_FREQUENT_KEYS + (<usize>i << 3)));
+    store<u32>(counts + (<usize>kept << 2), count - by);
+    store<u64>(x + X_FREQUENT_SPANS + (<usize>kept << 3), load<u64>(x + X_FREQUENT_SPANS + (<usize>i << 3)));
+    kept++;
+  }
+  store<f64>(x + X_FREQUENT_ERROR, load<f64>(x + X_FREQUENT_ERROR) + <f64>by);
+  memory.fill(x + X_FREQUENT_INDEX, 0, 4 * INDEX_SLOTS);
+  for (let i = 0; i < kept; i++) {
+    store<i32>(frequentSlot(x, load<u64>(x + X_FREQUENT_KEYS + (<usize>i << 3))), i + 1);
+  }
+  store<i32>(x + X_FREQUENT_SIZE, kept);
+  return kept;
+}
+
+/** The n-th largest (0-based) of `count` u32 at `at`, reordering them (quickselect). */
+function nthLargest(at: usize, count: i32, n: i32): u32 {
+  let lo = 0;
+  let hi = count - 1;
+  while (lo < hi) {
+    const pivot = load<u32>(at + (<usize>((lo + hi) >> 1) << 2));
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (load<u32>(at + (<usize>i << 2)) > pivot) i++;
+      while (load<u32>(at + (<usize>j << 2)) < pivot) j--;
+      if (i <= j) {
+        const t = load<u32>(at + (<usize>i << 2));
+        store<u32>(at + (<usize>i << 2), load<u32>(at + (<usize>j << 2)));
+        store<u32>(at + (<usize>j << 2), t);
+        i++;
+        j--;
+      }
+    }
+    if (n <= j) hi = j;
+    else if (n >= i) lo = i;
+    else break;
+  }
+  return load<u32>(at + (<usize>n << 2));
+}
+
+/** Notes a date or timestamp (iso-date.ts's reading); true when it became an extreme (its text is kept). */
+function addDate(x: usize, s: usize, len: i32): bool {
+  const instant = isoInstant(s, s + <usize>len);
+  if (isNaN(instant)) return false;
+  store<i32>(x + X_DATES, load<i32>(x + X_DATES) + 1);
+  if (len > 10) store<i32>(x + X_TIMED, load<i32>(x + X_TIMED) + 1);
+  let kept = false;
+  if (instant < load<f64>(x + X_DATE_MIN)) {
+    store<f64>(x + X_DATE_MIN, instant);
+    store<i32>(x + X_DATE_MIN_PTR, <i32>s);
+    store<i32>(x + X_DATE_MIN_LEN, len);
+    kept = true;
+  }
+  if (instant > load<f64>(x + X_DATE_MAX)) {
+    store<f64>(x + X_DATE_MAX, instant);
+    store<i32>(x + X_DATE_MAX_PTR, <i32>s);
+    store<i32>(x + X_DATE_MAX_LEN, len);
+    kept = true;
+  }
+  return kept;
+}
+
+// ISO 8601 as stats/iso-date.ts reads it, byte for byte and operation for
+// operation (a unit test compares the two): days from the civil date, no Date.
+
+const DASH: u32 = 45;
+const COLON: u32 = 58;
+const DAY_MS: f64 = 86400000;
+
+function digitsAt(at: usize, count: i32): i32 {
+  let value = 0;
+  for (let i = 0; i < count; i++) {
+    const d = <i32>load<u8>(at + <usize>i) - 48;
+    if (d < 0 || d > 9) return -1;
+    value = value * 10 + d;
+  }
+  return value;
+}
+
+/** Days since 1970-01-01 of a proleptic Gregorian date (Hinnant's days_from_civil). */
+function daysFromCivil(year: i32, month: i32, day: i32): i32 {
+  const y = month <= 2 ? year - 1 : year;
+  const era = (y >= 0 ? y : y - 399) / 400;
+  const yearOfEra = y - era * 400;
+  const dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1;
+  return era * 146097 + yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear - 719468;
+}
+
+function daysIn(year: i32, month: i32): i32 {
+  if (month == 2) return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28;
+  return month == 4 || month == 6 || month == 9 || month == 11 ? 30 : 31;
+}
+
+/** Where the last time of day read ended. */
+let timeEnd: usize = 0;
+
+function timeOfDay(at: usize, e: usize): f64 {
+  const hours = digitsAt(at, 2);
+  const minutes = load<u8>(at + 2) == COLON ? digitsAt(at + 3, 2) : -1;
+  if (hours < 0 || hours > 23 || minutes < 0 || minutes > 59) return NaN;
+  let end = at + 5;
+  let ms = <f64>((hours * 60 + minutes) * 60000);
+  if (load<u8>(end) == COLON) {
+    const seconds = digitsAt(end + 1, 2);
+    if (seconds < 0 || seconds > 60) return NaN;
+    ms += <f64>(seconds * 1000);
+    end += 3;
+    const mark = load<u8>(end);
+    if (mark == 46 || mark == 44) {
+      let scale: f64 = 100;
+      const first = ++end;
+      for (; end < e && <u32>load<u8>(end) - 48 <= 9; end++, scale /= 10) ms += <f64>(<i32>load<u8>(end) - 48) * scale;
+      if (end == first) return NaN;
+    }
+  }
+  timeEnd = end;
+  return end <= e ? ms : NaN;
+}
+
+function zoneOffset(at: usize, e: usize): f64 {
+  const first = <u32>load<u8>(at);
+  if (at == e || (at + 1 == e && (first == 90 || first == 122))) return 0;
+  const sign = first == 43 ? 1 : first == DASH ? -1 : 0;
+  const colon = load<u8>(at + 3) == COLON ? 1 : 0;
+  const len = <i32>(e - at);
+  if (sign == 0 || !(len == 3 || len == 5 + colon)) return NaN;
+  const hours = digitsAt(at + 1, 2);
+  const minutes = len == 3 ? 0 : digitsAt(at + 3 + <usize>colon, 2);
+  if (hours < 0 || hours > 23 || minutes < 0 || minutes > 59) return NaN;
+  return <f64>(sign * (hours * 60 + minutes));
+}
+
+/** The instant (ms since 1970) the date or timestamp in bytes s..e names; NaN when it is neither. */
+export function isoInstant(s: usize, e: usize): f64 {
+  if (e - s < 10 || load<u8>(s + 4) != DASH || load<u8>(s + 7) != DASH) return NaN;
+  const year = digitsAt(s, 4);
+  const month = digitsAt(s + 5, 2);
+  const day = digitsAt(s + 8, 2);
+  if (year < 0 || month < 1 || month > 12 || day < 1 || day > daysIn(year, month)) return NaN;
+  const date = <f64>daysFromCivil(year, month, day) * DAY_MS;
+  if (e - s == 10) return date;
+  const t = <u32>load<u8>(s + 10);
+  if (t != 84 && t != 116 && t != 32) return NaN;
+  const time = timeOfDay(s + 11, e);
+  if (isNaN(time)) return NaN;
+  return date + time - zoneOffset(timeEnd, e) * 60000;
+}
