@@ -11,7 +11,7 @@ import { EXTRAS_CONSTANT_NAMES, extrasInMemory, type ExtrasConstants } from './s
 import { settleExtras } from './stats/column-extras.js';
 import { EXACT_LIMIT, HLL_BITS } from './stats/distinct-count.js';
 import { CAPACITY } from './stats/frequent-values.js';
-import { addQuantileBatch, QUANTILE_BUFFER, type QuantileSketch } from './stats/quantile-sketch.js';
+import { addQuantileLevel, type QuantileSketch } from './stats/quantile-sketch.js';
 /** The default delimiter (csv-delimiter.ts's COMMA: the worker side imports no command module). */
 const COMMA = 0x2c;
 
@@ -44,6 +44,8 @@ interface ScannerExports {
   scan(at: number, length: number, from: number, line: number, limit: number, atEof: number): number;
   limits(deferredAt: number, everything: number): void;
   isoInstant(s: number, e: number): number;
+  distinctKeys(k: number): number;
+  fieldKey(s: number, len: number): number;
 }
 
 /** The scanner's layout and codes, exported by name from wasm/csv-scan.ts. */
@@ -78,16 +80,13 @@ export class MalformedCsv extends Error {
 
 let compiled: WebAssembly.Module | undefined;
 let scanner: Scanner | undefined;
-/** Where a full buffer of a column's numbers goes (quantileBatch): this chunk's sketches, and where the buffers are. */
+/** Where the items the scanner's quantile levels compact up go (quantileBatch): this chunk's sketches. */
 let batchSketches: QuantileSketch[] = [];
 let batchNumbers = new Float64Array(0);
-let batchExtrasAt = 0;
 
-/** The scanner's call when column k's buffer of QUANTILE_BUFFER numbers is full. */
-function quantileBatch(k: number): void {
-  const { EXTRAS_BYTES, X_QUANTILE_BUFFER } = scanner!.k;
-  const first = (batchExtrasAt + k * EXTRAS_BYTES + X_QUANTILE_BUFFER) >> 3;
-  addQuantileBatch(batchSketches[k]!, batchNumbers.subarray(first, first + QUANTILE_BUFFER));
+/** The scanner's call with `count` items of column k at weight 2^level (at `at`). */
+function quantileBatch(k: number, level: number, at: number, count: number): void {
+  addQuantileLevel(batchSketches[k]!, level, batchNumbers.subarray(at >> 3, (at >> 3) + count));
 }
 
 /** The scanner writes what column-stats.ts and stats/*.ts read: a build that disagrees must not run. */
@@ -95,8 +94,7 @@ function agrees(k: Constants): boolean {
   return k.RAGGED_SAMPLE === LINE_SAMPLE_LIMIT
     && k.KIND_INTEGER === Kind.Integer && k.KIND_NUMBER === Kind.Number
     && k.KIND_BOOLEAN === Kind.Boolean && k.KIND_STRING === Kind.String
-    && k.EXACT_LIMIT === EXACT_LIMIT && k.HLL_BITS === HLL_BITS && k.QUANTILE_BUFFER === QUANTILE_BUFFER
-    && k.FREQUENT_SLOTS >= CAPACITY;
+    && k.EXACT_LIMIT === EXACT_LIMIT && k.HLL_BITS === HLL_BITS && k.FREQUENT_SLOTS >= CAPACITY;
 }
 
 function instance(): Scanner {
@@ -133,14 +131,27 @@ export function setScannerLimits(chosen: ScannerLimits = DEFAULT_LIMITS): void {
   instance().x.limits(limits.deferred, limits.everything ? 1 : 0);
 }
 
+/** Puts bytes at the top of the scanner's memory, which holds nothing a later chunk reads before writing it. */
+function placed(x: ScannerExports, text: Uint8Array): number {
+  if (x.memory.buffer.byteLength < x.heapBase() + 2 * (text.length + SLACK)) {
+    x.memory.grow(Math.ceil((text.length + SLACK) / PAGE));
+  }
+  const at = x.memory.buffer.byteLength - text.length - SLACK;
+  new Uint8Array(x.memory.buffer).fill(0, at).set(text, at);
+  return at;
+}
+
 /** For tests: the instant the scanner reads in an ISO 8601 date or timestamp (NaN: not one), as iso-date.ts does. */
 export function scannerIsoInstant(text: Uint8Array): number {
   const { x } = instance();
-  // The memory's top holds nothing a later chunk reads before writing it (the chunk's bytes, or nothing).
-  x.memory.grow(Math.ceil((text.length + SLACK) / PAGE));
-  const at = x.memory.buffer.byteLength - text.length - SLACK;
-  new Uint8Array(x.memory.buffer).fill(0, at).set(text, at);
+  const at = placed(x, text);
   return x.isoInstant(at, at + text.length);
+}
+
+/** For tests: the scanner's hash of a field's bytes, as stats/field-hash.ts computes it. */
+export function scannerFieldHash(text: Uint8Array): number {
+  const { x } = instance();
+  return x.fieldKey(placed(x, text), text.length);
 }
 
 const align = (offset: number) => (offset + 15) & ~15;
@@ -195,7 +206,9 @@ function addSlot(sum: DecimalSum, units: bigint, decimals: number): void {
 }
 
 /** The statistics the scanner kept in its memory for a chunk it finished (not the fields it handed back). */
-function statsInMemory(k: Constants, at: Layout, width: number, views: ReturnType<typeof memoryViews>): TableStats {
+function statsInMemory(
+  { x, k }: Scanner, at: Layout, width: number, views: ReturnType<typeof memoryViews>,
+): TableStats {
   const { memory, i32, f64, report, sumOf } = views;
   const stats = newTableStats(width);
   stats.rows = report(k.REPORT_ROWS);
@@ -234,7 +247,7 @@ function statsInMemory(k: Constants, at: Layout, width: number, views: ReturnTyp
     }
     column.strMin = text(int(k.COL_STR_MIN_PTR), int(k.COL_STR_MIN_LEN));
     column.strMax = text(int(k.COL_STR_MAX_PTR), int(k.COL_STR_MAX_LEN));
-    extrasInMemory(k, memory, at.extrasAt + c * k.EXTRAS_BYTES, column.extras);
+    extrasInMemory(k, memory, at.extrasAt + c * k.EXTRAS_BYTES, column.extras, () => x.distinctKeys(c));
   }
   return stats;
 }
@@ -263,7 +276,6 @@ export function scanChunk(
   const handedBack = newTableStats(width);
   batchSketches = handedBack.columns.map((column) => column.extras.quantiles);
   batchNumbers = new Float64Array(x.memory.buffer);
-  batchExtrasAt = at.extrasAt;
   let from = 0;
   let line = 0;
   let status: number;
@@ -281,7 +293,7 @@ export function scanChunk(
   if (status === k.MALFORMED) {
     throw new MalformedCsv(s.messages[report(k.REPORT_ERROR_KIND)]!, report(k.REPORT_ERROR_LINE));
   }
-  const stats = statsInMemory(k, at, width, views);
+  const stats = statsInMemory(s, at, width, views);
   for (const column of handedBack.columns) settleExtras(column.extras, memory);
   mergeTableStats(stats, handedBack, 0);
   const newlines = report(k.REPORT_LINE);

@@ -4,30 +4,32 @@
 import type { ColumnExtras } from './stats/column-extras.js';
 import { addDistinct, HLL_BITS, newDistinctCount, type DistinctCount } from './stats/distinct-count.js';
 import { mergeFrequent, newFrequentValues, type FrequentValues } from './stats/frequent-values.js';
-import { addQuantileBatch } from './stats/quantile-sketch.js';
+import { addQuantileLevel } from './stats/quantile-sketch.js';
 
 /** The scanner's per-column layout of them (exported by name from wasm/column-extras.ts). */
 export const EXTRAS_CONSTANT_NAMES = [
-  'EXACT_LIMIT', 'HLL_BITS', 'QUANTILE_BUFFER', 'FREQUENT_SLOTS', 'EXTRAS_BYTES', 'X_N', 'X_MEAN', 'X_M2',
-  'X_FREQUENT_ERROR', 'X_DATE_MIN', 'X_DATE_MAX', 'X_DISTINCT_SIZE', 'X_SKETCH', 'X_FREQUENT_SIZE', 'X_QUANTILES',
+  'EXACT_LIMIT', 'HLL_BITS', 'FREQUENT_SLOTS', 'EXTRAS_BYTES', 'X_N', 'X_MEAN', 'X_M2',
+  'X_FREQUENT_ERROR', 'X_DATE_MIN', 'X_DATE_MAX', 'X_DISTINCT_SIZE', 'X_SKETCH', 'X_FREQUENT_SIZE',
   'X_DATES', 'X_TIMED', 'X_DATE_MIN_PTR', 'X_DATE_MIN_LEN', 'X_DATE_MAX_PTR', 'X_DATE_MAX_LEN', 'X_TABLE',
-  'X_FREQUENT_KEYS', 'X_FREQUENT_COUNTS', 'X_FREQUENT_SPANS', 'X_QUANTILE_BUFFER',
+  'X_FREQUENT_KEYS', 'X_FREQUENT_COUNTS', 'X_FREQUENT_SPANS', 'X_QUANTILE_LEVELS', 'QUANTILE_BUFFER',
+  'QUANTILE_LEVELS', 'LEVEL_ITEMS',
 ] as const;
 export type ExtrasConstants = Record<(typeof EXTRAS_CONSTANT_NAMES)[number], number>;
 
 /** A u64 below 2^53 (the hashes) at `at`. */
 const u53 = (memory: Buffer, at: number) => memory.readUInt32LE(at + 4) * 0x100000000 + memory.readUInt32LE(at);
 
-function distinctAt(k: ExtrasConstants, memory: Buffer, x: number): DistinctCount {
+
+function distinctAt(k: ExtrasConstants, memory: Buffer, x: number, keysOf: () => number): DistinctCount {
   const table = x + k.X_TABLE;
   if (memory.readInt32LE(x + k.X_SKETCH) !== 0) {
     return { table: null, size: 0, registers: new Uint8Array(memory.subarray(table, table + (1 << HLL_BITS))) };
   }
   const d = newDistinctCount();
-  for (let at = table; at < table + 16 * k.EXACT_LIMIT; at += 8) {
-    const key = u53(memory, at);
-    if (key !== 0) addDistinct(d, key);
-  }
+  const size = memory.readInt32LE(x + k.X_DISTINCT_SIZE);
+  if (size === 0) return d;
+  const keys = new Float64Array(memory.buffer, memory.byteOffset + keysOf(), size);
+  for (let i = 0; i < size; i++) addDistinct(d, keys[i]!);
   return d;
 }
 
@@ -55,12 +57,14 @@ function textAt(memory: Buffer, x: number, ptrAt: number, lenAt: number): string
   return len > 0 ? memory.toString('utf8', ptr, ptr + len) : '';
 }
 
-/** Column record `x`'s statistics into `into` (a new column's extras), with the numbers still buffered. */
-export function extrasInMemory(k: ExtrasConstants, memory: Buffer, x: number, into: ColumnExtras): void {
+/** A column's statistics (record at `x`) into `into` (a new column's extras); `keysOf` lays its exact set out. */
+export function extrasInMemory(
+  k: ExtrasConstants, memory: Buffer, x: number, into: ColumnExtras, keysOf: () => number,
+): void {
   const float = (offset: number) => memory.readDoubleLE(x + offset);
   const int = (offset: number) => memory.readInt32LE(x + offset);
   into.moments = { n: float(k.X_N), mean: float(k.X_MEAN), m2: float(k.X_M2) };
-  into.distinct = distinctAt(k, memory, x);
+  into.distinct = distinctAt(k, memory, x, keysOf);
   into.frequent = frequentAt(k, memory, x);
   into.dates = {
     count: int(k.X_DATES), timed: int(k.X_TIMED), min: float(k.X_DATE_MIN), max: float(k.X_DATE_MAX),
@@ -68,7 +72,9 @@ export function extrasInMemory(k: ExtrasConstants, memory: Buffer, x: number, in
     maxText: textAt(memory, x, k.X_DATE_MAX_PTR, k.X_DATE_MAX_LEN),
     minStart: -1, minEnd: -1, maxStart: -1, maxEnd: -1,
   };
-  const buffered = x + k.X_QUANTILE_BUFFER;
-  const numbers = new Float64Array(memory.buffer, memory.byteOffset + buffered, int(k.X_QUANTILES));
-  addQuantileBatch(into.quantiles, numbers);
+  const levels = x + k.X_QUANTILE_LEVELS;
+  for (let h = 0; h < k.QUANTILE_LEVELS; h++) {
+    const items = memory.byteOffset + levels + k.LEVEL_ITEMS + 8 * h * k.QUANTILE_BUFFER;
+    addQuantileLevel(into.quantiles, h, new Float64Array(memory.buffer, items, int(k.X_QUANTILE_LEVELS + 4 * h)));
+  }
 }

@@ -71,12 +71,16 @@ export function addQuantileValue(s: QuantileSketch, x: number): void {
   if (level0.length >= QUANTILE_BUFFER) compress(s);
 }
 
-/** Many values at once (the scanner's buffer of a column's numbers): level 0 is swept once they are in. */
-export function addQuantileBatch(s: QuantileSketch, values: Float64Array): void {
-  const level0 = s.levels[0]!;
-  for (let i = 0; i < values.length; i++) level0.push(values[i]!);
-  s.n += values.length;
-  if (level0.length >= QUANTILE_BUFFER) compress(s);
+/**
+ * Items of weight 2^h at once (what the scanner's own lowest levels,
+ * wasm/quantile-levels.ts, compacted up to level h); the levels are swept once they are in.
+ */
+export function addQuantileLevel(s: QuantileSketch, h: number, values: Float64Array): void {
+  while (s.levels.length <= h) s.levels.push([]);
+  const level = s.levels[h]!;
+  for (let i = 0; i < values.length; i++) level.push(values[i]!);
+  s.n += values.length * 2 ** h;
+  if (level.length >= capacity(s, h)) compress(s);
 }
 
 export function mergeQuantiles(a: QuantileSketch, b: QuantileSketch): void {

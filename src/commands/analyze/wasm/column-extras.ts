@@ -3,20 +3,16 @@
 // The added statistics of each column for one chunk, kept in the scanner's
 // memory so that no value crosses into JavaScript: Welford's moments, the
 // exact distinct set (then HyperLogLog registers), a Misra-Gries table of
-// frequent values, the range of ISO 8601 dates, and a buffer of numbers that
-// the quantile sketch takes in batches (quantileBatch: one call per
-// QUANTILE_BUFFER numbers). After a chunk csv-scanner.ts (scanner-extras.ts)
+// frequent values, the range of ISO 8601 dates, and the quantile sketch's
+// lowest levels (quantile-levels.ts). After a chunk csv-scanner.ts (scanner-extras.ts)
 // turns each into its ../stats/*.ts form, which merges across chunks and goes
 // into checkpoints; each update here mirrors its stats/*.ts twin.
 
-@external("env", "quantileBatch")
-declare function quantileBatch(k: i32): void;
+import { addQuantile, LEVELS_BYTES, resetCoin } from './quantile-levels';
 
 /** As stats/distinct-count.ts: exact up to this many values, then 2^HLL_BITS registers. */
 export const EXACT_LIMIT: i32 = 2048;
 export const HLL_BITS: i32 = 15;
-/** As stats/quantile-sketch.ts's level-0 buffer. */
-export const QUANTILE_BUFFER: i32 = 2048;
 /** Misra-Gries counters per chunk: twice the merged summary's CAPACITY (stats/frequent-values.ts). */
 export const FREQUENT_SLOTS: i32 = 128;
 
@@ -36,13 +32,13 @@ export const X_DISTINCT_SIZE: i32 = 48;
 /** 0: the exact set; 1: HyperLogLog registers. */
 export const X_SKETCH: i32 = 52;
 export const X_FREQUENT_SIZE: i32 = 56;
-export const X_QUANTILES: i32 = 60;
 export const X_DATES: i32 = 64;
 export const X_TIMED: i32 = 68;
 export const X_DATE_MIN_PTR: i32 = 72;
 export const X_DATE_MIN_LEN: i32 = 76;
 export const X_DATE_MAX_PTR: i32 = 80;
 export const X_DATE_MAX_LEN: i32 = 84;
+// 60, 88..95: free.
 const HEADER_BYTES: i32 = 96;
 export const X_TABLE: i32 = HEADER_BYTES;
 export const X_FREQUENT_KEYS: i32 = X_TABLE + TABLE_BYTES;
@@ -50,13 +46,29 @@ export const X_FREQUENT_COUNTS: i32 = X_FREQUENT_KEYS + 8 * FREQUENT_SLOTS;
 /** Each entry's text in the chunk's memory: (pointer, length). */
 export const X_FREQUENT_SPANS: i32 = X_FREQUENT_COUNTS + 4 * FREQUENT_SLOTS;
 const X_FREQUENT_INDEX: i32 = X_FREQUENT_SPANS + 8 * FREQUENT_SLOTS;
-export const X_QUANTILE_BUFFER: i32 = X_FREQUENT_INDEX + 4 * INDEX_SLOTS;
-export const EXTRAS_BYTES: i32 = X_QUANTILE_BUFFER + 8 * QUANTILE_BUFFER;
+export const X_QUANTILE_LEVELS: i32 = X_FREQUENT_INDEX + 4 * INDEX_SLOTS;
+export const EXTRAS_BYTES: i32 = X_QUANTILE_LEVELS + LEVELS_BYTES;
 
 let extras: usize = 0;
 let extrasWidth: i32 = 0;
 /** The exact set's keys while it turns into registers; a purge's counts. */
 const SCRATCH = memory.data(8 * (EXACT_LIMIT + 1));
+
+/**
+ * Column k's exact set as doubles (the keys are below 2^53), one after the
+ * other from the returned address; how many: its X_DISTINCT_SIZE.
+ */
+export function distinctKeys(k: i32): usize {
+  const table = extrasOf(k) + X_TABLE;
+  let n = 0;
+  for (let i = 0; i < TABLE_SLOTS; i++) {
+    const key = load<u64>(table + (<usize>i << 3));
+    if (key == 0) continue;
+    store<f64>(SCRATCH + (<usize>n << 3), <f64>key);
+    n++;
+  }
+  return SCRATCH;
+}
 
 function extrasOf(k: i32): usize {
   return extras + <usize>k * <usize>EXTRAS_BYTES;
@@ -77,12 +89,14 @@ export function resetExtras(): void {
     if (load<i32>(x + X_DISTINCT_SIZE) != 0 || load<i32>(x + X_SKETCH) != 0) memory.fill(x + X_TABLE, 0, TABLE_BYTES);
     if (load<i32>(x + X_FREQUENT_SIZE) != 0) memory.fill(x + X_FREQUENT_INDEX, 0, 4 * INDEX_SLOTS);
     memory.fill(x, 0, HEADER_BYTES);
+    memory.fill(x + X_QUANTILE_LEVELS, 0, 16);
     store<f64>(x + X_DATE_MIN, Infinity);
     store<f64>(x + X_DATE_MAX, -Infinity);
   }
+  resetCoin();
 }
 
-/** A number: Welford's update (as stats/moments.ts), and the quantile buffer. */
+/** A number: Welford's update (as stats/moments.ts), and the quantile sketch's lowest levels. */
 export function observeNumber(k: i32, value: f64): void {
   const x = extrasOf(k);
   const n = load<f64>(x + X_N) + 1;
@@ -92,14 +106,7 @@ export function observeNumber(k: i32, value: f64): void {
   const next = mean + delta / n;
   store<f64>(x + X_MEAN, next);
   store<f64>(x + X_M2, load<f64>(x + X_M2) + delta * (value - next));
-  const count = load<i32>(x + X_QUANTILES);
-  store<f64>(x + X_QUANTILE_BUFFER + (<usize>count << 3), value);
-  if (count + 1 < QUANTILE_BUFFER) {
-    store<i32>(x + X_QUANTILES, count + 1);
-    return;
-  }
-  quantileBatch(k);
-  store<i32>(x + X_QUANTILES, 0);
+  addQuantile(k, x + X_QUANTILE_LEVELS, value);
 }
 
 function finishHash(h: u32): u32 {
@@ -108,18 +115,35 @@ function finishHash(h: u32): u32 {
   return h ^ (h >>> 16);
 }
 
-/** stats/field-hash.ts's 53-bit hash (never 0, as the distinct count keys it). */
-function fieldHash(s: usize, len: i32): u64 {
+/** murmur3's mixing of one 32-bit word. */
+function mixWord(w: u32): u32 {
+  return rotl<u32>(w * 0xcc9e2d51, 15) * 0x1b873593;
+}
+
+/** stats/field-hash.ts's 53-bit hash, four bytes a step (never 0, as the distinct count keys it). */
+export function fieldHash(s: usize, len: i32): u64 {
   let a: u32 = 0x811c9dc5;
   let c: u32 = 0x3c6ef372;
-  for (let i = s; i < s + <usize>len; i++) {
-    const x = <u32>load<u8>(i);
-    a = (a ^ x) * 0x01000193;
-    c = (c ^ x) * 0x5bd1e995;
+  const e = s + <usize>len;
+  let i = s;
+  for (; i + 4 <= e; i += 4) {
+    const k = mixWord(load<u32>(i));
+    a = rotl<u32>(a ^ k, 13) * 5 + 0xe6546b64;
+    c = (c ^ k) * 0x5bd1e995;
   }
+  let w: u32 = 0;
+  for (let shift: u32 = 0; i < e; i++, shift += 8) w |= <u32>load<u8>(i) << shift;
+  const k = mixWord(w);
+  a ^= k;
+  c = (c ^ k) * 0x5bd1e995;
   const low = finishHash(a ^ <u32>len);
   const key = (<u64>(finishHash(c ^ low) & 0x1fffff) << 32) | <u64>low;
   return key == 0 ? 1 : key;
+}
+
+/** For tests: fieldHash as a double (exact: below 2^53). */
+export function fieldKey(s: usize, len: i32): f64 {
+  return <f64>fieldHash(s, len);
 }
 
 /**
