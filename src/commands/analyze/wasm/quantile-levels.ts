@@ -3,9 +3,10 @@
 // The lowest QUANTILE_LEVELS levels of a column's KLL sketch for one chunk
 // (../stats/quantile-sketch.ts holds the rest): each gathers QUANTILE_BUFFER
 // items, is put in order (level 0 by a radix sort of the doubles' bits; a
-// level above holds two sorted runs, merged) and compacted as the sketch compacts (every other item, a coin picks odd or even, moves up with
-// twice the weight); from the top one those items go to JavaScript in one
-// call (quantileBatch), 1 per 2^QUANTILE_LEVELS numbers. A level as large as
+// level above holds two sorted runs, merged) and compacted as the sketch
+// compacts (every other item, a coin picks odd or even, moves up with twice
+// the weight); from the top one those items go to JavaScript in one call
+// (quantileBatch), 1 per 2^QUANTILE_LEVELS numbers. A level as large as
 // QUANTILE_BUFFER only lowers the error against the sketch's own capacities.
 
 @external("env", "quantileBatch")
