@@ -131,9 +131,10 @@ export function fieldHash(s: usize, len: i32): u64 {
     a = rotl<u32>(a ^ k, 13) * 5 + 0xe6546b64;
     c = (c ^ k) * 0x5bd1e995;
   }
-  let w: u32 = 0;
-  for (let shift: u32 = 0; i < e; i++, shift += 8) w |= <u32>load<u8>(i) << shift;
-  const k = mixWord(w);
+  // The last 0..3 bytes as a little-endian word: a whole word is read (the
+  // chunk is followed by slack) and the bytes past the field masked off.
+  const rest = <u32>(e - i) << 3;
+  const k = mixWord(rest == 0 ? 0 : load<u32>(i) & (0xffffffff >>> (32 - rest)));
   a ^= k;
   c = (c ^ k) * 0x5bd1e995;
   const low = finishHash(a ^ <u32>len);
