@@ -8,7 +8,7 @@ import { Kind, LINE_SAMPLE_LIMIT, mergeTableStats, newTableStats, type TableStat
 import { addToSum, decimalText, type DecimalSum, parseDecimal } from './exact-decimal.js';
 import { processField } from './field-stats.js';
 import { EXTRAS_CONSTANT_NAMES, extrasInMemory, type ExtrasConstants } from './scanner-extras.js';
-import { settleExtras } from './stats/column-extras.js';
+import { packExtras, settleExtras } from './stats/column-extras.js';
 import { EXACT_LIMIT, HLL_BITS } from './stats/distinct-count.js';
 import { CAPACITY } from './stats/frequent-values.js';
 import { addQuantileLevel, type QuantileSketch } from './stats/quantile-sketch.js';
@@ -296,6 +296,7 @@ export function scanChunk(
   const stats = statsInMemory(s, at, width, views);
   for (const column of handedBack.columns) settleExtras(column.extras, memory);
   mergeTableStats(stats, handedBack, 0);
+  for (const column of stats.columns) packExtras(column.extras);
   const newlines = report(k.REPORT_LINE);
   if (x.memory.buffer.byteLength > KEEP_MEMORY) scanner = undefined;
   return { stats, consumed: status, newlines };

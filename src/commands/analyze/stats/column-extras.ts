@@ -3,14 +3,16 @@
 // Fields reach them from the scanner (csv-scanner.ts) or the JavaScript path
 // (field-stats.ts): every non-empty value's text, and every number's value.
 import { addDate, mergeDates, newDateRange, settleDates, type DateRange } from './date-range.js';
-import { addDistinct, distinctOf, mergeDistinct, newDistinctCount, type DistinctCount } from './distinct-count.js';
+import {
+  addDistinct, distinctOf, mergeDistinct, newDistinctCount, packDistinct, type DistinctCount,
+} from './distinct-count.js';
 import { fieldHash } from './field-hash.js';
 import {
   addFrequent, mergeFrequent, newFrequentValues, settleFrequent, topValues, type FrequentValues,
 } from './frequent-values.js';
 import { addMoment, mergeMoments, newMoments, sampleVariance, type Moments } from './moments.js';
 import {
-  addQuantileValue, mergeQuantiles, newQuantileSketch, quantilesOf, type QuantileSketch,
+  addQuantileValue, mergeQuantiles, newQuantileSketch, packQuantiles, quantilesOf, type QuantileSketch,
 } from './quantile-sketch.js';
 
 export interface ColumnExtras {
@@ -48,6 +50,12 @@ export function observeNumber(x: ColumnExtras, value: number): void {
 export function settleExtras(x: ColumnExtras, b: Buffer): void {
   settleFrequent(x.frequent, b);
   settleDates(x.dates, b);
+}
+
+/** Readies a chunk's partial for the trip to the main thread: one buffer, not a number per item, to clone. */
+export function packExtras(x: ColumnExtras): void {
+  packQuantiles(x.quantiles);
+  packDistinct(x.distinct);
 }
 
 export function mergeExtras(a: ColumnExtras, b: ColumnExtras): void {

@@ -21,6 +21,12 @@ export interface DistinctCount {
   size: number;
   /** HyperLogLog registers once past EXACT_LIMIT. */
   registers: Uint8Array | null;
+  /**
+   * A chunk's partial only (packDistinct): the exact set's values one after
+   * the other, `table` then empty; one buffer to clone rather than a heap
+   * number per value. A packed count is only merged from or read.
+   */
+  packed?: Float64Array;
 }
 
 export function newDistinctCount(): DistinctCount {
@@ -72,9 +78,16 @@ export function addDistinct(d: DistinctCount, hash: number): void {
   for (const k of old) if (k !== 0) insert(d.table, k);
 }
 
+/** Packs a partial's exact set for the trip to the main thread (see `packed`). */
+export function packDistinct(d: DistinctCount): void {
+  if (d.table === null) return;
+  d.packed = Float64Array.from(d.table.filter((key) => key !== 0));
+  d.table = [];
+}
+
 export function mergeDistinct(a: DistinctCount, b: DistinctCount): void {
   if (b.table !== null) {
-    for (const key of b.table) if (key !== 0) addDistinct(a, key);
+    for (const key of b.packed ?? b.table) if (key !== 0) addDistinct(a, key);
     return;
   }
   if (a.table !== null) toSketch(a);

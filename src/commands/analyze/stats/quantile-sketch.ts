@@ -21,6 +21,13 @@ export interface QuantileSketch {
   levels: number[][];
   /** The coin's state (never 0). */
   seed: number;
+  /**
+   * A chunk's partial only (packQuantiles): every level's items in one
+   * array, level after level, `levels` then empty. A structured clone
+   * copies it as one buffer, where a number[] costs a heap number per item
+   * on the receiving side. A packed sketch is only merged from or read.
+   */
+  packed?: { readonly items: Float64Array; readonly lengths: readonly number[] };
 }
 
 export function newQuantileSketch(): QuantileSketch {
@@ -83,11 +90,33 @@ export function addQuantileLevel(s: QuantileSketch, h: number, values: Float64Ar
   if (level.length >= capacity(s, h)) compress(s);
 }
 
+/** Packs a partial's levels for the trip to the main thread (see `packed`). */
+export function packQuantiles(s: QuantileSketch): void {
+  const lengths = s.levels.map((level) => level.length);
+  const items = new Float64Array(lengths.reduce((sum, length) => sum + length, 0));
+  let at = 0;
+  for (const level of s.levels) {
+    items.set(level, at);
+    at += level.length;
+  }
+  s.packed = { items, lengths };
+  s.levels = lengths.map(() => []);
+}
+
+/** The levels' items, packed or not. */
+function levelsOf(s: QuantileSketch): ArrayLike<number>[] {
+  if (!s.packed) return s.levels;
+  let at = 0;
+  return s.packed.lengths.map((length) => s.packed!.items.subarray(at, (at += length)));
+}
+
 export function mergeQuantiles(a: QuantileSketch, b: QuantileSketch): void {
   if (b.n === 0) return;
-  while (a.levels.length < b.levels.length) a.levels.push([]);
-  b.levels.forEach((level, h) => {
-    for (const x of level) a.levels[h]!.push(x);
+  const levels = levelsOf(b);
+  while (a.levels.length < levels.length) a.levels.push([]);
+  levels.forEach((level, h) => {
+    const into = a.levels[h]!;
+    for (let i = 0; i < level.length; i++) into.push(level[i]!);
   });
   a.n += b.n;
   compress(a);
@@ -96,8 +125,8 @@ export function mergeQuantiles(a: QuantileSketch, b: QuantileSketch): void {
 /** The values at the given fractions of the way through (each the least value with at least that share of weight). */
 export function quantilesOf(s: QuantileSketch, fractions: readonly number[]): (number | undefined)[] {
   const items: [number, number][] = [];
-  s.levels.forEach((level, h) => {
-    for (const x of level) items.push([x, 2 ** h]);
+  levelsOf(s).forEach((level, h) => {
+    for (let i = 0; i < level.length; i++) items.push([level[i]!, 2 ** h]);
   });
   items.sort((x, y) => x[0] - y[0]);
   const total = items.reduce((sum, item) => sum + item[1], 0);
