@@ -25,10 +25,13 @@ const MEMORY_LIMIT = 2 ** 31 - PAGE;
 const KEEP_MEMORY = 256 * 1024 * 1024;
 /** When the scanner pauses, unless a test says otherwise: with a full list of fields handed back. */
 const DEFAULT_LIMITS: ScannerLimits = { deferred: 0x7fffffff };
-/** `everything`: every non-empty field is handed back (JavaScript computes all: the reference for tests). */
+/**
+ * `scanned`: at most this many columns (the first) have their statistics computed in the scanner, the
+ * others' non-empty fields are all handed back (0: JavaScript computes everything, the reference for tests).
+ */
 interface ScannerLimits {
   readonly deferred: number;
-  readonly everything?: boolean;
+  readonly scanned?: number;
 }
 let limits = DEFAULT_LIMITS;
 
@@ -38,11 +41,11 @@ interface ScannerExports {
   heapBase(): number;
   configure(
     columnsAt: number, sumsAt: number, extrasAt: number, fieldsAt: number, reportAt: number, width: number,
-    deferCapacity: number, delimiter: number,
+    scanned: number, deferCapacity: number, delimiter: number,
   ): void;
   reset(arenaAt: number): void;
   scan(at: number, length: number, from: number, line: number, limit: number, atEof: number): number;
-  limits(deferredAt: number, everything: number): void;
+  limits(deferredAt: number): void;
   isoInstant(s: number, e: number): number;
   distinctKeys(k: number): number;
   fieldKey(s: number, len: number): number;
@@ -117,7 +120,7 @@ function instance(): Scanner {
       [k.QUOTE_IN_FIELD]: 'a quote inside an unquoted field',
     };
     scanner = { x: exports as unknown as ScannerExports, k, messages };
-    scanner.x.limits(limits.deferred, limits.everything ? 1 : 0);
+    scanner.x.limits(limits.deferred);
   }
   return scanner;
 }
@@ -128,7 +131,7 @@ function instance(): Scanner {
  */
 export function setScannerLimits(chosen: ScannerLimits = DEFAULT_LIMITS): void {
   limits = chosen;
-  instance().x.limits(limits.deferred, limits.everything ? 1 : 0);
+  instance().x.limits(limits.deferred);
 }
 
 /** Puts bytes at the top of the scanner's memory, which holds nothing a later chunk reads before writing it. */
@@ -157,13 +160,19 @@ export function scannerFieldHash(text: Uint8Array): number {
 const align = (offset: number) => (offset + 15) & ~15;
 /** Bytes past the chunk the scanner may read (a date's reader looks a few bytes past a field's end). */
 const SLACK = 64;
+/**
+ * The most memory the columns' added statistics take in the scanner (about 87 KiB each, so 190 columns): a wider
+ * table has its further columns' fields handed back to JavaScript, which keeps them in less (and more slowly).
+ */
+const EXTRAS_BUDGET = 16 * 1024 * 1024;
 
 /** Where the scanner's regions start for a table this wide and a chunk this long; grows memory to fit. */
 function layout({ x, k }: Scanner, width: number, length: number, delimiter: number) {
   const columnsAt = x.heapBase();
   const sumsAt = align(columnsAt + width * k.COLUMN_BYTES);
   const extrasAt = align(sumsAt + width * k.SUM_SCALES * k.SUM_BYTES);
-  const fieldsAt = align(extrasAt + width * k.EXTRAS_BYTES);
+  const scanned = Math.min(width, limits.scanned ?? width, Math.floor(EXTRAS_BUDGET / k.EXTRAS_BYTES));
+  const fieldsAt = align(extrasAt + scanned * k.EXTRAS_BYTES);
   const reportAt = align(fieldsAt + width * k.FIELD_BYTES);
   const deferCapacity = Math.max(DEFER_CAPACITY, 2 * width);
   const arenaAt = align(reportAt + k.REPORT_DEFERRED_LIST + deferCapacity * k.DEFERRED_BYTES);
@@ -177,8 +186,8 @@ function layout({ x, k }: Scanner, width: number, length: number, delimiter: num
   }
   const have = x.memory.buffer.byteLength;
   if (needed > have) x.memory.grow(Math.ceil((needed - have) / PAGE));
-  x.configure(columnsAt, sumsAt, extrasAt, fieldsAt, reportAt, width, deferCapacity, delimiter);
-  return { columnsAt, sumsAt, extrasAt, reportAt, arenaAt, chunkAt };
+  x.configure(columnsAt, sumsAt, extrasAt, fieldsAt, reportAt, width, scanned, deferCapacity, delimiter);
+  return { columnsAt, sumsAt, extrasAt, scanned, reportAt, arenaAt, chunkAt };
 }
 
 type Layout = ReturnType<typeof layout>;
@@ -247,6 +256,7 @@ function statsInMemory(
     }
     column.strMin = text(int(k.COL_STR_MIN_PTR), int(k.COL_STR_MIN_LEN));
     column.strMax = text(int(k.COL_STR_MAX_PTR), int(k.COL_STR_MAX_LEN));
+    if (c >= at.scanned) continue; // its non-empty fields were all handed back
     extrasInMemory(k, memory, at.extrasAt + c * k.EXTRAS_BYTES, column.extras, () => x.distinctKeys(c));
   }
   return stats;

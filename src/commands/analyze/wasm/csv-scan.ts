@@ -7,9 +7,13 @@
 // scale beyond the exact sums' -40..40, or a long value too near an extreme
 // to be ordered by its double, is handed back to JavaScript.
 //
+// Every value also goes to its column's added statistics (column-extras.ts:
+// spread, quantiles, distinct count, frequent values, dates), kept here too.
+//
 // Memory is laid out by the caller (csv-scanner.ts) from heapBase():
-// column records, their exact sums, the field table, the report, the
-// arena for unescaped quoted fields, then the chunk's bytes.
+// column records, their exact sums, their added statistics, the field
+// table, the report, the arena for unescaped quoted fields, then the
+// chunk's bytes (and a little slack: a few readers look past a field's end).
 
 import { configureExtras, observeNumber, observeText, resetExtras } from './column-extras';
 export {
@@ -112,13 +116,12 @@ let arenaTop: usize = 0;
 // Set by limits() when the caller instantiates the scanner; tests lower it to exercise the pauses.
 let deferCapacity: i32 = 0;
 let deferLimit: i32 = 0;
-/** For tests: every non-empty field is handed back, so JavaScript computes everything. */
-let deferAll = false;
+/** Columns from this one on hand every non-empty field back (their added statistics would not fit here). */
+let scannedWidth: i32 = 0;
 
-/** When a scan pauses: at this many fields handed back; `everything`: hand back every non-empty field. */
-export function limits(deferredAt: i32, everything: bool): void {
+/** When a scan pauses: at this many fields handed back. */
+export function limits(deferredAt: i32): void {
   deferLimit = deferredAt;
-  deferAll = everything;
 }
 
 export function heapBase(): usize {
@@ -132,9 +135,10 @@ export function heapBase(): usize {
  */
 export function configure(
   columnsAt: usize, sumsAt: usize, extrasAt: usize, fieldsAt: usize, reportAt: usize, fieldCount: i32,
-  deferredCapacity: i32, fieldDelimiter: u32,
+  scannedCount: i32, deferredCapacity: i32, fieldDelimiter: u32,
 ): void {
-  configureExtras(extrasAt, fieldCount);
+  configureExtras(extrasAt, scannedCount);
+  scannedWidth = scannedCount;
   delimiter = fieldDelimiter;
   deferCapacity = deferredCapacity;
   columns = columnsAt;
@@ -283,9 +287,9 @@ function processField(k: i32, s: usize, e: usize): bool {
     store<f64>(col + COL_NULLS, load<f64>(col + COL_NULLS) + 1);
     return false;
   }
-  if (deferAll) {
+  if (k >= scannedWidth) {
     defer(k, s, e);
-    return true;
+    return true; // a quoted field's unescaped text stays in the arena until JavaScript reads it
   }
   let p = s;
   let c = <u32>load<u8>(p);
@@ -351,7 +355,7 @@ function processField(k: i32, s: usize, e: usize): bool {
       if (significant > 0) {
         if (tailDigits > MAX_INT_DIGITS || scale < -SUM_RANGE || scale + tailDigits > SUM_RANGE) {
           defer(k, s, e);
-          return true; // a quoted field's unescaped text stays in the arena until JavaScript reads it
+          return false;
         }
         // exact up to 2^53; past it, rounded once or twice
         const mantissa = tailDigits == 0 ? <f64>units : <f64>units * pow10(tailDigits) + <f64>tail;
@@ -360,7 +364,7 @@ function processField(k: i32, s: usize, e: usize): bool {
       } else if (negative) value = -value;
       if (!noteNumber(col, value, dot || hasExponent ? KIND_NUMBER : KIND_INTEGER, long, s, len)) {
         defer(k, s, e);
-        return true;
+        return false;
       }
       if (negative) {
         units = -units;
