@@ -49,6 +49,7 @@ interface ScannerExports {
   isoInstant(s: number, e: number): number;
   distinctKeys(k: number): number;
   fieldKey(s: number, len: number): number;
+  sortLevels(k: number): void;
 }
 
 /** The scanner's layout and codes, exported by name from wasm/csv-scan.ts. */
@@ -257,6 +258,7 @@ function statsInMemory(
     column.strMin = text(int(k.COL_STR_MIN_PTR), int(k.COL_STR_MIN_LEN));
     column.strMax = text(int(k.COL_STR_MAX_PTR), int(k.COL_STR_MAX_LEN));
     if (c >= at.scanned) continue; // its non-empty fields were all handed back
+    x.sortLevels(c);
     extrasInMemory(k, memory, at.extrasAt + c * k.EXTRAS_BYTES, column.extras, () => x.distinctKeys(c));
   }
   return stats;

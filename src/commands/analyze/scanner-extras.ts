@@ -4,7 +4,7 @@
 import type { ColumnExtras } from './stats/column-extras.js';
 import { addDistinct, HLL_BITS, newDistinctCount, type DistinctCount } from './stats/distinct-count.js';
 import { mergeFrequent, newFrequentValues, type FrequentValues } from './stats/frequent-values.js';
-import { addQuantileLevel } from './stats/quantile-sketch.js';
+import { appendQuantileLevel, sweepQuantiles } from './stats/quantile-sketch.js';
 
 /** The scanner's per-column layout of them (exported by name from wasm/column-extras.ts). */
 export const EXTRAS_CONSTANT_NAMES = [
@@ -75,6 +75,7 @@ export function extrasInMemory(
   const levels = x + k.X_QUANTILE_LEVELS;
   for (let h = 0; h < k.QUANTILE_LEVELS; h++) {
     const items = memory.byteOffset + levels + k.LEVEL_ITEMS + 8 * h * k.QUANTILE_BUFFER;
-    addQuantileLevel(into.quantiles, h, new Float64Array(memory.buffer, items, int(k.X_QUANTILE_LEVELS + 4 * h)));
+    appendQuantileLevel(into.quantiles, h, new Float64Array(memory.buffer, items, int(k.X_QUANTILE_LEVELS + 4 * h)));
   }
+  sweepQuantiles(into.quantiles);
 }

@@ -83,11 +83,21 @@ export function addQuantileValue(s: QuantileSketch, x: number): void {
  * wasm/quantile-levels.ts, compacted up to level h); the levels are swept once they are in.
  */
 export function addQuantileLevel(s: QuantileSketch, h: number, values: Float64Array): void {
+  appendQuantileLevel(s, h, values);
+  if (s.levels[h]!.length >= capacity(s, h)) compress(s);
+}
+
+/** As addQuantileLevel, but the levels are left for one sweep after several (sweepQuantiles). */
+export function appendQuantileLevel(s: QuantileSketch, h: number, values: Float64Array): void {
   while (s.levels.length <= h) s.levels.push([]);
   const level = s.levels[h]!;
   for (let i = 0; i < values.length; i++) level.push(values[i]!);
   s.n += values.length * 2 ** h;
-  if (level.length >= capacity(s, h)) compress(s);
+}
+
+/** Compacts every level over its capacity. */
+export function sweepQuantiles(s: QuantileSketch): void {
+  compress(s);
 }
 
 /** Packs a partial's levels for the trip to the main thread (see `packed`). */

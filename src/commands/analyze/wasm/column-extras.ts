@@ -8,7 +8,7 @@
 // turns each into its ../stats/*.ts form, which merges across chunks and goes
 // into checkpoints; each update here mirrors its stats/*.ts twin.
 
-import { addQuantile, LEVELS_BYTES, resetCoin } from './quantile-levels';
+import { addQuantile, LEVELS_BYTES, resetCoin, sortFirstLevel } from './quantile-levels';
 
 /** As stats/distinct-count.ts: exact up to this many values, then 2^HLL_BITS registers. */
 export const EXACT_LIMIT: i32 = 2048;
@@ -68,6 +68,11 @@ export function distinctKeys(k: i32): usize {
     n++;
   }
   return SCRATCH;
+}
+
+/** At a chunk's end, column k's quantile levels in order for JavaScript (whose compactions then sort sorted runs). */
+export function sortLevels(k: i32): void {
+  sortFirstLevel(extrasOf(k) + X_QUANTILE_LEVELS);
 }
 
 function extrasOf(k: i32): usize {

@@ -69,6 +69,7 @@ function radixPass(src: usize, dst: usize, n: i32, shift: u64): void {
 
 /** Sorts n doubles at `at` (LSD radix over the bytes of their keys that differ among them). */
 function sortNumbers(at: usize, n: i32): void {
+  if (n < 2) return;
   let any: u64 = 0;
   let all: u64 = ~0;
   for (let i = 0; i < n; i++) {
@@ -150,6 +151,11 @@ function addAt(k: i32, levels: usize, h: i32, value: f64): void {
   store<f64>(itemsOf(levels, h) + (<usize>count << 3), value);
   store<i32>(levels + (<usize>h << 2), count + 1);
   if (count + 1 == QUANTILE_BUFFER) compact(k, levels, h);
+}
+
+/** At a chunk's end: level 0's items put in order (those above already are: one sorted run or none). */
+export function sortFirstLevel(levels: usize): void {
+  sortNumbers(itemsOf(levels, 0), load<i32>(levels));
 }
 
 /** A number of column k, whose levels are at `levels`. */
