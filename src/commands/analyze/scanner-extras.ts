@@ -19,7 +19,6 @@ export type ExtrasConstants = Record<(typeof EXTRAS_CONSTANT_NAMES)[number], num
 /** A u64 below 2^53 (the hashes) at `at`. */
 const u53 = (memory: Buffer, at: number) => memory.readUInt32LE(at + 4) * 0x100000000 + memory.readUInt32LE(at);
 
-
 function distinctAt(k: ExtrasConstants, memory: Buffer, x: number, keysOf: () => number): DistinctCount {
   const table = x + k.X_TABLE;
   if (memory.readInt32LE(x + k.X_SKETCH) !== 0) {
