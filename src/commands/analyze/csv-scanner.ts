@@ -159,7 +159,7 @@ export function scannerFieldHash(text: Uint8Array): number {
 }
 
 const align = (offset: number) => (offset + 15) & ~15;
-/** Bytes past the chunk the scanner may read (a date's reader looks a few bytes past a field's end). */
+/** Bytes past the chunk the scanner may read (its hash reads whole words; its date reader looks past a field's end). */
 const SLACK = 64;
 /**
  * The most memory the columns' added statistics take in the scanner (about 87 KiB each, so 190 columns): a wider
