@@ -34,3 +34,12 @@ export async function duckDbStats(duck: DuckModule, path: string, threads: numbe
   const rows = (await connection.runAndReadAll(`SELECT ${parts.join(', ')} FROM ${source}`)).getRows();
   return { rows: Number(rows[0]![0]) };
 }
+
+/** DuckDB's SUMMARIZE of the file: per column min, max, approx_unique, avg, std, q25/q50/q75, null_percentage. */
+export async function duckDbSummarize(duck: DuckModule, path: string, threads: number): Promise<{ columns: number }> {
+  const instance = await duck.DuckDBInstance.create(':memory:', { threads: String(threads) });
+  const connection = await instance.connect();
+  const source = `read_csv('${path.replaceAll("'", "''")}', header = true)`;
+  const rows = (await connection.runAndReadAll(`SUMMARIZE SELECT * FROM ${source}`)).getRows();
+  return { columns: rows.length };
+}

@@ -73,21 +73,31 @@ export async function openChunkPool(workers: number): Promise<ChunkPool> {
   const pool = new Piscina({ filename: WORKER_START, minThreads: workers, maxThreads: workers, idleTimeout: 60_000 });
   // A thread that dies with none of our tasks in flight is the pool's 'error': unheard, it would be an uncaught
   // exception of the main thread. It fails every task from then on, since piscina may not replace such a thread.
-  let broken: (error: unknown) => void = () => undefined;
-  const death = new Promise<never>((_, reject) => (broken = reject));
-  death.catch(() => undefined);
-  pool.on('error', (error: unknown) => broken(error));
+  // Each run races its own promise of that death, let go when the run ends: racing one shared promise instead
+  // left a reaction on it per run, which held every reply (and every chunk's partial) until the pool closed.
+  let death: { readonly error: unknown } | undefined;
+  const dying = new Set<(error: unknown) => void>();
+  pool.on('error', (error: unknown) => {
+    death = { error };
+    for (const fail of dying) fail(error);
+  });
   return {
     workers,
     async run<P>(task: ChunkTask): Promise<ChunkReply<P>> {
+      if (death) return workerFailed(task, death.error);
       // A chunk's own bytes (a decompressed stream's) move to the worker rather than being copied.
       const transfer = task.bytes ? { transferList: [task.bytes.buffer as ArrayBuffer] } : undefined;
       const running = pool.run(task, transfer) as Promise<ChunkReply<P>>;
-      running.catch(() => undefined); // one that loses the race to `death` rejects later, when the pool closes
+      running.catch(() => undefined); // one that loses the race to a death rejects later, when the pool closes
+      let fail: (error: unknown) => void = () => undefined;
+      const died = new Promise<never>((_, reject) => (fail = reject));
+      dying.add(fail);
       try {
-        return await Promise.race([running, death]);
+        return await Promise.race([running, died]);
       } catch (error) {
         return workerFailed(task, error);
+      } finally {
+        dying.delete(fail);
       }
     },
     close: async () => {

@@ -67,9 +67,12 @@ const WORKER_ALLOWED: Readonly<Record<string, string>> = {
   'engine/packed-output.ts': 'the packed buffer a map fills',
   'commands/stint-codes.ts': "stint's own declared codes (contract only), which its maps raise",
 };
-/** A map module's own folder holds its pure helpers; they are worker-side too, so the same rule holds for them. */
+/**
+ * A map module's own folder (and its subfolders, e.g. analyze/stats/) holds its pure helpers; they are
+ * worker-side too, so the same rule holds for them.
+ */
 const sameCommand = (from: string, to: string): boolean =>
-  from.startsWith('commands/') && dirname(from) === dirname(to);
+  from.startsWith('commands/') && (dirname(from) === dirname(to) || dirname(to).startsWith(`${dirname(from)}/`));
 const isMapModule = (file: string): boolean =>
   /^export (?:async )?function (?:map|mapWindow)\b/m.test(readFileSync(file, 'utf8'));
 const PACKAGE_IMPORT = /(?:^|\n)\s*(?:import|export)(?:[^'"]*?from)?\s*['"]([^.'"][^'"]*)['"]/g;

@@ -2,6 +2,7 @@ import type { Outcome } from '../../contract/outcome.js';
 import { plural } from '../../runtime/cli/plural.js';
 import type { FileAnalysis, FileCitation } from './file-analysis.js';
 import { renderTable, type TableColumn } from '../../runtime/cli/text-table.js';
+import type { ColumnSummary } from './column-stats.js';
 
 const COLUMNS: readonly TableColumn[] = [
   { header: 'column', shrink: true },
@@ -11,6 +12,18 @@ const COLUMNS: readonly TableColumn[] = [
   { header: 'min', shrink: true },
   { header: 'max', shrink: true },
   { header: 'mean', align: 'right' },
+];
+
+/** The second table: how values spread (stats/column-extras.ts). */
+const SPREAD: readonly TableColumn[] = [
+  { header: 'column', shrink: true },
+  { header: 'null %', align: 'right' },
+  { header: 'distinct', align: 'right' },
+  { header: 'stddev', align: 'right' },
+  { header: 'q25', align: 'right' },
+  { header: 'q50', align: 'right' },
+  { header: 'q75', align: 'right' },
+  { header: 'most frequent (count)', shrink: true },
 ];
 
 /** Said beside the counts when the fields are not comma-separated (a detected delimiter is worth seeing). */
@@ -23,6 +36,16 @@ function cell(value: unknown): string {
   return typeof value === 'number' ? String(Number(value.toPrecision(12))) : String(value);
 }
 
+/** `≈` marks an estimate; a count of the most frequent is a lower bound (`≥`) once the summary has dropped any. */
+function spreadRow(c: ColumnSummary): string[] {
+  const distinct = c.distinct === undefined ? '' : `${c.distinct_exact ? '' : '≈'}${c.distinct}`;
+  const atLeast = c.top_values_error ? '≥' : '';
+  const top = (c.top_values ?? []).map((t) => `${t.value} (${atLeast}${t.count})`).join(', ');
+  const percent = c.null_percentage === undefined ? '' : String(Number(c.null_percentage.toFixed(2)));
+  const stddev = c.stddev === undefined ? '' : String(Number(c.stddev.toPrecision(6)));
+  return [c.name, percent, distinct, stddev, ...[c.q25, c.q50, c.q75].map(cell), top];
+}
+
 /** `--format text`: a table per file (fitted to a terminal's `width`), then what could not be analyzed. */
 export function renderAnalysisText(outcome: Outcome<FileAnalysis, FileCitation>, width?: number): string {
   const out: string[] = [];
@@ -32,6 +55,8 @@ export function renderAnalysisText(outcome: Outcome<FileAnalysis, FileCitation>,
     const body = file.a.columns.map((c) => [c.name, c.type, c.count, c.nulls, c.min, c.max, c.mean].map(cell));
     const table = renderTable(COLUMNS, body, width === undefined ? undefined : width - 2);
     out.push(...table.trimEnd().split('\n').map((line) => `  ${line}`));
+    const spread = renderTable(SPREAD, file.a.columns.map(spreadRow), width === undefined ? undefined : width - 2);
+    out.push('', ...spread.trimEnd().split('\n').map((line) => `  ${line}`));
   }
   for (const gap of outcome.unresolved) out.push(`${gap.q}: not analyzed: ${gap.reason}`);
   out.push(`coverage: ${outcome.coverage}`);

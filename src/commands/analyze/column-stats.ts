@@ -2,6 +2,9 @@
 import {
   beyond, decimalOfSum, jsonOfDecimal, meanOf, mergedSum, newDecimalSum, parseDecimal, type DecimalSum,
 } from './exact-decimal.js';
+import {
+  commonSummary, dateSummary, mergeExtras, newColumnExtras, numericSummary, type ColumnExtras,
+} from './stats/column-extras.js';
 
 
 /** Which kinds of value a column has held (bit set). */
@@ -14,6 +17,8 @@ export const ColumnType = {
   Boolean: 'boolean',
   String: 'string',
   Empty: 'empty',
+  Date: 'date',
+  Timestamp: 'timestamp',
 } as const;
 export type ColumnType = (typeof ColumnType)[keyof typeof ColumnType];
 
@@ -38,6 +43,8 @@ export interface ColumnPartial {
   /** Extremes of length in code points over every non-empty value. */
   minLength: number;
   maxLength: number;
+  /** Spread, quantiles, distinct count, frequent values, dates (stats/column-extras.ts). */
+  extras: ColumnExtras;
 }
 
 /** Line numbers of one kind of anomaly: the first few, and how many in all. */
@@ -61,6 +68,7 @@ export function newColumn(): ColumnPartial {
     count: 0, nulls: 0, kinds: 0, numMin: Infinity, numMax: -Infinity, numMinText: null, numMaxText: null,
     sum: newDecimalSum(), outOfRange: 0,
     sawFalse: false, sawTrue: false, strMin: null, strMax: null, minLength: Infinity, maxLength: -Infinity,
+    extras: newColumnExtras(),
   };
 }
 
@@ -114,6 +122,7 @@ export function mergeTableStats(into: TableStats, from: TableStats, lineBase: nu
     if (b.strMax && (!a.strMax || compareBytes(b.strMax, a.strMax) > 0)) a.strMax = b.strMax;
     if (b.minLength < a.minLength) a.minLength = b.minLength;
     if (b.maxLength > a.maxLength) a.maxLength = b.maxLength;
+    mergeExtras(a.extras, b.extras);
   });
 }
 
@@ -138,11 +147,33 @@ export interface ColumnSummary {
   readonly mean?: number;
   readonly min_length?: number;
   readonly max_length?: number;
+  readonly null_percentage?: number;
+  readonly distinct?: number;
+  readonly distinct_exact?: boolean;
+  readonly top_values?: readonly { readonly value: string; readonly count: number }[];
+  readonly top_values_error?: number;
+  readonly stddev?: number;
+  readonly variance?: number;
+  readonly q25?: number;
+  readonly q50?: number;
+  readonly q75?: number;
 }
 
 const decoder = new TextDecoder();
 
 export function summarizeColumn(name: string, c: ColumnPartial): ColumnSummary {
+  const dates = columnType(c.kinds) === ColumnType.String ? dateSummary(c.extras, c.count) : undefined;
+  if (dates) {
+    const type = dates.timed ? ColumnType.Timestamp : ColumnType.Date;
+    const { min, max } = dates;
+    return { name, type, count: c.count, nulls: c.nulls, min, max, ...commonSummary(c.extras, c.count, c.nulls) };
+  }
+  const basic = basicSummary(name, c);
+  const numeric = basic.type === ColumnType.Integer || basic.type === ColumnType.Number;
+  return { ...basic, ...(numeric ? numericSummary(c.extras) : {}), ...commonSummary(c.extras, c.count, c.nulls) };
+}
+
+function basicSummary(name: string, c: ColumnPartial): ColumnSummary {
   const type = columnType(c.kinds);
   const base = { name, type, count: c.count, nulls: c.nulls };
   switch (type) {

@@ -7,6 +7,11 @@ import { StintCode } from '../stint-codes.js';
 import { Kind, LINE_SAMPLE_LIMIT, mergeTableStats, newTableStats, type TableStats } from './column-stats.js';
 import { addToSum, decimalText, type DecimalSum, parseDecimal } from './exact-decimal.js';
 import { processField } from './field-stats.js';
+import { EXTRAS_CONSTANT_NAMES, extrasInMemory, type ExtrasConstants } from './scanner-extras.js';
+import { packExtras, settleExtras } from './stats/column-extras.js';
+import { EXACT_LIMIT, HLL_BITS } from './stats/distinct-count.js';
+import { CAPACITY } from './stats/frequent-values.js';
+import { addQuantileLevel, type QuantileSketch } from './stats/quantile-sketch.js';
 /** The default delimiter (csv-delimiter.ts's COMMA: the worker side imports no command module). */
 const COMMA = 0x2c;
 
@@ -19,7 +24,15 @@ const MEMORY_LIMIT = 2 ** 31 - PAGE;
 /** A memory grown past this for one long record is let go after its chunk: a fresh instance starts small. */
 const KEEP_MEMORY = 256 * 1024 * 1024;
 /** When the scanner pauses, unless a test says otherwise: with a full list of fields handed back. */
-const DEFAULT_LIMITS = { deferred: 0x7fffffff };
+const DEFAULT_LIMITS: ScannerLimits = { deferred: 0x7fffffff };
+/**
+ * `scanned`: at most this many columns (the first) have their statistics computed in the scanner, the
+ * others' non-empty fields are all handed back (0: JavaScript computes everything, the reference for tests).
+ */
+interface ScannerLimits {
+  readonly deferred: number;
+  readonly scanned?: number;
+}
 let limits = DEFAULT_LIMITS;
 
 /** The scanner's exported functions; its constants are exported globals (see Constants). */
@@ -27,12 +40,16 @@ interface ScannerExports {
   readonly memory: WebAssembly.Memory;
   heapBase(): number;
   configure(
-    columnsAt: number, sumsAt: number, fieldsAt: number, reportAt: number, width: number, deferCapacity: number,
-    delimiter: number,
+    columnsAt: number, sumsAt: number, extrasAt: number, fieldsAt: number, reportAt: number, width: number,
+    scanned: number, deferCapacity: number, delimiter: number,
   ): void;
   reset(arenaAt: number): void;
   scan(at: number, length: number, from: number, line: number, limit: number, atEof: number): number;
   limits(deferredAt: number): void;
+  isoInstant(s: number, e: number): number;
+  distinctKeys(k: number): number;
+  fieldKey(s: number, len: number): number;
+  sortLevels(k: number): void;
 }
 
 /** The scanner's layout and codes, exported by name from wasm/csv-scan.ts. */
@@ -45,9 +62,9 @@ const CONSTANT_NAMES = [
   'COL_STR_MIN_PTR', 'COL_STR_MIN_LEN', 'COL_STR_MAX_PTR', 'COL_STR_MAX_LEN',
   'COL_NUM_MIN_PTR', 'COL_NUM_MIN_LEN', 'COL_NUM_MAX_PTR', 'COL_NUM_MAX_LEN',
   'REPORT_CONSUMED', 'REPORT_LINE', 'REPORT_ROWS', 'REPORT_RAGGED', 'REPORT_ERROR_KIND', 'REPORT_ERROR_LINE',
-  'REPORT_DEFERRED', 'REPORT_RAGGED_LINES', 'REPORT_DEFERRED_LIST',
+  'REPORT_DEFERRED', 'REPORT_RAGGED_LINES', 'REPORT_DEFERRED_LIST', ...EXTRAS_CONSTANT_NAMES,
 ] as const;
-type Constants = Record<(typeof CONSTANT_NAMES)[number], number>;
+type Constants = Record<(typeof CONSTANT_NAMES)[number], number> & ExtrasConstants;
 
 interface Scanner {
   readonly x: ScannerExports;
@@ -67,12 +84,29 @@ export class MalformedCsv extends Error {
 
 let compiled: WebAssembly.Module | undefined;
 let scanner: Scanner | undefined;
+/** Where the items the scanner's quantile levels compact up go (quantileBatch): this chunk's sketches. */
+let batchSketches: QuantileSketch[] = [];
+let batchNumbers = new Float64Array(0);
+
+/** The scanner's call with `count` items of column k at weight 2^level (at `at`). */
+function quantileBatch(k: number, level: number, at: number, count: number): void {
+  addQuantileLevel(batchSketches[k]!, level, batchNumbers.subarray(at >> 3, (at >> 3) + count));
+}
+
+/** The scanner writes what column-stats.ts and stats/*.ts read: a build that disagrees must not run. */
+function agrees(k: Constants): boolean {
+  return k.RAGGED_SAMPLE === LINE_SAMPLE_LIMIT
+    && k.KIND_INTEGER === Kind.Integer && k.KIND_NUMBER === Kind.Number
+    && k.KIND_BOOLEAN === Kind.Boolean && k.KIND_STRING === Kind.String
+    && k.EXACT_LIMIT === EXACT_LIMIT && k.HLL_BITS === HLL_BITS && k.FREQUENT_SLOTS >= CAPACITY;
+}
 
 function instance(): Scanner {
   if (!scanner) {
     compiled ??= new WebAssembly.Module(readFileSync(WASM_URL));
     const exports = new WebAssembly.Instance(compiled, {
       env: {
+        quantileBatch,
         abort: () => {
           throw new Error('the CSV scanner aborted');
         },
@@ -80,11 +114,7 @@ function instance(): Scanner {
     }).exports;
     const valueOf = (name: string) => (exports[name] as WebAssembly.Global).value as number;
     const k = Object.fromEntries(CONSTANT_NAMES.map((name) => [name, valueOf(name)])) as Constants;
-    // The scanner writes column-stats.ts's values: a build that disagrees must not run.
-    const agrees = k.RAGGED_SAMPLE === LINE_SAMPLE_LIMIT
-      && k.KIND_INTEGER === Kind.Integer && k.KIND_NUMBER === Kind.Number
-      && k.KIND_BOOLEAN === Kind.Boolean && k.KIND_STRING === Kind.String;
-    if (!agrees) throw new Error('the CSV scanner and column-stats.ts disagree on kinds or the line sample size');
+    if (!agrees(k)) throw new Error('the CSV scanner disagrees with column-stats.ts or stats/*.ts on their constants');
     const messages = {
       [k.UNCLOSED_QUOTE]: 'a quoted field is not closed before the end of the file',
       [k.TEXT_AFTER_QUOTE]: 'characters follow a closing quote',
@@ -100,23 +130,55 @@ function instance(): Scanner {
  * For tests: pause the scanner at this many fields handed back, so the pause
  * path runs on small inputs; no argument restores the defaults.
  */
-export function setScannerLimits(chosen: { deferred: number } = DEFAULT_LIMITS): void {
+export function setScannerLimits(chosen: ScannerLimits = DEFAULT_LIMITS): void {
   limits = chosen;
   instance().x.limits(limits.deferred);
 }
 
+/** Puts bytes at the top of the scanner's memory, which holds nothing a later chunk reads before writing it. */
+function placed(x: ScannerExports, text: Uint8Array): number {
+  if (x.memory.buffer.byteLength < x.heapBase() + 2 * (text.length + SLACK)) {
+    x.memory.grow(Math.ceil((text.length + SLACK) / PAGE));
+  }
+  const at = x.memory.buffer.byteLength - text.length - SLACK;
+  new Uint8Array(x.memory.buffer).fill(0, at).set(text, at);
+  return at;
+}
+
+/** For tests: the instant the scanner reads in an ISO 8601 date or timestamp (NaN: not one), as iso-date.ts does. */
+export function scannerIsoInstant(text: Uint8Array): number {
+  const { x } = instance();
+  const at = placed(x, text);
+  return x.isoInstant(at, at + text.length);
+}
+
+/** For tests: the scanner's hash of a field's bytes, as stats/field-hash.ts computes it. */
+export function scannerFieldHash(text: Uint8Array): number {
+  const { x } = instance();
+  return x.fieldKey(placed(x, text), text.length);
+}
+
 const align = (offset: number) => (offset + 15) & ~15;
+/** Bytes past the chunk the scanner may read (its hash reads whole words; its date reader looks past a field's end). */
+const SLACK = 64;
+/**
+ * The most memory the columns' added statistics take in the scanner (about 87 KiB each, so 190 columns): a wider
+ * table has its further columns' fields handed back to JavaScript, which keeps them in less (and more slowly).
+ */
+const EXTRAS_BUDGET = 16 * 1024 * 1024;
 
 /** Where the scanner's regions start for a table this wide and a chunk this long; grows memory to fit. */
 function layout({ x, k }: Scanner, width: number, length: number, delimiter: number) {
   const columnsAt = x.heapBase();
   const sumsAt = align(columnsAt + width * k.COLUMN_BYTES);
-  const fieldsAt = align(sumsAt + width * k.SUM_SCALES * k.SUM_BYTES);
+  const extrasAt = align(sumsAt + width * k.SUM_SCALES * k.SUM_BYTES);
+  const scanned = Math.min(width, limits.scanned ?? width, Math.floor(EXTRAS_BUDGET / k.EXTRAS_BYTES));
+  const fieldsAt = align(extrasAt + scanned * k.EXTRAS_BYTES);
   const reportAt = align(fieldsAt + width * k.FIELD_BYTES);
   const deferCapacity = Math.max(DEFER_CAPACITY, 2 * width);
   const arenaAt = align(reportAt + k.REPORT_DEFERRED_LIST + deferCapacity * k.DEFERRED_BYTES);
   const chunkAt = align(arenaAt + length);
-  const needed = chunkAt + length;
+  const needed = chunkAt + length + SLACK;
   if (needed > MEMORY_LIMIT) {
     throw Object.assign(new Error(`a window of ${length} bytes is more than the scanner can hold`), {
       code: ErrorCode.RecordTooLong,
@@ -125,8 +187,8 @@ function layout({ x, k }: Scanner, width: number, length: number, delimiter: num
   }
   const have = x.memory.buffer.byteLength;
   if (needed > have) x.memory.grow(Math.ceil((needed - have) / PAGE));
-  x.configure(columnsAt, sumsAt, fieldsAt, reportAt, width, deferCapacity, delimiter);
-  return { columnsAt, sumsAt, reportAt, arenaAt, chunkAt };
+  x.configure(columnsAt, sumsAt, extrasAt, fieldsAt, reportAt, width, scanned, deferCapacity, delimiter);
+  return { columnsAt, sumsAt, extrasAt, scanned, reportAt, arenaAt, chunkAt };
 }
 
 type Layout = ReturnType<typeof layout>;
@@ -154,7 +216,9 @@ function addSlot(sum: DecimalSum, units: bigint, decimals: number): void {
 }
 
 /** The statistics the scanner kept in its memory for a chunk it finished (not the fields it handed back). */
-function statsInMemory(k: Constants, at: Layout, width: number, views: ReturnType<typeof memoryViews>): TableStats {
+function statsInMemory(
+  { x, k }: Scanner, at: Layout, width: number, views: ReturnType<typeof memoryViews>,
+): TableStats {
   const { memory, i32, f64, report, sumOf } = views;
   const stats = newTableStats(width);
   stats.rows = report(k.REPORT_ROWS);
@@ -193,6 +257,9 @@ function statsInMemory(k: Constants, at: Layout, width: number, views: ReturnTyp
     }
     column.strMin = text(int(k.COL_STR_MIN_PTR), int(k.COL_STR_MIN_LEN));
     column.strMax = text(int(k.COL_STR_MAX_PTR), int(k.COL_STR_MAX_LEN));
+    if (c >= at.scanned) continue; // its non-empty fields were all handed back
+    x.sortLevels(c);
+    extrasInMemory(k, memory, at.extrasAt + c * k.EXTRAS_BYTES, column.extras, () => x.distinctKeys(c));
   }
   return stats;
 }
@@ -219,6 +286,8 @@ export function scanChunk(
   const { memory, i32, report } = views;
   // Fields the scanner hands back are folded here, then merged with its own.
   const handedBack = newTableStats(width);
+  batchSketches = handedBack.columns.map((column) => column.extras.quantiles);
+  batchNumbers = new Float64Array(x.memory.buffer);
   let from = 0;
   let line = 0;
   let status: number;
@@ -236,8 +305,10 @@ export function scanChunk(
   if (status === k.MALFORMED) {
     throw new MalformedCsv(s.messages[report(k.REPORT_ERROR_KIND)]!, report(k.REPORT_ERROR_LINE));
   }
-  const stats = statsInMemory(k, at, width, views);
+  const stats = statsInMemory(s, at, width, views);
+  for (const column of handedBack.columns) settleExtras(column.extras, memory);
   mergeTableStats(stats, handedBack, 0);
+  for (const column of stats.columns) packExtras(column.extras);
   const newlines = report(k.REPORT_LINE);
   if (x.memory.buffer.byteLength > KEEP_MEMORY) scanner = undefined;
   return { stats, consumed: status, newlines };

@@ -3,8 +3,10 @@
 // full decimal parse), and a plain statement of what it computes per field.
 import { Kind, type ColumnPartial } from './column-stats.js';
 import { addToSum, beyond, decimalText, parseDecimal, type Decimal } from './exact-decimal.js';
+import { observeNumber, observeText } from './stats/column-extras.js';
 
 function noteString(col: ColumnPartial, b: Uint8Array, s: number, e: number, codePoints: number): void {
+  observeText(col.extras, b, s, e);
   // The first byte settles most comparisons without a call.
   const first = b[s]!;
   const min = col.strMin;
@@ -29,6 +31,7 @@ function compareRange(b: Uint8Array, s: number, e: number, other: Uint8Array): n
 }
 
 function noteNumber(col: ColumnPartial, value: number, kind: number, decimal: Decimal): void {
+  observeNumber(col.extras, value);
   col.kinds |= kind;
   addToSum(col.sum, decimal);
   if (value > col.numMin && value < col.numMax) return; // most values: no text is needed

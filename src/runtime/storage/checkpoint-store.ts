@@ -15,10 +15,10 @@ export interface CheckpointRecord<S = unknown> {
 }
 
 /**
- * Raised whenever a saved state's shape changes (2: analyze's exact sums and statistics), so that a checkpoint an
- * older build wrote is discarded with CHECKPOINT_DISCARDED instead of misread: the work starts over.
+ * Raised whenever a saved state's shape changes (2: analyze's exact sums; 3: its added statistics), so that a
+ * checkpoint an older build wrote is discarded with CHECKPOINT_DISCARDED instead of misread: the work starts over.
  */
-export const CHECKPOINT_FORMAT = 2;
+export const CHECKPOINT_FORMAT = 3;
 const LOCK_WAIT_MS = 5_000;
 const LOCK_POLL_MS = 50;
 const KEY = 'checkpoint';

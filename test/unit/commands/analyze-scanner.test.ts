@@ -11,13 +11,14 @@ import { readCsvHeader } from '../../../src/commands/csv-header.js';
 import { summarizeColumn, type TableStats } from '../../../src/commands/analyze/column-stats.js';
 import { analyzeWithCsvParse } from '../../helpers/analyze-oracle.js';
 import { generateCsv, random } from '../../helpers/csv-generator.js';
+import { withoutExtras } from '../../helpers/stats-oracle.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'stint-scanner-'));
 process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
 
 const summary = (names: readonly string[], stats: TableStats) => ({
   rows: stats.rows,
-  columns: JSON.parse(JSON.stringify(names.map((name, k) => summarizeColumn(name, stats.columns[k]!)))) as unknown,
+  columns: JSON.parse(JSON.stringify(names.map((name, k) => withoutExtras({ ...summarizeColumn(name, stats.columns[k]!) })))) as unknown,
   raggedLines: stats.ragged.lines,
 });
 

@@ -11,6 +11,7 @@ import {
   addFractions, compareFractions, fractionOf, jsonOfFraction, nearestDouble, type Fraction,
 } from '../../helpers/analyze-oracle.js';
 import { random } from '../../helpers/csv-generator.js';
+import { withoutExtras } from '../../helpers/stats-oracle.js';
 
 const sumOf = (values: readonly string[]) => {
   const sum = newDecimalSum();
@@ -85,7 +86,9 @@ test('the scanner\'s 128-bit sums carry across zero and every scale, and merge i
   }
   const expected = values.map(fractionOf).reduce(addFractions);
   assert.deepEqual(summarizeColumn('x', whole.columns[0]!).sum, jsonOfFraction(expected));
-  assert.deepEqual(summarizeColumn('x', merged.columns[0]!), summarizeColumn('x', whole.columns[0]!));
+  // The added statistics' estimates depend on the split: they have their own tests.
+  assert.deepEqual(withoutExtras({ ...summarizeColumn('x', merged.columns[0]!) }),
+    withoutExtras({ ...summarizeColumn('x', whole.columns[0]!) }));
 });
 
 test('the scanner\'s sums pass 2^64 (the high word takes the carry), both signs', () => {
@@ -148,5 +151,5 @@ test('up to 40 digits, exponents -45..45, in the scanner or handed back: exact s
   const max = fractions.reduce((a, b) => (compareFractions(b, a) > 0 ? b : a));
   assert.deepEqual([whole.min, whole.max, whole.sum],
     [jsonOfFraction(min), jsonOfFraction(max), jsonOfFraction(fractions.reduce(addFractions))]);
-  assert.deepEqual(summarizeColumn('x', merged.columns[0]!), whole);
+  assert.deepEqual(withoutExtras({ ...summarizeColumn('x', merged.columns[0]!) }), withoutExtras({ ...whole }));
 });

@@ -1,13 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { openChunkPool } from '../../../src/engine/chunk-pool.js';
 import { Framing } from '../../../src/engine/framing.js';
 import type { ChunkTask } from '../../../src/engine/worker-protocol.js';
 import { CrashMode } from '../../../fixtures/programs/crash-map.js';
-import { programPath } from '../../helpers/paths.js';
+import { programPath, REPO_ROOT } from '../../helpers/paths.js';
 import { tempWorld } from '../../helpers/temp-world.js';
 
 const world = tempWorld('chunk-pool');
@@ -58,3 +61,23 @@ test('a map module that cannot load fails its task as WORKER_FAILED, not as a de
     await pool.close();
   }
 });
+
+test('a reply is let go once its run ends (one race per run: a race against one shared promise held every reply)',
+  async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const input = world.path('held.txt');
+    writeFileSync(input, 'a b\nc d\n');
+    const wcMap = pathToFileURL(join(REPO_ROOT, 'build', 'docs', 'examples', 'wc', 'wc-map.js')).href;
+    const pool = await openChunkPool(1);
+    try {
+      const replies: WeakRef<object>[] = [];
+      for (let i = 0; i < 20; i++) replies.push(new WeakRef(await pool.run(twoLineTask(wcMap, input))));
+      await sleep(10);
+      gc();
+      const held = replies.filter((reply) => reply.deref() !== undefined).length;
+      assert.ok(held <= 1, `${held} of 20 replies still held after a collection`);
+    } finally {
+      await pool.close();
+    }
+  });

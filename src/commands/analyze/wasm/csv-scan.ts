@@ -7,9 +7,23 @@
 // scale beyond the exact sums' -40..40, or a long value too near an extreme
 // to be ordered by its double, is handed back to JavaScript.
 //
+// Every value also goes to its column's added statistics (column-extras.ts:
+// spread, quantiles, distinct count, frequent values, dates), kept here too.
+//
 // Memory is laid out by the caller (csv-scanner.ts) from heapBase():
-// column records, their exact sums, the field table, the report, the
-// arena for unescaped quoted fields, then the chunk's bytes.
+// column records, their exact sums, their added statistics, the field
+// table, the report, the arena for unescaped quoted fields, then the
+// chunk's bytes (and a little slack: a few readers look past a field's end).
+
+import { configureExtras, observeNumber, observeText, resetExtras } from './column-extras';
+export {
+  EXACT_LIMIT, HLL_BITS, FREQUENT_SLOTS, EXTRAS_BYTES, X_N, X_MEAN, X_M2, X_FREQUENT_ERROR,
+  X_DATE_MIN, X_DATE_MAX, X_DISTINCT_SIZE, X_SKETCH, X_FREQUENT_SIZE, X_DATES, X_TIMED,
+  X_DATE_MIN_PTR, X_DATE_MIN_LEN, X_DATE_MAX_PTR, X_DATE_MAX_LEN, X_TABLE, X_FREQUENT_KEYS, X_FREQUENT_COUNTS,
+  X_FREQUENT_SPANS, X_QUANTILE_LEVELS, distinctKeys, fieldKey, sortLevels,
+} from './column-extras';
+export { QUANTILE_BUFFER, QUANTILE_LEVELS, LEVEL_ITEMS } from './quantile-levels';
+export { isoInstant } from './iso-date';
 
 /** The byte between fields (configure() sets it: comma, tab, semicolon or pipe). */
 let delimiter: u32 = 44;
@@ -103,6 +117,8 @@ let arenaTop: usize = 0;
 // Set by limits() when the caller instantiates the scanner; tests lower it to exercise the pauses.
 let deferCapacity: i32 = 0;
 let deferLimit: i32 = 0;
+/** Columns from this one on hand every non-empty field back (their added statistics would not fit here). */
+let scannedWidth: i32 = 0;
 
 /** When a scan pauses: at this many fields handed back. */
 export function limits(deferredAt: i32): void {
@@ -119,9 +135,11 @@ export function heapBase(): usize {
  * pauses before a record could overflow it.
  */
 export function configure(
-  columnsAt: usize, sumsAt: usize, fieldsAt: usize, reportAt: usize, fieldCount: i32, deferredCapacity: i32,
-  fieldDelimiter: u32,
+  columnsAt: usize, sumsAt: usize, extrasAt: usize, fieldsAt: usize, reportAt: usize, fieldCount: i32,
+  scannedCount: i32, deferredCapacity: i32, fieldDelimiter: u32,
 ): void {
+  configureExtras(extrasAt, scannedCount);
+  scannedWidth = scannedCount;
   delimiter = fieldDelimiter;
   deferCapacity = deferredCapacity;
   columns = columnsAt;
@@ -153,6 +171,7 @@ export function reset(arenaAt: usize): void {
   store<i32>(report + REPORT_ROWS, 0);
   store<i32>(report + REPORT_RAGGED, 0);
   arenaTop = arenaAt;
+  resetExtras();
 }
 
 function compareRange(s: usize, len: i32, other: usize, otherLen: i32): i32 {
@@ -164,10 +183,10 @@ function compareRange(s: usize, len: i32, other: usize, otherLen: i32): i32 {
   return len - otherLen;
 }
 
-/** Folds a value's bytes into the string extremes; true when the column now points at them. */
+/** Folds a value's bytes into the string extremes and the added statistics; true when its bytes must stay. */
 function noteString(col: usize, s: usize, len: i32, codePoints: f64): bool {
+  let kept = observeText(<i32>((col - columns) / <usize>COLUMN_BYTES), s, len);
   const first = load<u8>(s);
-  let kept = false;
   const minLen = load<i32>(col + COL_STR_MIN_LEN);
   if (minLen < 0) {
     store<i32>(col + COL_STR_MIN_PTR, <i32>s);
@@ -238,6 +257,7 @@ function noteNumber(col: usize, value: f64, kind: i32, long: bool, s: usize, len
   const below = against(col, -1, value, long, COL_NUM_MIN, COL_NUM_MIN_LEN);
   const above = against(col, 1, value, long, COL_NUM_MAX, COL_NUM_MAX_LEN);
   if (below == TOO_NEAR || above == TOO_NEAR) return false;
+  observeNumber(<i32>((col - columns) / <usize>COLUMN_BYTES), value);
   store<i32>(col + COL_KINDS, load<i32>(col + COL_KINDS) | kind);
   if (below == BEYOND) setExtreme(col, value, long, s, len, COL_NUM_MIN, COL_NUM_MIN_PTR, COL_NUM_MIN_LEN);
   if (above == BEYOND) setExtreme(col, value, long, s, len, COL_NUM_MAX, COL_NUM_MAX_PTR, COL_NUM_MAX_LEN);
@@ -267,6 +287,10 @@ function processField(k: i32, s: usize, e: usize): bool {
   if (len == 0) {
     store<f64>(col + COL_NULLS, load<f64>(col + COL_NULLS) + 1);
     return false;
+  }
+  if (k >= scannedWidth) {
+    defer(k, s, e);
+    return true; // a quoted field's unescaped text stays in the arena until JavaScript reads it
   }
   let p = s;
   let c = <u32>load<u8>(p);

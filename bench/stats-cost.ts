@@ -1,0 +1,90 @@
+// Issue 13's benchmark line: analyze with the added statistics against DuckDB
+// SUMMARIZE (same file, same threads) and against a build without them
+// (STINT_BASELINE_BIN: that build's bin/stint.js), with peak RSS. Each round
+// runs ABBA (analyze, SUMMARIZE, baseline, baseline, SUMMARIZE, analyze) so a
+// machine whose load drifts favours neither; wall and CPU time (user + system,
+// every thread) are both reported, with the load average before and after.
+// The file is written to the temporary folder and removed after, unless
+// STINT_STATS_FILE names one to use (and keep).
+//   node build/bench/stats-cost.js [GiB=1] [rounds=1]
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { writeBigCsv } from '../test/helpers/big-csv.js';
+import { REPO_ROOT, STINT_BIN } from '../test/helpers/paths.js';
+import { duckDbSummarize, loadDuckDb } from './duckdb-baseline.js';
+import { median } from './measure.js';
+
+const THREADS = 2;
+const [gib = '1', rounds = '1'] = process.argv.slice(2);
+const dir = mkdtempSync(join(tmpdir(), 'stint-stats-cost-'));
+const file = process.env['STINT_STATS_FILE'] ?? join(dir, 'big.csv');
+
+interface Run {
+  readonly ms: number;
+  readonly cpuMs: number;
+  readonly rssMiB: number;
+}
+
+/** One analyze under GNU time: wall, user + system and peak RSS of the whole process. */
+function analyze(bin: string): Promise<Run> {
+  const home = mkdtempSync(join(dir, 'home-'));
+  const args = ['-f', 'STATS_COST %e %U %S %M', process.execPath, bin, 'analyze', file, '--budget', '0', '--workers',
+    String(THREADS)];
+  return new Promise((resolve, reject) => {
+    const env = { ...process.env, STINT_HOME: home };
+    const child = spawn('/usr/bin/time', args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stdout.resume();
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const match = /STATS_COST ([\d.]+) ([\d.]+) ([\d.]+) (\d+)/.exec(stderr);
+      if (code !== 0 || !match) return reject(new Error(`analyze failed (${code}): ${stderr.slice(0, 300)}`));
+      const [, wall, user, system, rss] = match.map(Number) as number[];
+      resolve({ ms: wall! * 1000, cpuMs: (user! + system!) * 1000, rssMiB: rss! / 1024 });
+    });
+  });
+}
+
+type Duck = NonNullable<Awaited<ReturnType<typeof loadDuckDb>>>;
+
+/** SUMMARIZE in this process: its CPU time is this process's over the call. */
+async function summarize(duck: Duck): Promise<Run> {
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  await duckDbSummarize(duck, file, THREADS);
+  const used = process.cpuUsage(cpu);
+  return { ms: performance.now() - started, cpuMs: (used.user + used.system) / 1000, rssMiB: 0 };
+}
+
+async function main(): Promise<void> {
+  const bytes = process.env['STINT_STATS_FILE'] ? statSync(file).size : writeBigCsv(file, Number(gib) * 1024 ** 3, 42);
+  const duck = await loadDuckDb(REPO_ROOT);
+  const baseline = process.env['STINT_BASELINE_BIN'];
+  const runs: Record<string, Run[]> = { stint: [], baseline: [], summarize: [] };
+  const load = [loadavg()];
+  for (let r = 0; r < Number(rounds); r++) {
+    runs['stint']!.push(await analyze(STINT_BIN));
+    if (duck) runs['summarize']!.push(await summarize(duck));
+    if (baseline) runs['baseline']!.push(await analyze(baseline), await analyze(baseline));
+    if (duck) runs['summarize']!.push(await summarize(duck));
+    runs['stint']!.push(await analyze(STINT_BIN));
+  }
+  load.push(loadavg());
+  const of = (name: string, key: 'ms' | 'cpuMs') => median(runs[name]!.map((run) => run[key]));
+  const ratio = (a: string, b: string, key: 'ms' | 'cpuMs') =>
+    (runs[a]!.length && runs[b]!.length ? of(a, key) / of(b, key) : null);
+  console.log(JSON.stringify({
+    bytes, threads: THREADS, load_average: load, runs,
+    summarize_over_stint: ratio('summarize', 'stint', 'ms'),
+    summarize_over_stint_cpu: ratio('summarize', 'stint', 'cpuMs'),
+    stint_over_baseline: ratio('stint', 'baseline', 'ms'),
+    stint_over_baseline_cpu: ratio('stint', 'baseline', 'cpuMs'),
+    peak_rss_mib: Math.max(...runs['stint']!.map((run) => run.rssMiB)),
+    baseline_peak_rss_mib: runs['baseline']!.length ? Math.max(...runs['baseline']!.map((run) => run.rssMiB)) : null,
+  }, null, 1));
+}
+
+await main().finally(() => rmSync(dir, { recursive: true, force: true }));

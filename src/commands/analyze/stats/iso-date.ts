@@ -1,0 +1,81 @@
+// ISO 8601 dates and timestamps as analyze recognizes them: YYYY-MM-DD, or
+// that with a time (T or a space, HH:MM, optional :SS and fraction) and an
+// optional zone (Z, ±HH, ±HHMM, ±HH:MM). A time without a zone is read as UTC
+// for ordering. The result is milliseconds since 1970, or NaN; a value longer
+// than its 10-character date has a time. No object is made per value.
+
+const DASH = 45;
+const COLON = 58;
+
+function digits(b: Uint8Array, at: number, count: number): number {
+  let value = 0;
+  for (let i = at; i < at + count; i++) {
+    const d = b[i]! - 48;
+    if (d < 0 || d > 9) return -1;
+    value = value * 10 + d;
+  }
+  return value;
+}
+
+/** Date.UTC without its reading of years 0–99 as 1900–1999. */
+function utc(year: number, month: number, day: number): number {
+  return new Date(0).setUTCFullYear(year, month, day);
+}
+
+function daysIn(year: number, month: number): number {
+  return new Date(utc(year, month, 0)).getUTCDate();
+}
+
+/** The zone's offset in minutes from `at` to `e` (empty: UTC), or NaN. */
+function zoneOffset(b: Uint8Array, at: number, e: number): number {
+  if (at === e || (at + 1 === e && (b[at] === 90 || b[at] === 122))) return 0;
+  const sign = b[at] === 43 ? 1 : b[at] === DASH ? -1 : 0;
+  const colon = b[at + 3] === COLON ? 1 : 0;
+  const len = e - at;
+  if (sign === 0 || !(len === 3 || len === 5 + colon)) return NaN;
+  const hours = digits(b, at + 1, 2);
+  const minutes = len === 3 ? 0 : digits(b, at + 3 + colon, 2);
+  if (hours < 0 || hours > 23 || minutes < 0 || minutes > 59) return NaN;
+  return sign * (hours * 60 + minutes);
+}
+
+/** Where the last time of day read ended. */
+let timeEnd = 0;
+
+/** Milliseconds into the day of HH:MM[:SS[.fff]] at `at` (its end in timeEnd); NaN when malformed. */
+function timeOfDay(b: Uint8Array, at: number, e: number): number {
+  const hours = digits(b, at, 2);
+  const minutes = b[at + 2] === COLON ? digits(b, at + 3, 2) : -1;
+  if (hours < 0 || hours > 23 || minutes < 0 || minutes > 59) return NaN;
+  let end = at + 5;
+  let ms = (hours * 60 + minutes) * 60000;
+  if (b[end] === COLON) {
+    const seconds = digits(b, end + 1, 2);
+    if (seconds < 0 || seconds > 60) return NaN;
+    ms += seconds * 1000;
+    end += 3;
+    if (b[end] === 46 || b[end] === 44) {
+      let scale = 100;
+      const first = ++end;
+      for (; end < e && b[end]! >= 48 && b[end]! <= 57; end++, scale /= 10) ms += (b[end]! - 48) * scale;
+      if (end === first) return NaN;
+    }
+  }
+  timeEnd = end;
+  return end <= e ? ms : NaN;
+}
+
+/** The instant the date or timestamp in bytes s..e names; NaN when it is neither. */
+export function parseIsoDate(b: Uint8Array, s: number, e: number): number {
+  if (e - s < 10 || b[s + 4] !== DASH || b[s + 7] !== DASH) return NaN;
+  const year = digits(b, s, 4);
+  const month = digits(b, s + 5, 2);
+  const day = digits(b, s + 8, 2);
+  if (year < 0 || month < 1 || month > 12 || day < 1 || day > daysIn(year, month)) return NaN;
+  const date = utc(year, month - 1, day);
+  if (e - s === 10) return date;
+  const t = b[s + 10];
+  if (t !== 84 && t !== 116 && t !== 32) return NaN;
+  const time = timeOfDay(b, s + 11, e);
+  return date + time - zoneOffset(b, timeEnd, e) * 60000;
+}

@@ -1,0 +1,328 @@
+// AssemblyScript, compiled with csv-scan.ts (which calls it per value).
+//
+// The added statistics of each column for one chunk, kept in the scanner's
+// memory so that no value crosses into JavaScript: Welford's moments, the
+// exact distinct set (then HyperLogLog registers), a Misra-Gries table of
+// frequent values, the range of ISO 8601 dates (iso-date.ts), and the
+// quantile sketch's lowest levels (quantile-levels.ts). After a chunk
+// csv-scanner.ts (scanner-extras.ts) turns each into its ../stats/*.ts form,
+// which merges across chunks and goes into checkpoints; each update here
+// mirrors its stats/*.ts twin.
+
+import { isoInstant } from './iso-date';
+import { addQuantile, LEVELS_BYTES, resetCoin, sortFirstLevel } from './quantile-levels';
+
+/** As stats/distinct-count.ts: exact up to this many values, then 2^HLL_BITS registers. */
+export const EXACT_LIMIT: i32 = 2048;
+export const HLL_BITS: i32 = 15;
+/** Misra-Gries counters per chunk: twice the merged summary's CAPACITY (stats/frequent-values.ts). */
+export const FREQUENT_SLOTS: i32 = 128;
+
+const TABLE_SLOTS: i32 = 2 * EXACT_LIMIT; // at most half full
+const TABLE_BYTES: i32 = 8 * TABLE_SLOTS; // the exact set's u64 keys, or the registers (2^15 u8) in their place
+const INDEX_SLOTS: i32 = 4 * FREQUENT_SLOTS; // key -> 1 + entry, open-addressed: short probes
+const RANK_BITS: i32 = 53 - HLL_BITS;
+
+// One column's record.
+export const X_N: i32 = 0;
+export const X_MEAN: i32 = 8;
+export const X_M2: i32 = 16;
+export const X_FREQUENT_ERROR: i32 = 24;
+export const X_DATE_MIN: i32 = 32;
+export const X_DATE_MAX: i32 = 40;
+export const X_DISTINCT_SIZE: i32 = 48;
+/** 0: the exact set; 1: HyperLogLog registers. */
+export const X_SKETCH: i32 = 52;
+export const X_FREQUENT_SIZE: i32 = 56;
+export const X_DATES: i32 = 64;
+export const X_TIMED: i32 = 68;
+export const X_DATE_MIN_PTR: i32 = 72;
+export const X_DATE_MIN_LEN: i32 = 76;
+export const X_DATE_MAX_PTR: i32 = 80;
+export const X_DATE_MAX_LEN: i32 = 84;
+// 60, 88..95: free.
+const HEADER_BYTES: i32 = 96;
+export const X_TABLE: i32 = HEADER_BYTES;
+export const X_FREQUENT_KEYS: i32 = X_TABLE + TABLE_BYTES;
+export const X_FREQUENT_COUNTS: i32 = X_FREQUENT_KEYS + 8 * FREQUENT_SLOTS;
+/** Each entry's text in the chunk's memory: (pointer, length). */
+export const X_FREQUENT_SPANS: i32 = X_FREQUENT_COUNTS + 4 * FREQUENT_SLOTS;
+const X_FREQUENT_INDEX: i32 = X_FREQUENT_SPANS + 8 * FREQUENT_SLOTS;
+export const X_QUANTILE_LEVELS: i32 = X_FREQUENT_INDEX + 4 * INDEX_SLOTS;
+export const EXTRAS_BYTES: i32 = X_QUANTILE_LEVELS + LEVELS_BYTES;
+
+let extras: usize = 0;
+let extrasWidth: i32 = 0;
+/** The exact set's keys while it turns into registers; a purge's counts. */
+const SCRATCH = memory.data(8 * (EXACT_LIMIT + 1));
+
+/**
+ * Column k's exact set as doubles (the keys are below 2^53), one after the
+ * other from the returned address; how many: its X_DISTINCT_SIZE.
+ */
+export function distinctKeys(k: i32): usize {
+  const table = extrasOf(k) + X_TABLE;
+  let n = 0;
+  for (let i = 0; i < TABLE_SLOTS; i++) {
+    const key = load<u64>(table + (<usize>i << 3));
+    if (key == 0) continue;
+    store<f64>(SCRATCH + (<usize>n << 3), <f64>key);
+    n++;
+  }
+  return SCRATCH;
+}
+
+/** At a chunk's end, column k's quantile levels in order for JavaScript (whose compactions then sort sorted runs). */
+export function sortLevels(k: i32): void {
+  sortFirstLevel(extrasOf(k) + X_QUANTILE_LEVELS);
+}
+
+function extrasOf(k: i32): usize {
+  return extras + <usize>k * <usize>EXTRAS_BYTES;
+}
+
+/** Where the records are: a new place (or width) is cleared whole, since it may hold old bytes. */
+export function configureExtras(at: usize, width: i32): void {
+  if (at == extras && width == extrasWidth) return;
+  extras = at;
+  extrasWidth = width;
+  memory.fill(at, 0, <usize>width * <usize>EXTRAS_BYTES);
+}
+
+/** Empty statistics for a new chunk: only what a column used is cleared. */
+export function resetExtras(): void {
+  for (let k = 0; k < extrasWidth; k++) {
+    const x = extrasOf(k);
+    if (load<i32>(x + X_DISTINCT_SIZE) != 0 || load<i32>(x + X_SKETCH) != 0) memory.fill(x + X_TABLE, 0, TABLE_BYTES);
+    if (load<i32>(x + X_FREQUENT_SIZE) != 0) memory.fill(x + X_FREQUENT_INDEX, 0, 4 * INDEX_SLOTS);
+    memory.fill(x, 0, HEADER_BYTES);
+    memory.fill(x + X_QUANTILE_LEVELS, 0, 16);
+    store<f64>(x + X_DATE_MIN, Infinity);
+    store<f64>(x + X_DATE_MAX, -Infinity);
+  }
+  resetCoin();
+}
+
+/** A number: Welford's update (as stats/moments.ts), and the quantile sketch's lowest levels. */
+export function observeNumber(k: i32, value: f64): void {
+  const x = extrasOf(k);
+  const n = load<f64>(x + X_N) + 1;
+  store<f64>(x + X_N, n);
+  const mean = load<f64>(x + X_MEAN);
+  const delta = value - mean;
+  const next = mean + delta / n;
+  store<f64>(x + X_MEAN, next);
+  store<f64>(x + X_M2, load<f64>(x + X_M2) + delta * (value - next));
+  addQuantile(k, x + X_QUANTILE_LEVELS, value);
+}
+
+function finishHash(h: u32): u32 {
+  h = (h ^ (h >>> 16)) * 0x85ebca6b;
+  h = (h ^ (h >>> 13)) * 0xc2b2ae35;
+  return h ^ (h >>> 16);
+}
+
+/** murmur3's mixing of one 32-bit word. */
+function mixWord(w: u32): u32 {
+  return rotl<u32>(w * 0xcc9e2d51, 15) * 0x1b873593;
+}
+
+/** stats/field-hash.ts's 53-bit hash, four bytes a step (never 0, as the distinct count keys it). */
+export function fieldHash(s: usize, len: i32): u64 {
+  let a: u32 = 0x811c9dc5;
+  let c: u32 = 0x3c6ef372;
+  const e = s + <usize>len;
+  let i = s;
+  for (; i + 4 <= e; i += 4) {
+    const k = mixWord(load<u32>(i));
+    a = rotl<u32>(a ^ k, 13) * 5 + 0xe6546b64;
+    c = (c ^ k) * 0x5bd1e995;
+  }
+  // The last 0..3 bytes as a little-endian word: a whole word is read (the
+  // chunk is followed by slack) and the bytes past the field masked off.
+  const rest = <u32>(e - i) << 3;
+  const k = mixWord(rest == 0 ? 0 : load<u32>(i) & (0xffffffff >>> (32 - rest)));
+  a ^= k;
+  c = (c ^ k) * 0x5bd1e995;
+  const low = finishHash(a ^ <u32>len);
+  const key = (<u64>(finishHash(c ^ low) & 0x1fffff) << 32) | <u64>low;
+  return key == 0 ? 1 : key;
+}
+
+/** For tests: fieldHash as a double (exact: below 2^53). */
+export function fieldKey(s: usize, len: i32): f64 {
+  return <f64>fieldHash(s, len);
+}
+
+/**
+ * A non-empty value's text, bytes s..s+len: distinct count, frequent values,
+ * dates. True when a (pointer, length) to it was kept: a quoted field's
+ * unescaped text must then stay in the arena.
+ */
+export function observeText(k: i32, s: usize, len: i32): bool {
+  const x = extrasOf(k);
+  const key = fieldHash(s, len);
+  addDistinct(x, key);
+  let kept = addFrequent(x, key, s, len);
+  if (len >= 10 && load<u8>(s + 4) == 45 && addDate(x, s, len)) kept = true;
+  return kept;
+}
+
+function addRegister(registers: usize, key: u64): void {
+  const low = <u32>key;
+  const index = low >>> (32 - HLL_BITS);
+  const rest = low & ((1 << (32 - HLL_BITS)) - 1);
+  const high = <u32>(key >>> 32);
+  const rank = rest != 0 ? clz(rest) - HLL_BITS + 1 : high != 0 ? 32 - HLL_BITS + clz(high) - 10 : RANK_BITS + 1;
+  const at = registers + <usize>index;
+  if (<u32>rank > <u32>load<u8>(at)) store<u8>(at, <u8>rank);
+}
+
+function toSketch(x: usize): void {
+  const table = x + X_TABLE;
+  let n = 0;
+  for (let i = 0; i < TABLE_SLOTS; i++) {
+    const key = load<u64>(table + (<usize>i << 3));
+    if (key == 0) continue;
+    store<u64>(SCRATCH + (<usize>n << 3), key);
+    n++;
+  }
+  memory.fill(table, 0, TABLE_BYTES);
+  for (let i = 0; i < n; i++) addRegister(table, load<u64>(SCRATCH + (<usize>i << 3)));
+  store<i32>(x + X_SKETCH, 1);
+}
+
+function addDistinct(x: usize, key: u64): void {
+  const table = x + X_TABLE;
+  if (load<i32>(x + X_SKETCH) != 0) {
+    addRegister(table, key);
+    return;
+  }
+  const mask = TABLE_SLOTS - 1;
+  for (let i = <i32>key & mask; ; i = (i + 1) & mask) {
+    const at = table + (<usize>i << 3);
+    const slot = load<u64>(at);
+    if (slot == key) return;
+    if (slot == 0) {
+      store<u64>(at, key);
+      break;
+    }
+  }
+  const size = load<i32>(x + X_DISTINCT_SIZE) + 1;
+  store<i32>(x + X_DISTINCT_SIZE, size);
+  if (size > EXACT_LIMIT) toSketch(x);
+}
+
+/** The slot of the frequent values' index that holds `key`, or the empty one where it would go. */
+function frequentSlot(x: usize, key: u64): usize {
+  const index = x + X_FREQUENT_INDEX;
+  const mask = INDEX_SLOTS - 1;
+  let i = <i32>key & mask;
+  let at = index + (<usize>i << 2);
+  let entry = load<i32>(at);
+  while (entry != 0 && load<u64>(x + X_FREQUENT_KEYS + (<usize>(entry - 1) << 3)) != key) {
+    i = (i + 1) & mask;
+    at = index + (<usize>i << 2);
+    entry = load<i32>(at);
+  }
+  return at;
+}
+
+/** Counts a value; true when it took a new counter (its text is then kept). */
+function addFrequent(x: usize, key: u64, s: usize, len: i32): bool {
+  let slot = frequentSlot(x, key);
+  const entry = load<i32>(slot);
+  if (entry != 0) {
+    const at = x + X_FREQUENT_COUNTS + (<usize>(entry - 1) << 2);
+    store<u32>(at, load<u32>(at) + 1);
+    return false;
+  }
+  let size = load<i32>(x + X_FREQUENT_SIZE);
+  if (size >= FREQUENT_SLOTS) {
+    size = purge(x);
+    slot = frequentSlot(x, key);
+  }
+  store<u64>(x + X_FREQUENT_KEYS + (<usize>size << 3), key);
+  store<u32>(x + X_FREQUENT_COUNTS + (<usize>size << 2), 1);
+  store<i32>(x + X_FREQUENT_SPANS + (<usize>size << 3), <i32>s);
+  store<i32>(x + X_FREQUENT_SPANS + (<usize>size << 3) + 4, len);
+  store<i32>(slot, size + 1);
+  store<i32>(x + X_FREQUENT_SIZE, size + 1);
+  return true;
+}
+
+/**
+ * The full table's purge (as DataSketches' frequent items do): the median
+ * count is subtracted from every counter and added to the error; those left
+ * at or below 0 go. Each count stays short of the truth by at most the
+ * error, and at least half the counters go: O(1) amortized per new value.
+ */
+function purge(x: usize): i32 {
+  const counts = x + X_FREQUENT_COUNTS;
+  memory.copy(SCRATCH, counts, 4 * FREQUENT_SLOTS);
+  const by = nthLargest(SCRATCH, FREQUENT_SLOTS, FREQUENT_SLOTS / 2);
+  let kept = 0;
+  for (let i = 0; i < FREQUENT_SLOTS; i++) {
+    const count = load<u32>(counts + (<usize>i << 2));
+    if (count <= by) continue;
+    store<u64>(x + X_FREQUENT_KEYS + (<usize>kept << 3), load<u64>(x + X_FREQUENT_KEYS + (<usize>i << 3)));
+    store<u32>(counts + (<usize>kept << 2), count - by);
+    store<u64>(x + X_FREQUENT_SPANS + (<usize>kept << 3), load<u64>(x + X_FREQUENT_SPANS + (<usize>i << 3)));
+    kept++;
+  }
+  store<f64>(x + X_FREQUENT_ERROR, load<f64>(x + X_FREQUENT_ERROR) + <f64>by);
+  memory.fill(x + X_FREQUENT_INDEX, 0, 4 * INDEX_SLOTS);
+  for (let i = 0; i < kept; i++) {
+    store<i32>(frequentSlot(x, load<u64>(x + X_FREQUENT_KEYS + (<usize>i << 3))), i + 1);
+  }
+  store<i32>(x + X_FREQUENT_SIZE, kept);
+  return kept;
+}
+
+/** The n-th largest (0-based) of `count` u32 at `at`, reordering them (quickselect). */
+function nthLargest(at: usize, count: i32, n: i32): u32 {
+  let lo = 0;
+  let hi = count - 1;
+  while (lo < hi) {
+    const pivot = load<u32>(at + (<usize>((lo + hi) >> 1) << 2));
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (load<u32>(at + (<usize>i << 2)) > pivot) i++;
+      while (load<u32>(at + (<usize>j << 2)) < pivot) j--;
+      if (i <= j) {
+        const t = load<u32>(at + (<usize>i << 2));
+        store<u32>(at + (<usize>i << 2), load<u32>(at + (<usize>j << 2)));
+        store<u32>(at + (<usize>j << 2), t);
+        i++;
+        j--;
+      }
+    }
+    if (n <= j) hi = j;
+    else if (n >= i) lo = i;
+    else break;
+  }
+  return load<u32>(at + (<usize>n << 2));
+}
+
+/** Notes a date or timestamp (iso-date.ts's reading); true when it became an extreme (its text is kept). */
+function addDate(x: usize, s: usize, len: i32): bool {
+  const instant = isoInstant(s, s + <usize>len);
+  if (isNaN(instant)) return false;
+  store<i32>(x + X_DATES, load<i32>(x + X_DATES) + 1);
+  if (len > 10) store<i32>(x + X_TIMED, load<i32>(x + X_TIMED) + 1);
+  let kept = false;
+  if (instant < load<f64>(x + X_DATE_MIN)) {
+    store<f64>(x + X_DATE_MIN, instant);
+    store<i32>(x + X_DATE_MIN_PTR, <i32>s);
+    store<i32>(x + X_DATE_MIN_LEN, len);
+    kept = true;
+  }
+  if (instant > load<f64>(x + X_DATE_MAX)) {
+    store<f64>(x + X_DATE_MAX, instant);
+    store<i32>(x + X_DATE_MAX_PTR, <i32>s);
+    store<i32>(x + X_DATE_MAX_LEN, len);
+    kept = true;
+  }
+  return kept;
+}

@@ -1,0 +1,154 @@
+// The added statistics through the BUILT stint on real files: error bounds of
+// the sketches against exact answers computed here, at several chunk sizes,
+// and the sketches carried through a checkpoint across kill -9 and resume.
+import { test, describe, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, writeFileSync } from 'node:fs';
+import { Level } from 'level';
+import { unpack } from 'msgpackr';
+import { runJson, startCli } from '../helpers/run-cli.js';
+import { tempWorld } from '../helpers/temp-world.js';
+import { random } from '../helpers/csv-generator.js';
+import { Distribution, numbers } from '../helpers/distributions.js';
+import { dataWithoutExtras, exactVariance, frequencies, rankError } from '../helpers/stats-oracle.js';
+
+const world = tempWorld('analyze-stats');
+const home = (name: string) => ({ STINT_HOME: world.path(`home-${name}`), STINT_TEST_MODE: '1' });
+type Column = Record<string, unknown> & { name: string };
+
+const ROWS = 240_000;
+const DAY = 86_400_000;
+
+/** Columns of known distributions, with their values as written (empty: null). */
+function columnsOf(rows: number): Record<string, string[]> {
+  const rnd = random(7);
+  const top = ['red', 'green', 'blue', 'cyan', 'plum'];
+  return {
+    uniform: numbers(Distribution.Uniform, rows, 1).map((v, i) => (i % 97 === 0 ? '' : String(v))),
+    skewed: numbers(Distribution.Skewed, rows, 2).map(String),
+    duplicates: numbers(Distribution.Duplicates, rows, 3).map(String),
+    id: Array.from({ length: rows }, (_, i) => `id-${(i * 7919) % 150_000}`),
+    colour: Array.from({ length: rows }, () => {
+      let u = rnd();
+      for (const [i, share] of [0.2, 0.15, 0.1, 0.07, 0.05].entries()) {
+        if (u < share) return top[i]!;
+        u -= share;
+      }
+      return `rare-${Math.floor(rnd() * 50_000)}`;
+    }),
+    day: Array.from({ length: rows }, (_, i) => new Date(Date.UTC(2020, 0, 1) + (i % 1500) * DAY).toISOString())
+      .map((iso) => iso.slice(0, 10)),
+    at: Array.from({ length: rows }, (_, i) => `2024-03-01T${String(i % 24).padStart(2, '0')}:15:00+01:00`),
+  };
+}
+
+const columns = columnsOf(ROWS);
+const names = Object.keys(columns);
+const file = world.path('known.csv');
+
+before(() => {
+  const lines = [names.join(',')];
+  for (let r = 0; r < ROWS; r++) lines.push(names.map((n) => columns[n]![r]).join(','));
+  writeFileSync(file, `${lines.join('\n')}\n`);
+});
+
+function byName(data: Record<string, unknown> | null): Record<string, Column> {
+  const a = (data!['established'] as { a: { columns: Column[] } }[])[0]!.a;
+  return Object.fromEntries(a.columns.map((c) => [c.name, c]));
+}
+
+/** Every bound the README states, against exact answers from the values themselves. */
+function assertBounds(got: Record<string, Column>, label: string): void {
+  for (const name of ['uniform', 'skewed', 'duplicates']) {
+    const values = columns[name]!.filter((v) => v !== '').map(Number);
+    const sorted = [...values].sort((a, b) => a - b);
+    const c = got[name]!;
+    for (const [key, q] of [['q25', 0.25], ['q50', 0.5], ['q75', 0.75]] as const) {
+      const error = rankError(sorted, c[key] as number, q);
+      assert.ok(error <= 0.01, `${label} ${name}.${key}: rank error ${error}`);
+    }
+    const variance = exactVariance(values);
+    assert.ok(Math.abs((c['variance'] as number) - variance) <= 1e-9 * variance, `${label} ${name}.variance`);
+    assert.ok(Math.abs((c['stddev'] as number) - Math.sqrt(variance)) <= 1e-9 * Math.sqrt(variance));
+  }
+  for (const name of names) {
+    const exact = new Set(columns[name]!.filter((v) => v !== '')).size;
+    const distinct = got[name]!['distinct'] as number;
+    assert.ok(Math.abs(distinct - exact) <= 0.02 * exact, `${label} ${name}: distinct ${distinct} vs ${exact}`);
+    if (got[name]!['distinct_exact']) assert.equal(distinct, exact, `${label} ${name}: said exact`);
+  }
+  assert.equal(got['uniform']!['null_percentage'], (100 * Math.ceil(ROWS / 97)) / ROWS);
+  assert.equal(got['skewed']!['null_percentage'], 0);
+  for (const name of ['duplicates', 'colour']) {
+    const expected = frequencies(columns[name]!).slice(0, 5);
+    const top = got[name]!['top_values'] as { value: string; count: number }[];
+    const error = got[name]!['top_values_error'] as number;
+    assert.deepEqual(top.map((t) => t.value), expected.map((t) => t.value), `${label} ${name}: the top five, in order`);
+    top.forEach((t, i) => assert.ok(t.count <= expected[i]!.count && expected[i]!.count - t.count <= error, `${label} ${name}`));
+  }
+}
+
+describe('stint analyze: the added statistics on known distributions', () => {
+  for (const chunk of ['64KiB', '1MiB', '64MiB']) {
+    test(`quantiles within 1 % rank error, distinct counts within 2 %, the top five exact in order (chunks of ${chunk})`, async () => {
+      const { run, envelope } = await runJson(['analyze', file, '--chunk-size', chunk, '--workers', '2'], { env: home(chunk) });
+      assert.equal(run.code, 0, run.stderr);
+      const got = byName(envelope.data);
+      assertBounds(got, chunk);
+      assert.equal(got['duplicates']!['distinct_exact'], true);
+      assert.equal(got['duplicates']!['top_values_error'], 0, 'few distinct values: exact counts');
+      assert.equal(got['id']!['distinct_exact'], false);
+      assert.deepEqual([got['day']!['type'], got['day']!['min'], got['day']!['max']], ['date', '2020-01-01', '2024-02-08']);
+      const at = got['at']!;
+      assert.deepEqual([at['type'], at['min'], at['max']], ['timestamp', '2024-03-01T00:15:00+01:00', '2024-03-01T23:15:00+01:00']);
+    });
+  }
+});
+
+/** The last checkpoint's progress.done, read from the LevelDB the killed run left. */
+async function checkpointDone(stateDir: string): Promise<number | undefined> {
+  const dir = `${stateDir}/checkpoints`;
+  const keys = readdirSync(dir);
+  if (keys.length === 0) return undefined;
+  const db = new Level<string, Uint8Array>(`${dir}/${keys[0]}`, { valueEncoding: 'view' });
+  await db.open();
+  try {
+    const bytes = await db.get('checkpoint');
+    return bytes ? (unpack(bytes) as { progress: { done: number } }).progress.done : undefined;
+  } finally {
+    await db.close();
+  }
+}
+
+const PROGRESS = /\] stint analyze: .* \[(\d+)\/(\d+) bytes\]/;
+
+describe('stint analyze: the sketches survive kill -9 and resume', () => {
+  test('killed after a checkpoint, the same invocation resumes and ends with the uninterrupted answer', async () => {
+    const args = ['analyze', file, '--workers', '2', '--chunk-size', '64KiB', '--heartbeat-ms', '5'];
+    const reference = await runJson(args, { env: home('reference') });
+    assert.equal(reference.run.code, 0);
+    const env = { ...home('killed'), STINT_CHECKPOINT_INTERVAL_MS: '0' };
+    let saved: number | undefined;
+    for (let attempt = 0; attempt < 20 && saved === undefined; attempt++) {
+      const running = startCli(args, { env });
+      const first = await running.stderrLine(PROGRESS);
+      const total = Number(first?.[2]);
+      const past = first && (await running.stderrLine(new RegExp(`\\[(\\d{${String(Math.floor(total / 3)).length},})/`)));
+      running.kill('SIGKILL');
+      const killed = await running.done;
+      if (past && killed.signal === 'SIGKILL') saved = await checkpointDone(env.STINT_HOME);
+    }
+    assert.ok(saved !== undefined && saved > 0, 'a run was killed after a checkpoint with work in it');
+    const resumed = await runJson(args, { env });
+    assert.equal(resumed.run.code, 0, resumed.run.stderr);
+    // What does not depend on where chunks were cut is equal; the estimates keep their bounds.
+    assert.deepEqual(dataWithoutExtras(resumed.envelope.data), dataWithoutExtras(reference.envelope.data));
+    const [got, expected] = [byName(resumed.envelope.data), byName(reference.envelope.data)];
+    for (const name of names) {
+      for (const key of ['distinct', 'distinct_exact', 'null_percentage']) {
+        assert.equal(got[name]![key], expected[name]![key], `${name}.${key}`);
+      }
+    }
+    assertBounds(got, 'resumed');
+  });
+});
