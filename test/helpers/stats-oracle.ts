@@ -52,7 +52,9 @@ export function exactVariance(values: readonly number[]): number {
 }
 
 /** The added statistics that depend on where chunks (and resumes) fall: each within its own bound. */
-export const SPLIT_DEPENDENT_KEYS = ['top_values', 'top_values_error', 'stddev', 'variance', 'q25', 'q50', 'q75'] as const;
+export const SPLIT_DEPENDENT_KEYS = [
+  'top_values', 'top_values_error', 'stddev', 'variance', 'q25', 'q50', 'q75',
+] as const;
 
 /**
  * An analyze envelope's data without what depends on the split (the quartiles' and frequent values'
