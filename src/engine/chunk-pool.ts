@@ -36,10 +36,11 @@ export function openWorkerPool(workers = writerWorkerCount()): Promise<WorkerPoo
 
 /** The pool a run uses: the one opened ahead (left open), or its own (closed after it). */
 export async function poolFor(
-  work: { readonly pool?: Promise<WorkerPool>; readonly workers?: number },
+  work: { readonly pool?: Promise<WorkerPool>; readonly workers?: number; readonly workerYoungGenerationMb?: number },
 ): Promise<{ readonly pool: ChunkPool; readonly owned: boolean }> {
   if (work.pool) return { pool: (await work.pool) as ChunkPool, owned: false };
-  return { pool: await openChunkPool(work.workers ?? defaultWorkerCount()), owned: true };
+  const workers = work.workers ?? defaultWorkerCount();
+  return { pool: await openChunkPool(workers, work.workerYoungGenerationMb), owned: true };
 }
 
 /** One worker per core: for folds that are light on the main thread. */
@@ -68,9 +69,11 @@ function workerFailed(task: ChunkTask, error: unknown): ChunkReply<never> {
 }
 
 /** A piscina pool whose failures come back as data with a code, so a dead worker never hangs a run. */
-export async function openChunkPool(workers: number): Promise<ChunkPool> {
+export async function openChunkPool(workers: number, youngGenerationMb?: number): Promise<ChunkPool> {
   const { Piscina } = await import('piscina');
-  const pool = new Piscina({ filename: WORKER_START, minThreads: workers, maxThreads: workers, idleTimeout: 60_000 });
+  const limits = youngGenerationMb ? { resourceLimits: { maxYoungGenerationSizeMb: youngGenerationMb } } : {};
+  const threads = { minThreads: workers, maxThreads: workers };
+  const pool = new Piscina({ filename: WORKER_START, ...threads, idleTimeout: 60_000, ...limits });
   // A thread that dies with none of our tasks in flight is the pool's 'error': unheard, it would be an uncaught
   // exception of the main thread. It fails every task from then on, since piscina may not replace such a thread.
   // Each run races its own promise of that death, let go when the run ends: racing one shared promise instead

@@ -22,6 +22,11 @@ export interface FileWork<P, S> {
   /** Folds partials in file order; every yield is a safe point. */
   readonly fold: Fold<P, S>;
   readonly workers?: number;
+  /**
+   * Caps each worker thread's young generation (MiB, V8's `maxYoungGenerationSizeMb`): a map whose partials
+   * are large keeps a lower peak memory on long inputs, for a few more minor collections. Default: V8's.
+   */
+  readonly workerYoungGenerationMb?: number;
   /** Worker threads opened ahead (openWorkerPool, while a store opens, say): used, not opened, and left open. */
   readonly pool?: Promise<WorkerPool>;
   readonly chunkSize?: number;

@@ -1,4 +1,4 @@
-import { poolFor, type ChunkPool, type WorkerPool } from './chunk-pool.js';
+import { poolFor, type ChunkPool } from './chunk-pool.js';
 
 /** Where a call's chunks run instead of threads here: its --queue URL, and its key (the chunks' job ids). */
 export interface QueueTarget {
@@ -16,7 +16,7 @@ const QUEUE_WORKERS = 8;
  * Redis and BullMQ load only for a call with --queue.
  */
 export async function choosePool(
-  work: { readonly pool?: Promise<WorkerPool>; readonly workers?: number },
+  work: Parameters<typeof poolFor>[0],
   target: QueueTarget,
 ): Promise<{ readonly pool: ChunkPool; readonly owned: boolean }> {
   if (!target.queue) return poolFor(work);

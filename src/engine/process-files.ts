@@ -61,6 +61,11 @@ export interface FilesWork<P, S, R> {
   /** A file's result, once it ended; results are kept in the checkpoint, so they must be plain data. */
   end(ended: FileEnd<S>): R;
   readonly workers?: number;
+  /**
+   * Caps each worker thread's young generation (MiB, V8's `maxYoungGenerationSizeMb`): a map whose partials
+   * are large keeps a lower peak memory on long inputs, for a few more minor collections. Default: V8's.
+   */
+  readonly workerYoungGenerationMb?: number;
   /** Worker threads opened ahead (openWorkerPool): used, not opened, and left open. */
   readonly pool?: Promise<WorkerPool>;
   readonly chunkSize?: number;

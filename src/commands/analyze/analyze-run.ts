@@ -19,6 +19,11 @@ import type { FileAnalysis, FileCitation } from './file-analysis.js';
 import { plural } from '../../runtime/cli/plural.js';
 
 const MAP_MODULE = new URL('./csv-stats-map.js', import.meta.url).href;
+/**
+ * Each chunk's sketches are garbage soon after it is sent: a small young generation collects them before V8
+ * grows it to its maximum on a long input (peak RSS on 1 GiB about 150 MiB instead of 180, same CPU time).
+ */
+const WORKER_YOUNG_GENERATION_MB = 8;
 
 type FileResult =
   | { readonly kind: 'established'; readonly entry: Established<FileAnalysis, FileCitation> }
@@ -229,6 +234,7 @@ export async function runAnalyze({ positionals, flags }: AnalyzeInput, ctx: Comm
       framing: Framing.Csv,
       mapModule: MAP_MODULE,
       workers: flags.workers,
+      workerYoungGenerationMb: WORKER_YOUNG_GENERATION_MB,
       chunkSize: flags['chunk-size'],
       maxRecordBytes,
       begin(file) {
