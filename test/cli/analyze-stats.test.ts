@@ -3,9 +3,8 @@
 // and the sketches carried through a checkpoint across kill -9 and resume.
 import { test, describe, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, writeFileSync } from 'node:fs';
-import { Level } from 'level';
-import { unpack } from 'msgpackr';
+import { writeFileSync } from 'node:fs';
+import { checkpointDone } from '../helpers/checkpoint-peek.js';
 import { runJson, startCli } from '../helpers/run-cli.js';
 import { tempWorld } from '../helpers/temp-world.js';
 import { random } from '../helpers/csv-generator.js';
@@ -105,20 +104,6 @@ describe('stint analyze: the added statistics on known distributions', () => {
   }
 });
 
-/** The last checkpoint's progress.done, read from the LevelDB the killed run left. */
-async function checkpointDone(stateDir: string): Promise<number | undefined> {
-  const dir = `${stateDir}/checkpoints`;
-  const keys = readdirSync(dir);
-  if (keys.length === 0) return undefined;
-  const db = new Level<string, Uint8Array>(`${dir}/${keys[0]}`, { valueEncoding: 'view' });
-  await db.open();
-  try {
-    const bytes = await db.get('checkpoint');
-    return bytes ? (unpack(bytes) as { progress: { done: number } }).progress.done : undefined;
-  } finally {
-    await db.close();
-  }
-}
 
 const PROGRESS = /\] stint analyze: .* \[(\d+)\/(\d+) bytes\]/;
 
