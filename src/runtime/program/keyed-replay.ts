@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { ErrorCode } from '../../contract/error-code.js';
 import { ExitCode } from '../../contract/exit-code.js';
 import { Phase } from '../../contract/vocabulary/phase.js';
+import { DRY_RUN_FLAG } from '../cli/framework-flags.js';
 import { readJsonFile, writeFileAtomic } from '../storage/atomic-file.js';
 import { ensurePrivateDir } from '../storage/state-dir.js';
 import type { CommandResult } from './command-spec.js';
@@ -25,10 +26,13 @@ type Keyed = Pick<Invocation, 'command' | 'flags' | 'options' | 'stateRoot' | 'a
 
 /**
  * Whether the framework answers repeats of this call's key: a writer's (it has the flag), unless the command
- * answers them itself; never a stream to stdout, whose rows a kept answer could not give again.
+ * answers them itself; never a stream to stdout, whose rows a kept answer could not give again, nor a
+ * `--dry-run`, which previews the request rather than making it.
  */
 function replays(inv: Keyed): boolean {
-  return inv.command.spec.keyedReplay !== false && inv.options.idempotencyKey !== undefined && !streamsStdout(inv);
+  const { command, options, flags } = inv;
+  if (command.spec.keyedReplay === false || options.idempotencyKey === undefined) return false;
+  return !streamsStdout(inv) && flags[DRY_RUN_FLAG] !== true;
 }
 
 function pathOf(inv: Keyed): string {

@@ -3,7 +3,7 @@ import { checkpointHeld } from '../../program/call-context.js';
 import type { JobRecord, JobStatus } from '../job-record.js';
 import type { JobStore } from '../job-store.js';
 import { commandLineOf } from './job-view.js';
-import { NOOP_EFFECT } from './keyed-answers.js';
+import { NOOP_EFFECT } from '../../program/keyed-replay.js';
 
 /**
  * What `job cancel` does to a job (data.effect): ends it and discards its checkpoint (`cancelled`; a dry run's

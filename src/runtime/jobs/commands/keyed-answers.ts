@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { ErrorCode } from '../../../contract/error-code.js';
 import { ExitCode } from '../../../contract/exit-code.js';
 import type { CommandResult, FrameworkOptions } from '../../program/command-spec.js';
+import { NOOP_EFFECT } from '../../program/keyed-replay.js';
 import { readJsonFile, writeFileAtomic } from '../../storage/atomic-file.js';
 import { ensurePrivateDir } from '../../storage/state-dir.js';
 import type { JobStore } from '../job-store.js';
@@ -14,8 +15,6 @@ interface KeyedAnswer {
   readonly data: Record<string, unknown>;
 }
 
-/** The effect a repeated key reports: nothing was done this time. */
-export const NOOP_EFFECT = 'noop';
 
 /** The answers of one command (`cancel`, `prune`), by a digest of the caller's key. */
 export class KeyedAnswers {
