@@ -34,7 +34,7 @@ export function assertEstimateBounds(data: unknown): void {
     assert.ok(top.length <= c.distinct, `${label}: more top values than distinct values`);
     assert.ok(top.reduce((sum, t) => sum + t.count, 0) <= c.count, `${label}: top counts above the values`);
     assert.equal(c.top_values_exact === true, c.top_values_error === 0, `${label}: exact iff no error`);
-    for (const t of top) assert.ok(t.count > c.top_values_error!, `${label}: ${t.value} (${t.count}) within the error`);
+    for (const t of top) assert.ok(t.count > c.top_values_error!, `${label}: ${t.value} (${t.count}) within error`);
     const below = !c.top_values_exact && top.length === 0 && c.count > 0;
     assert.equal(c.top_values_below_error, below, `${label}: top_values_below_error`);
   }

@@ -25,7 +25,7 @@ const u53 = (memory: Buffer, at: number) => memory.readUInt32LE(at + 4) * 0x1000
 function tallyAt(k: ExtrasConstants, memory: Buffer, x: number): ValueTally {
   const t = newValueTally();
   const size = memory.readInt32LE(x + k.X_DISTINCT_SIZE);
-  for (let i = 0; t.size < size; i++) {
+  for (let i = 0; i < 2 * k.EXACT_LIMIT && t.size < size; i++) {
     const key = u53(memory, x + k.X_TABLE + 8 * i);
     if (key === 0) continue;
     const ptr = memory.readInt32LE(x + k.X_TALLY_SPANS + 8 * i);

@@ -123,7 +123,8 @@ export function mergeFrequent(a: FrequentValues, b: FrequentValues): void {
 
 /** Exact counts as a summary (a tally past its limit): cut to CAPACITY counters as a merge cuts. */
 export function cutFrequent(
-  size: number, keys: ArrayLike<number>, counts: ArrayLike<number>, values: readonly string[], spans: readonly number[],
+  size: number, keys: ArrayLike<number>, counts: ArrayLike<number>, values: readonly string[],
+  spans: readonly number[],
 ): FrequentValues {
   const f = newFrequentValues();
   const by = size > CAPACITY ? Array.from(counts).slice(0, size).sort((x, y) => y - x)[CAPACITY]! : 0;

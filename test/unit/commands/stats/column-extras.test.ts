@@ -70,7 +70,7 @@ test('exactly EXACT_LIMIT distinct values stay exact; one more is an estimate, n
   assert.equal(more.distinct_relative_error, 0.02);
 });
 
-test('a unique column lists no value, says none is above the error, and has no more distinct values than values', () => {
+test('a unique column lists no value, says none is above the error, has no more distinct values than values', () => {
   for (const n of [EXACT_LIMIT + 1, 2100, 2500, 20_000, 150_000]) {
     const values = Array.from({ length: n }, (_, i) => `id-${i}`);
     for (const size of [997, n]) {
