@@ -5,7 +5,7 @@ import { test, describe, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, writeFileSync } from 'node:fs';
 import { checkpointDone } from '../helpers/checkpoint-peek.js';
-import { runJson, startCli } from '../helpers/run-cli.js';
+import { runCli, runJson, startCli } from '../helpers/run-cli.js';
 import { tempWorld } from '../helpers/temp-world.js';
 import { random } from '../helpers/csv-generator.js';
 import { Distribution, numbers } from '../helpers/distributions.js';
@@ -168,6 +168,18 @@ describe('stint analyze: estimates that never mislead', () => {
     }
     assert.ok(checked >= 20, `${checked} columns checked`);
   });
+
+  test('--format text marks a lower bound with ≥, an estimate with ≈, and says when no value is above the error',
+    async () => {
+      const run = await runCli(['analyze', file, '--format', 'text'], { env: home('text') });
+      assert.equal(run.code, 0, run.stderr);
+      const row = (name: string) => run.stdout.split('\n').filter((line) => line.trimStart().startsWith(`${name} `)).at(-1)!;
+      const day = frequencies(columns['day']!)[0]!;
+      assert.ok(row('day').includes(`${day.value} (${day.count})`), row('day'));
+      assert.match(row('colour'), /red \(≥\d+\)/);
+      assert.match(row('id'), /≈\d+/);
+      assert.match(row('serial'), /none counted more than the error \(\d+\)/);
+    });
 
   test('an hourly series and a flights-like table with seconds and no zone are timestamps (CRLF, quoted)', async () => {
     const hours = Array.from({ length: 5000 }, (_, h) => new Date(Date.UTC(2010, 0, 1, 1) + h * 3_600_000));
