@@ -125,7 +125,10 @@ export function analyzeWithCsvParse(path: string): OracleFile {
     record.forEach((value, k) => (value === '' ? cols[k]!.nulls++ : cols[k]!.values.push(value)));
   });
   const columns = header.map((name, k) => summarize(name, cols[k]!.values, cols[k]!.nulls));
-  const counts = cols.map(({ values }) => ({ distinct: new Set(values).size, top_values: frequencies(values).slice(0, 5) }));
+  const counts = cols.map(({ values }) => ({
+    distinct: new Set(values).size,
+    top_values: frequencies(values).slice(0, 5),
+  }));
   return { rows, columns, counts, raggedLines, raggedCount };
 }
 
