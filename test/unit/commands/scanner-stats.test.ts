@@ -92,7 +92,11 @@ function analyzed(text: string, size: number, width: number): TableStats {
 }
 
 type Summary = Record<string, unknown>;
-const sameEverywhere = ['distinct', 'distinct_exact', 'null_percentage', 'stddev', 'variance'] as const;
+const sameEverywhere = [
+  'distinct', 'distinct_exact', 'distinct_relative_error', 'top_values_exact', 'null_percentage', 'stddev', 'variance',
+] as const;
+/** The columns with at most EXACT_LIMIT distinct values: counted exactly on both paths. */
+const exactlyCounted = ['duplicates', 'day'] as const;
 
 function assertWithinBounds(name: string, summary: Summary, values: readonly string[]): void {
   const present = values.filter((v) => v !== '');
@@ -128,6 +132,12 @@ test('the scanner\'s statistics equal JavaScript\'s where the algorithm does not
         assertWithinBounds(`${name} at ${size} (scanner)`, a, values[name]!);
         assertWithinBounds(`${name} at ${size} (JavaScript)`, b, values[name]!);
       });
+      for (const name of exactlyCounted) {
+        const [a, b] = [scanned, reference].map((stats) => summarizeColumn(name, stats.columns[names.indexOf(name)]!));
+        assert.equal(a!.top_values_exact, true, `${name} at ${size}`);
+        assert.deepEqual(a!.top_values, b!.top_values, `${name} at ${size}: the same exact counts`);
+        assert.deepEqual(a!.top_values, frequencies(values[name]!).slice(0, 5), `${name} at ${size}`);
+      }
       assert.equal(summarizeColumn('day', scanned.columns[4]!).type, 'date');
       assert.equal((summarizeColumn('word', scanned.columns[3]!).top_values ?? [])[0]?.value, 'top "one"');
     }
