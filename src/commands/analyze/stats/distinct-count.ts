@@ -1,10 +1,11 @@
 // How many distinct values a column holds once it holds more than
-// EXACT_LIMIT (below that value-tally.ts counts them exactly): a HyperLogLog sketch of
-// 2^15 registers read with Ertl's improved estimator (2017: no bias tables,
+// EXACT_LIMIT (until then value-tally.ts counts them exactly): a HyperLogLog
+// sketch of 2^15 registers read with Ertl's improved estimator (2017: no bias tables,
 // unbiased over the whole range): standard error 1.04/√2^15 ≈ 0.57 %, so the
 // 2 % bound is 3.5 standard errors. Merging takes the registers' maxima: the
 // same sketch as one fed everything. 32 KiB per column, only past the limit.
-// The 2 % bound is a property of the estimator, not a proof: RELATIVE_ERROR says it.
+// The 2 % (RELATIVE_ERROR, stated in the output) holds with that confidence,
+// not always: the caller also holds the estimate between what it knows.
 // Values count as distinct by their text ("1" and "1.0" are two).
 
 /** Register index bits (the scanner's wasm/column-extras.ts keeps the same). */

@@ -2,10 +2,11 @@
 //
 // The added statistics of each column for one chunk, kept in the scanner's
 // memory so that no value crosses into JavaScript: Welford's moments, an
-// exact tally of the values (then HyperLogLog registers and a Misra-Gries
-// table of frequent values, seeded from the tally), the range of ISO 8601 dates (iso-date.ts), and the
-// quantile sketch's lowest levels (quantile-levels.ts). After a chunk
-// csv-scanner.ts (scanner-extras.ts) turns each into its ../stats/*.ts form,
+// exact tally of the values (past EXACT_LIMIT of them, HyperLogLog registers
+// and a Misra-Gries table of frequent values seeded from the tally), the
+// range of ISO 8601 dates (iso-date.ts), and the quantile sketch's lowest
+// levels (quantile-levels.ts). After a chunk csv-scanner.ts
+// (scanner-extras.ts) turns each into its ../stats/*.ts form,
 // which merges across chunks and goes into checkpoints; each update here
 // mirrors its stats/*.ts twin.
 
