@@ -3,13 +3,16 @@
 // and the sketches carried through a checkpoint across kill -9 and resume.
 import { test, describe, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { checkpointDone } from '../helpers/checkpoint-peek.js';
-import { runJson, startCli } from '../helpers/run-cli.js';
+import { runCli, runJson, startCli } from '../helpers/run-cli.js';
 import { tempWorld } from '../helpers/temp-world.js';
 import { random } from '../helpers/csv-generator.js';
 import { Distribution, numbers } from '../helpers/distributions.js';
 import { dataWithoutExtras, exactVariance, frequencies, rankError } from '../helpers/stats-oracle.js';
+import { analyzedColumns, assertEstimateBounds } from '../helpers/estimate-bounds.js';
+import { fixturePath } from '../helpers/paths.js';
+import { analyzeWithCsvParse, type OracleFile } from '../helpers/analyze-oracle.js';
 
 const world = tempWorld('analyze-stats');
 const home = (name: string) => ({ STINT_HOME: world.path(`home-${name}`), STINT_TEST_MODE: '1' });
@@ -38,6 +41,7 @@ function columnsOf(rows: number): Record<string, string[]> {
     day: Array.from({ length: rows }, (_, i) => new Date(Date.UTC(2020, 0, 1) + (i % 1500) * DAY).toISOString())
       .map((iso) => iso.slice(0, 10)),
     at: Array.from({ length: rows }, (_, i) => `2024-03-01T${String(i % 24).padStart(2, '0')}:15:00+01:00`),
+    serial: Array.from({ length: rows }, (_, i) => `serial-${(i * 104_729) % rows}`),
   };
 }
 
@@ -45,10 +49,14 @@ const columns = columnsOf(ROWS);
 const names = Object.keys(columns);
 const file = world.path('known.csv');
 
+/** The file counted by csv-parse (analyze-oracle.ts), which shares no code with analyze. */
+let oracle: OracleFile;
+
 before(() => {
   const lines = [names.join(',')];
   for (let r = 0; r < ROWS; r++) lines.push(names.map((n) => columns[n]![r]).join(','));
   writeFileSync(file, `${lines.join('\n')}\n`);
+  oracle = analyzeWithCsvParse(file);
 });
 
 function byName(data: Record<string, unknown> | null): Record<string, Column> {
@@ -78,6 +86,23 @@ function assertBounds(got: Record<string, Column>, label: string): void {
   }
   assert.equal(got['uniform']!['null_percentage'], (100 * Math.ceil(ROWS / 97)) / ROWS);
   assert.equal(got['skewed']!['null_percentage'], 0);
+  for (const name of ['duplicates', 'day', 'at']) {
+    const exact = oracle.counts[names.indexOf(name)]!;
+    assert.deepEqual(got[name]!['top_values'], exact.top_values, `${label} ${name}: the exact top five (csv-parse)`);
+    assert.equal(got[name]!['distinct'], exact.distinct, `${label} ${name}: the exact distinct count (csv-parse)`);
+    assert.equal(got[name]!['top_values_exact'], true, `${label} ${name}`);
+  }
+  for (const name of ['id', 'colour', 'serial']) {
+    const exact = new Map(frequencies(columns[name]!).map((f) => [f.value, f.count]));
+    const error = got[name]!['top_values_error'] as number;
+    assert.equal(got[name]!['top_values_exact'], false, `${label} ${name}`);
+    for (const t of got[name]!['top_values'] as { value: string; count: number }[]) {
+      assert.ok(t.count > error, `${label} ${name}: ${t.value} (${t.count}) is not above the error ${error}`);
+      assert.ok(t.count <= exact.get(t.value)! && exact.get(t.value)! - t.count <= error, `${label} ${name}`);
+    }
+  }
+  assert.deepEqual(got['serial']!['top_values'], [], `${label}: a unique column lists nothing`);
+  assert.equal(got['serial']!['top_values_below_error'], true, `${label}: and says why`);
   for (const name of ['duplicates', 'colour']) {
     const expected = frequencies(columns[name]!).slice(0, 5);
     const top = got[name]!['top_values'] as { value: string; count: number }[];
@@ -135,5 +160,49 @@ describe('stint analyze: the sketches survive kill -9 and resume', () => {
       }
     }
     assertBounds(got, 'resumed');
+  });
+});
+
+describe('stint analyze: estimates that never mislead', () => {
+  test('distinct ≤ count and no listed value within the error, on every column of every fixture', async () => {
+    const files = readdirSync(fixturePath('csv')).map((name) => fixturePath('csv', name));
+    let checked = 0;
+    for (const path of [...files, file]) {
+      const { envelope } = await runJson(['analyze', path], { env: home('fixtures') });
+      assertEstimateBounds(envelope.data); // envelopeOf checks it too: said here so it cannot go unsaid
+      checked += analyzedColumns(envelope.data).length;
+    }
+    assert.ok(checked >= 20, `${checked} columns checked`);
+  });
+
+  test('--format text marks a lower bound with ≥, an estimate with ≈, and says when no value is above the error',
+    async () => {
+      const run = await runCli(['analyze', file, '--format', 'text'], { env: home('text') });
+      assert.equal(run.code, 0, run.stderr);
+      const row = (name: string) => run.stdout.split('\n').filter((line) => line.trimStart().startsWith(`${name} `)).at(-1)!;
+      const day = frequencies(columns['day']!)[0]!;
+      assert.ok(row('day').includes(`${day.value} (${day.count})`), row('day'));
+      assert.match(row('colour'), /red \(≥\d+\)/);
+      assert.match(row('id'), /≈\d+/);
+      assert.match(row('serial'), /none counted more than the error \(\d+\)/);
+    });
+
+  test('an hourly series and a flights-like table with seconds and no zone are timestamps (CRLF, quoted)', async () => {
+    const hours = Array.from({ length: 5000 }, (_, h) => new Date(Date.UTC(2010, 0, 1, 1) + h * 3_600_000));
+    const plain = (d: Date) => d.toISOString().slice(0, 19).replace('T', ' ');
+    const hourly = ['date,temp', ...hours.map((d, i) => `${plain(d)},${(i % 40) - 5}.5`)];
+    writeFileSync(world.path('hourly.csv'), `${hourly.join('\r\n')}\r\n`);
+    const flights = ['date,delay,distance,origin,destination',
+      ...hours.map((d, i) => `"${d.toISOString().slice(0, 19)}",${(i % 90) - 10},${300 + i},SEA,"${i % 2 ? 'SFO' : 'LAX'}"`)];
+    writeFileSync(world.path('flights.csv'), `${flights.join('\n')}\n`);
+    for (const [name, first, last] of [
+      ['hourly.csv', '2010-01-01 01:00:00', plain(hours.at(-1)!)],
+      ['flights.csv', '2010-01-01T01:00:00', hours.at(-1)!.toISOString().slice(0, 19)],
+    ] as const) {
+      const { run, envelope } = await runJson(['analyze', world.path(name)], { env: home('timestamps') });
+      assert.equal(run.code, 0, run.stderr);
+      const date = byName(envelope.data)['date']!;
+      assert.deepEqual([date['type'], date['min'], date['max']], ['timestamp', first, last], name);
+    }
   });
 });

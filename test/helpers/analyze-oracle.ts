@@ -4,6 +4,7 @@
 // the scanner.
 import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
+import { frequencies } from './stats-oracle.js';
 
 const INTEGER = /^[+-]?\d+$/;
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
@@ -90,9 +91,16 @@ export interface OracleColumn {
   max_length?: number;
 }
 
+/** A column's values counted exactly: what analyze says while it has at most 2048 distinct ones. */
+export interface OracleCounts {
+  distinct: number;
+  top_values: { value: string; count: number }[];
+}
+
 export interface OracleFile {
   rows: number;
   columns: OracleColumn[];
+  counts: OracleCounts[];
   raggedLines: number[];
   raggedCount: number;
 }
@@ -117,7 +125,11 @@ export function analyzeWithCsvParse(path: string): OracleFile {
     record.forEach((value, k) => (value === '' ? cols[k]!.nulls++ : cols[k]!.values.push(value)));
   });
   const columns = header.map((name, k) => summarize(name, cols[k]!.values, cols[k]!.nulls));
-  return { rows, columns, raggedLines, raggedCount };
+  const counts = cols.map(({ values }) => ({
+    distinct: new Set(values).size,
+    top_values: frequencies(values).slice(0, 5),
+  }));
+  return { rows, columns, counts, raggedLines, raggedCount };
 }
 
 /** The line each non-empty record starts on, read character by character. */

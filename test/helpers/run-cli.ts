@@ -4,6 +4,7 @@ import { readdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Envelope } from '../../src/contract/envelope.js';
 import { assertEnvelope } from './schemas.js';
+import { assertEstimateBounds } from './estimate-bounds.js';
 import { STATE_DIR_ENV, stateDirEnvOf } from '../../src/runtime/storage/state-dir.js';
 import { programPath, STINT_BIN } from './paths.js';
 import { tempWorld } from './temp-world.js';
@@ -95,6 +96,7 @@ export function envelopeOf(run: CliRun): Envelope<Record<string, unknown>> {
   assert.equal(text.trimEnd().split('\n').length, 1, `stdout should be one line: ${text.slice(0, 500)}`);
   const envelope = JSON.parse(text) as Envelope<Record<string, unknown>>;
   assertEnvelope(envelope);
+  assertEstimateBounds(envelope.data);
   assert.equal(envelope.meta.exit_code, run.code, 'meta.exit_code equals the process exit code');
   assert.equal(envelope.ok, run.code === 0, 'ok iff exit 0');
   assert.ok(!/\u001b\[/.test(text), 'no ANSI on stdout');

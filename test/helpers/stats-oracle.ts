@@ -4,8 +4,8 @@
 
 /** The keys of a column summary that stats/column-extras.ts adds. */
 export const EXTRA_KEYS = [
-  'null_percentage', 'distinct', 'distinct_exact', 'top_values', 'top_values_error', 'stddev', 'variance',
-  'q25', 'q50', 'q75',
+  'null_percentage', 'distinct', 'distinct_exact', 'distinct_relative_error', 'top_values', 'top_values_exact',
+  'top_values_error', 'top_values_below_error', 'stddev', 'variance', 'q25', 'q50', 'q75', 'quartile_rank_error',
 ] as const;
 
 /** A summary without the added statistics (a date column reads as the string column it also is). */
@@ -53,7 +53,8 @@ export function exactVariance(values: readonly number[]): number {
 
 /** The added statistics that depend on where chunks (and resumes) fall: each within its own bound. */
 export const SPLIT_DEPENDENT_KEYS = [
-  'top_values', 'top_values_error', 'stddev', 'variance', 'q25', 'q50', 'q75',
+  'top_values', 'top_values_error', 'top_values_below_error', 'stddev', 'variance', 'q25', 'q50', 'q75',
+  'quartile_rank_error',
 ] as const;
 
 /**

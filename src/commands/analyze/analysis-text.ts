@@ -36,14 +36,19 @@ function cell(value: unknown): string {
   return typeof value === 'number' ? String(Number(value.toPrecision(12))) : String(value);
 }
 
-/** `≈` marks an estimate; a count of the most frequent is a lower bound (`≥`) once the summary has dropped any. */
+/** The most frequent: exact counts, or lower bounds (`≥`) from the summary, or why none is listed. */
+function topCell(c: ColumnSummary): string {
+  if (c.top_values_below_error) return `none counted more than the error (${c.top_values_error})`;
+  const atLeast = c.top_values_exact === false ? '≥' : '';
+  return (c.top_values ?? []).map((t) => `${t.value} (${atLeast}${t.count})`).join(', ');
+}
+
+/** `≈` marks an estimate. */
 function spreadRow(c: ColumnSummary): string[] {
   const distinct = c.distinct === undefined ? '' : `${c.distinct_exact ? '' : '≈'}${c.distinct}`;
-  const atLeast = c.top_values_error ? '≥' : '';
-  const top = (c.top_values ?? []).map((t) => `${t.value} (${atLeast}${t.count})`).join(', ');
   const percent = c.null_percentage === undefined ? '' : String(Number(c.null_percentage.toFixed(2)));
   const stddev = c.stddev === undefined ? '' : String(Number(c.stddev.toPrecision(6)));
-  return [c.name, percent, distinct, stddev, ...[c.q25, c.q50, c.q75].map(cell), top];
+  return [c.name, percent, distinct, stddev, ...[c.q25, c.q50, c.q75].map(cell), topCell(c)];
 }
 
 /** `--format text`: a table per file (fitted to a terminal's `width`), then what could not be analyzed. */

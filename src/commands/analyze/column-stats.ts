@@ -150,13 +150,20 @@ export interface ColumnSummary {
   readonly null_percentage?: number;
   readonly distinct?: number;
   readonly distinct_exact?: boolean;
+  /** 0 when exact, else the estimate's relative error bound. */
+  readonly distinct_relative_error?: number;
   readonly top_values?: readonly { readonly value: string; readonly count: number }[];
+  readonly top_values_exact?: boolean;
   readonly top_values_error?: number;
+  /** Not exact and no value counted more often than the error: none can be told from the rest. */
+  readonly top_values_below_error?: boolean;
   readonly stddev?: number;
   readonly variance?: number;
   readonly q25?: number;
   readonly q50?: number;
   readonly q75?: number;
+  /** 0 when the quartiles are exact, else their rank error bound as a share of the values. */
+  readonly quartile_rank_error?: number;
 }
 
 const decoder = new TextDecoder();

@@ -47,7 +47,6 @@ interface ScannerExports {
   scan(at: number, length: number, from: number, line: number, limit: number, atEof: number): number;
   limits(deferredAt: number): void;
   isoInstant(s: number, e: number): number;
-  distinctKeys(k: number): number;
   fieldKey(s: number, len: number): number;
   sortLevels(k: number): void;
 }
@@ -162,7 +161,7 @@ const align = (offset: number) => (offset + 15) & ~15;
 /** Bytes past the chunk the scanner may read (its hash reads whole words; its date reader looks past a field's end). */
 const SLACK = 64;
 /**
- * The most memory the columns' added statistics take in the scanner (about 87 KiB each, so 190 columns): a wider
+ * The most memory the columns' added statistics take in the scanner (about 135 KiB each, so 120 columns): a wider
  * table has its further columns' fields handed back to JavaScript, which keeps them in less (and more slowly).
  */
 const EXTRAS_BUDGET = 16 * 1024 * 1024;
@@ -259,7 +258,7 @@ function statsInMemory(
     column.strMax = text(int(k.COL_STR_MAX_PTR), int(k.COL_STR_MAX_LEN));
     if (c >= at.scanned) continue; // its non-empty fields were all handed back
     x.sortLevels(c);
-    extrasInMemory(k, memory, at.extrasAt + c * k.EXTRAS_BYTES, column.extras, () => x.distinctKeys(c));
+    extrasInMemory(k, memory, at.extrasAt + c * k.EXTRAS_BYTES, column.extras);
   }
   return stats;
 }

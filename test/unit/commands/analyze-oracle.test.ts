@@ -32,7 +32,10 @@ function scan(path: string, bytes: Buffer, pieces: number, rnd: () => number) {
     mergeTableStats(total, map(chunk, { start: cuts[k]!, end: cuts[k + 1]!, options: { width } }), line);
     line += chunk.filter((b) => b === 0x0a).length;
   }
-  return { rows: total.rows, columns: header.names.map((name, k) => withoutExtras({ ...summarizeColumn(name, total.columns[k]!) })), ragged: total.ragged };
+  const summaries = header.names.map((name, k) => summarizeColumn(name, total.columns[k]!));
+  const counts = summaries.map(({ distinct, distinct_exact, top_values, top_values_exact }) =>
+    ({ distinct, distinct_exact, top_values, top_values_exact }));
+  return { rows: total.rows, columns: summaries.map((c) => withoutExtras({ ...c })), counts, ragged: total.ragged };
 }
 
 test('the scanner equals csv-parse on generated CSV (property test, 300 files)', () => {
@@ -53,6 +56,8 @@ test('the scanner equals csv-parse on generated CSV (property test, 300 files)',
     const expected = analyzeWithCsvParse(path);
     const actual = scan(path, bytes, 1 + Math.floor(rnd() * 10), rnd);
     assert.deepEqual(JSON.parse(JSON.stringify(actual.columns)), JSON.parse(JSON.stringify(expected.columns)), `seed ${seed}: columns`);
+    const exact = expected.counts.map((c) => ({ ...c, distinct_exact: true, top_values_exact: true }));
+    assert.deepEqual(actual.counts, exact, `seed ${seed}: distinct and top values, counted exactly`);
     assert.equal(actual.rows, expected.rows, `seed ${seed}: rows`);
     assert.equal(actual.ragged.count, expected.raggedCount, `seed ${seed}: ragged count`);
     assert.deepEqual(actual.ragged.lines, expected.raggedLines, `seed ${seed}: ragged lines`);

@@ -92,7 +92,11 @@ function analyzed(text: string, size: number, width: number): TableStats {
 }
 
 type Summary = Record<string, unknown>;
-const sameEverywhere = ['distinct', 'distinct_exact', 'null_percentage', 'stddev', 'variance'] as const;
+const sameEverywhere = [
+  'distinct', 'distinct_exact', 'distinct_relative_error', 'top_values_exact', 'null_percentage', 'stddev', 'variance',
+] as const;
+/** The columns with at most EXACT_LIMIT distinct values: counted exactly on both paths. */
+const exactlyCounted = ['duplicates', 'day'] as const;
 
 function assertWithinBounds(name: string, summary: Summary, values: readonly string[]): void {
   const present = values.filter((v) => v !== '');
@@ -128,7 +132,60 @@ test('the scanner\'s statistics equal JavaScript\'s where the algorithm does not
         assertWithinBounds(`${name} at ${size} (scanner)`, a, values[name]!);
         assertWithinBounds(`${name} at ${size} (JavaScript)`, b, values[name]!);
       });
+      for (const name of exactlyCounted) {
+        const [a, b] = [scanned, reference].map((stats) => summarizeColumn(name, stats.columns[names.indexOf(name)]!));
+        assert.equal(a!.top_values_exact, true, `${name} at ${size}`);
+        assert.deepEqual(a!.top_values, b!.top_values, `${name} at ${size}: the same exact counts`);
+        assert.deepEqual(a!.top_values, frequencies(values[name]!).slice(0, 5), `${name} at ${size}`);
+      }
       assert.equal(summarizeColumn('day', scanned.columns[4]!).type, 'date');
       assert.equal((summarizeColumn('word', scanned.columns[3]!).top_values ?? [])[0]?.value, 'top "one"');
+    }
+  });
+
+/** Every form of the README's grammar: a date, or a date, `T` or a space, HH:MM[:SS[.fff]], and any zone form. */
+function timestampForms(): string[] {
+  const times = ['01:00', '01:00:00', '01:00:00.5', '01:00:00.250', '01:00:00,5', '01:00:00.123456789'];
+  const zones = ['', 'Z', 'z', '+05:30', '-05:30', '+0530', '-0530', '+05', '-05'];
+  return ['T', 't', ' '].flatMap((t) => times.flatMap((time) => zones.map((zone) => `2010-01-01${t}${time}${zone}`)));
+}
+
+test('the byte after a field is never read as part of its time: each form reads the same before a comma', () => {
+  for (const text of ['2010-01-01', ...timestampForms()]) {
+    const alone = Buffer.from(text);
+    const expected = parseIsoDate(alone, 0, alone.length);
+    assert.ok(!Number.isNaN(expected), text);
+    for (const after of [',', ';', '.', ':', '0', '\r']) {
+      const followed = Buffer.from(`${text}${after}`);
+      assert.equal(parseIsoDate(followed, 0, alone.length), expected, `${text} before ${JSON.stringify(after)}`);
+    }
+    assert.equal(scannerIsoInstant(alone), expected, text);
+  }
+});
+
+test('every ISO 8601 form is a timestamp (a date alone a date) in the scanner and in JavaScript, in every'
+  + ' column position and line end', () => {
+    const hourly = Array.from({ length: 30 }, (_, h) => `2010-01-0${1 + Math.floor(h / 24)}`);
+    for (const form of ['2010-01-01', ...timestampForms()]) {
+      const hour = (h: number) => `${String(h % 24).padStart(2, '0')}:`;
+      const column = hourly.map((day, h) => `${day}${form.slice(10).replace('01:', hour(h))}`);
+      const quoted = form.includes(',');
+      const cell = (v: string) => (quoted ? `"${v}"` : v);
+      for (const eol of ['\n', '\r\n']) {
+        const lines = ['a,b,c', ...column.map((v) => `${cell(v)},${cell(v)},${cell(v)}`)];
+        const text = `${lines.join(eol)}${eol}`;
+        for (const limits of [undefined, { deferred: 4096, scanned: 0 }]) {
+          setScannerLimits(limits);
+          const stats = analyzed(text, 1 << 20, 3);
+          setScannerLimits();
+          const path = limits ? 'JavaScript' : 'scanner';
+          ['a', 'b', 'c'].forEach((name, k) => {
+            const summary = summarizeColumn(name, stats.columns[k]!);
+            const type = form.length === 10 ? 'date' : 'timestamp';
+            assert.equal(summary.type, type, `${form} in column ${name} (${path}, ${JSON.stringify(eol)})`);
+            assert.equal(summary.min, column[0], `${form}: earliest (${path})`);
+          });
+        }
+      }
     }
   });

@@ -2,23 +2,36 @@
 // (stats/*.ts): moments, quantiles, distinct count, frequent values, dates.
 // Fields reach them from the scanner (csv-scanner.ts) or the JavaScript path
 // (field-stats.ts): every non-empty value's text, and every number's value.
+// A column's values are tallied exactly while it holds at most EXACT_LIMIT
+// distinct ones; past that, a HyperLogLog counts them and a Misra-Gries
+// summary keeps the frequent ones, each seeded from the tally it replaces.
 import { addDate, mergeDates, newDateRange, settleDates, type DateRange } from './date-range.js';
 import {
-  addDistinct, distinctOf, mergeDistinct, newDistinctCount, packDistinct, type DistinctCount,
+  addRegister, EXACT_LIMIT, estimateDistinct, mergeRegisters, newRegisters, RELATIVE_ERROR,
 } from './distinct-count.js';
 import { fieldHash } from './field-hash.js';
 import {
-  addFrequent, mergeFrequent, newFrequentValues, settleFrequent, topValues, type FrequentValues,
+  addFrequent, cutFrequent, mergeFrequent, newFrequentValues, settleFrequent, topValues, type FrequentValues,
 } from './frequent-values.js';
 import { addMoment, mergeMoments, newMoments, sampleVariance, type Moments } from './moments.js';
 import {
   addQuantileValue, mergeQuantiles, newQuantileSketch, packQuantiles, quantilesOf, type QuantileSketch,
 } from './quantile-sketch.js';
+import {
+  addTallied, entriesOf, mergeTally, newValueTally, packTally, settleTally, type ValueTally,
+} from './value-tally.js';
+
+/** The quartiles' rank error bound, as a share of the values (quantile-sketch.ts), once the sketch has compacted. */
+export const QUARTILE_RANK_ERROR = 0.01;
 
 export interface ColumnExtras {
   moments: Moments;
   quantiles: QuantileSketch;
-  distinct: DistinctCount;
+  /** Exact counts while the column has at most EXACT_LIMIT distinct values; null after. */
+  tally: ValueTally | null;
+  /** HyperLogLog registers once the tally is gone; null before. */
+  registers: Uint8Array | null;
+  /** The Misra-Gries summary once the tally is gone (empty before). */
   frequent: FrequentValues;
   dates: DateRange;
 }
@@ -27,16 +40,36 @@ export function newColumnExtras(): ColumnExtras {
   return {
     moments: newMoments(),
     quantiles: newQuantileSketch(),
-    distinct: newDistinctCount(),
+    tally: newValueTally(),
+    registers: null,
     frequent: newFrequentValues(),
     dates: newDateRange(),
   };
 }
 
+/** A tally's values as the sketches hold them. */
+function sketchOf(t: ValueTally): { registers: Uint8Array; frequent: FrequentValues } {
+  const { keys, counts } = entriesOf(t);
+  const registers = newRegisters();
+  for (let i = 0; i < t.size; i++) addRegister(registers, keys[i]!);
+  return { registers, frequent: cutFrequent(t.size, keys, counts, t.values, t.spans) };
+}
+
+/** Past the exact range: the tally's values go to the sketches. */
+function overflow(x: ColumnExtras): void {
+  ({ registers: x.registers, frequent: x.frequent } = sketchOf(x.tally!));
+  x.tally = null;
+}
+
 /** A non-empty value's text, bytes s..e of `b`, with its hash (fieldHash) when the caller has it. */
 export function observeText(x: ColumnExtras, b: Uint8Array, s: number, e: number, hash = fieldHash(b, s, e)): void {
-  addDistinct(x.distinct, hash);
-  addFrequent(x.frequent, hash, s, e);
+  if (x.tally) {
+    addTallied(x.tally, hash, s, e);
+    if (x.tally.size > EXACT_LIMIT) overflow(x);
+  } else {
+    addRegister(x.registers!, hash);
+    addFrequent(x.frequent, hash, s, e);
+  }
   addDate(x.dates, b, s, e);
 }
 
@@ -48,6 +81,7 @@ export function observeNumber(x: ColumnExtras, value: number): void {
 
 /** Reads what still points into the chunk's bytes `b`: call before the chunk's memory is reused. */
 export function settleExtras(x: ColumnExtras, b: Buffer): void {
+  if (x.tally) settleTally(x.tally, b);
   settleFrequent(x.frequent, b);
   settleDates(x.dates, b);
 }
@@ -55,36 +89,79 @@ export function settleExtras(x: ColumnExtras, b: Buffer): void {
 /** Readies a chunk's partial for the trip to the main thread: one buffer, not a number per item, to clone. */
 export function packExtras(x: ColumnExtras): void {
   packQuantiles(x.quantiles);
-  packDistinct(x.distinct);
+  if (x.tally) packTally(x.tally);
+}
+
+/** Folds a settled chunk's values `b` into `a`: tallies while both have one and the union fits. */
+function mergeCounts(a: ColumnExtras, b: ColumnExtras): void {
+  if (a.tally && b.tally) {
+    mergeTally(a.tally, b.tally);
+    if (a.tally.size > EXACT_LIMIT) overflow(a);
+    return;
+  }
+  if (a.tally) overflow(a);
+  const sketch = b.tally ? sketchOf(b.tally) : { registers: b.registers!, frequent: b.frequent };
+  mergeRegisters(a.registers!, sketch.registers);
+  mergeFrequent(a.frequent, sketch.frequent);
 }
 
 export function mergeExtras(a: ColumnExtras, b: ColumnExtras): void {
   mergeMoments(a.moments, b.moments);
   mergeQuantiles(a.quantiles, b.quantiles);
-  mergeDistinct(a.distinct, b.distinct);
-  mergeFrequent(a.frequent, b.frequent);
+  mergeCounts(a, b);
   mergeDates(a.dates, b.dates);
+}
+
+/** The distinct count: exact from the tally, else the estimate held between what is known for sure. */
+function distinctSummary(x: ColumnExtras, count: number) {
+  if (x.tally) return { distinct: x.tally.size, distinct_exact: true, distinct_relative_error: 0 };
+  // Past the tally more than EXACT_LIMIT values were seen, and no column has more distinct values than values.
+  const estimate = Math.min(count, Math.max(EXACT_LIMIT + 1, estimateDistinct(x.registers!)));
+  return { distinct: estimate, distinct_exact: false, distinct_relative_error: RELATIVE_ERROR };
+}
+
+/**
+ * The most frequent: exact from the tally; from the summary, only values
+ * counted more often than its error (the others cannot be told from values
+ * the summary dropped). `top_values_below_error`: none was, though values exist.
+ */
+function topSummary(x: ColumnExtras, count: number) {
+  if (x.tally) {
+    const { counts } = entriesOf(x.tally);
+    const top = topValues(x.tally.size, counts, x.tally.values);
+    return { top_values: top, top_values_exact: true, top_values_error: 0, top_values_below_error: false };
+  }
+  const f = x.frequent;
+  const top = topValues(f.size, f.counts, f.values).filter((t) => t.count > f.error);
+  return {
+    top_values: top, top_values_exact: false, top_values_error: f.error,
+    top_values_below_error: top.length === 0 && count > 0,
+  };
 }
 
 /** The statistics for every column: null share, distinct values, the most frequent. */
 export function commonSummary(x: ColumnExtras, count: number, nulls: number) {
-  const distinct = distinctOf(x.distinct);
   return {
     null_percentage: count + nulls === 0 ? 0 : (100 * nulls) / (count + nulls),
-    distinct: distinct.count,
-    distinct_exact: distinct.exact,
-    top_values: topValues(x.frequent),
-    top_values_error: x.frequent.error,
+    ...distinctSummary(x, count),
+    ...topSummary(x, count),
   };
+}
+
+/** True while the sketch holds every value at weight 1 (it never compacted): its quartiles are exact. */
+function quantilesExact(s: QuantileSketch): boolean {
+  const lengths = s.packed ? s.packed.lengths : s.levels.map((level) => level.length);
+  return lengths.every((length, h) => h === 0 || length === 0);
 }
 
 /** The statistics of a numeric column: spread and quartiles. */
 export function numericSummary(x: ColumnExtras) {
   const variance = sampleVariance(x.moments);
   const [q25, q50, q75] = quantilesOf(x.quantiles, [0.25, 0.5, 0.75]);
+  const quartile_rank_error = quantilesExact(x.quantiles) ? 0 : QUARTILE_RANK_ERROR;
   return {
     ...(variance === undefined ? {} : { stddev: Math.sqrt(variance), variance }),
-    ...(q25 === undefined ? {} : { q25, q50, q75 }),
+    ...(q25 === undefined ? {} : { q25, q50, q75, quartile_rank_error }),
   };
 }
 

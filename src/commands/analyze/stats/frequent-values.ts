@@ -121,11 +121,25 @@ export function mergeFrequent(a: FrequentValues, b: FrequentValues): void {
   if (a.size > CAPACITY) subtract(a, a.counts.slice(0, a.size).sort((x, y) => y - x)[CAPACITY]!);
 }
 
-/** The TOP most frequent, most first (ties by text), with their counts. */
-export function topValues(f: FrequentValues): { value: string; count: number }[] {
-  return f.keys
-    .slice(0, f.size)
-    .map((_, i) => ({ value: f.values[i]!, count: f.counts[i]! }))
+/** Exact counts as a summary (a tally past its limit): cut to CAPACITY counters as a merge cuts. */
+export function cutFrequent(
+  size: number, keys: ArrayLike<number>, counts: ArrayLike<number>, values: readonly string[],
+  spans: readonly number[],
+): FrequentValues {
+  const f = newFrequentValues();
+  const by = size > CAPACITY ? Array.from(counts).slice(0, size).sort((x, y) => y - x)[CAPACITY]! : 0;
+  for (let i = 0; i < size; i++) {
+    if (counts[i]! > by) append(f, keys[i]!, counts[i]! - by, values[i]!, spans[2 * i] ?? -1, spans[2 * i + 1] ?? -1);
+  }
+  f.error = by;
+  return f;
+}
+
+/** The TOP most frequent of `size` counted values, most first (ties by text), with their counts. */
+export function topValues(
+  size: number, counts: ArrayLike<number>, values: readonly string[],
+): { value: string; count: number }[] {
+  return Array.from({ length: size }, (_, i) => ({ value: values[i]!, count: counts[i]! }))
     .sort((x, y) => y.count - x.count || (x.value < y.value ? -1 : x.value > y.value ? 1 : 0))
     .slice(0, TOP);
 }

@@ -42,19 +42,23 @@ function zoneOffset(b: Uint8Array, at: number, e: number): number {
 /** Where the last time of day read ended. */
 let timeEnd = 0;
 
-/** Milliseconds into the day of HH:MM[:SS[.fff]] at `at` (its end in timeEnd); NaN when malformed. */
+/**
+ * Milliseconds into the day of HH:MM[:SS[.fff]] at `at` (its end in timeEnd); NaN when malformed. Nothing at
+ * or past `e` is read as the time's: the byte after a field is the delimiter, and a comma is also a fraction's mark.
+ */
 function timeOfDay(b: Uint8Array, at: number, e: number): number {
+  if (at + 5 > e) return NaN;
   const hours = digits(b, at, 2);
   const minutes = b[at + 2] === COLON ? digits(b, at + 3, 2) : -1;
   if (hours < 0 || hours > 23 || minutes < 0 || minutes > 59) return NaN;
   let end = at + 5;
   let ms = (hours * 60 + minutes) * 60000;
-  if (b[end] === COLON) {
-    const seconds = digits(b, end + 1, 2);
+  if (end < e && b[end] === COLON) {
+    const seconds = end + 3 <= e ? digits(b, end + 1, 2) : -1;
     if (seconds < 0 || seconds > 60) return NaN;
     ms += seconds * 1000;
     end += 3;
-    if (b[end] === 46 || b[end] === 44) {
+    if (end < e && (b[end] === 46 || b[end] === 44)) {
       let scale = 100;
       const first = ++end;
       for (; end < e && b[end]! >= 48 && b[end]! <= 57; end++, scale /= 10) ms += (b[end]! - 48) * scale;
@@ -62,7 +66,7 @@ function timeOfDay(b: Uint8Array, at: number, e: number): number {
     }
   }
   timeEnd = end;
-  return end <= e ? ms : NaN;
+  return ms;
 }
 
 /** The instant the date or timestamp in bytes s..e names; NaN when it is neither. */

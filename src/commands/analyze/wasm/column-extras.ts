@@ -1,25 +1,26 @@
 // AssemblyScript, compiled with csv-scan.ts (which calls it per value).
 //
 // The added statistics of each column for one chunk, kept in the scanner's
-// memory so that no value crosses into JavaScript: Welford's moments, the
-// exact distinct set (then HyperLogLog registers), a Misra-Gries table of
-// frequent values, the range of ISO 8601 dates (iso-date.ts), and the
-// quantile sketch's lowest levels (quantile-levels.ts). After a chunk
-// csv-scanner.ts (scanner-extras.ts) turns each into its ../stats/*.ts form,
+// memory so that no value crosses into JavaScript: Welford's moments, an
+// exact tally of the values (past EXACT_LIMIT of them, HyperLogLog registers
+// and a Misra-Gries table of frequent values seeded from the tally), the
+// range of ISO 8601 dates (iso-date.ts), and the quantile sketch's lowest
+// levels (quantile-levels.ts). After a chunk csv-scanner.ts
+// (scanner-extras.ts) turns each into its ../stats/*.ts form,
 // which merges across chunks and goes into checkpoints; each update here
 // mirrors its stats/*.ts twin.
 
 import { isoInstant } from './iso-date';
 import { addQuantile, LEVELS_BYTES, resetCoin, sortFirstLevel } from './quantile-levels';
 
-/** As stats/distinct-count.ts: exact up to this many values, then 2^HLL_BITS registers. */
+/** As stats/value-tally.ts and distinct-count.ts: exact up to this many values, then 2^HLL_BITS registers. */
 export const EXACT_LIMIT: i32 = 2048;
 export const HLL_BITS: i32 = 15;
 /** Misra-Gries counters per chunk: twice the merged summary's CAPACITY (stats/frequent-values.ts). */
 export const FREQUENT_SLOTS: i32 = 128;
 
 const TABLE_SLOTS: i32 = 2 * EXACT_LIMIT; // at most half full
-const TABLE_BYTES: i32 = 8 * TABLE_SLOTS; // the exact set's u64 keys, or the registers (2^15 u8) in their place
+const TABLE_BYTES: i32 = 8 * TABLE_SLOTS; // the tally's u64 keys, or the registers (2^15 u8) in their place
 const INDEX_SLOTS: i32 = 4 * FREQUENT_SLOTS; // key -> 1 + entry, open-addressed: short probes
 const RANK_BITS: i32 = 53 - HLL_BITS;
 
@@ -43,7 +44,10 @@ export const X_DATE_MAX_LEN: i32 = 84;
 // 60, 88..95: free.
 const HEADER_BYTES: i32 = 96;
 export const X_TABLE: i32 = HEADER_BYTES;
-export const X_FREQUENT_KEYS: i32 = X_TABLE + TABLE_BYTES;
+/** Beside each key of the tally: its count (u32), its text (pointer, length). */
+export const X_TALLY_COUNTS: i32 = X_TABLE + TABLE_BYTES;
+export const X_TALLY_SPANS: i32 = X_TALLY_COUNTS + 4 * TABLE_SLOTS;
+export const X_FREQUENT_KEYS: i32 = X_TALLY_SPANS + 8 * TABLE_SLOTS;
 export const X_FREQUENT_COUNTS: i32 = X_FREQUENT_KEYS + 8 * FREQUENT_SLOTS;
 /** Each entry's text in the chunk's memory: (pointer, length). */
 export const X_FREQUENT_SPANS: i32 = X_FREQUENT_COUNTS + 4 * FREQUENT_SLOTS;
@@ -53,24 +57,8 @@ export const EXTRAS_BYTES: i32 = X_QUANTILE_LEVELS + LEVELS_BYTES;
 
 let extras: usize = 0;
 let extrasWidth: i32 = 0;
-/** The exact set's keys while it turns into registers; a purge's counts. */
+/** The tally's keys while they turn into registers; a purge's (or the tally's) counts. */
 const SCRATCH = memory.data(8 * (EXACT_LIMIT + 1));
-
-/**
- * Column k's exact set as doubles (the keys are below 2^53), one after the
- * other from the returned address; how many: its X_DISTINCT_SIZE.
- */
-export function distinctKeys(k: i32): usize {
-  const table = extrasOf(k) + X_TABLE;
-  let n = 0;
-  for (let i = 0; i < TABLE_SLOTS; i++) {
-    const key = load<u64>(table + (<usize>i << 3));
-    if (key == 0) continue;
-    store<f64>(SCRATCH + (<usize>n << 3), <f64>key);
-    n++;
-  }
-  return SCRATCH;
-}
 
 /** At a chunk's end, column k's quantile levels in order for JavaScript (whose compactions then sort sorted runs). */
 export function sortLevels(k: i32): void {
@@ -155,15 +143,19 @@ export function fieldKey(s: usize, len: i32): f64 {
 }
 
 /**
- * A non-empty value's text, bytes s..s+len: distinct count, frequent values,
- * dates. True when a (pointer, length) to it was kept: a quoted field's
- * unescaped text must then stay in the arena.
+ * A non-empty value's text, bytes s..s+len: tally (or distinct count and
+ * frequent values), dates. True when a (pointer, length) to it was kept: a
+ * quoted field's unescaped text must then stay in the arena.
  */
 export function observeText(k: i32, s: usize, len: i32): bool {
   const x = extrasOf(k);
   const key = fieldHash(s, len);
-  addDistinct(x, key);
-  let kept = addFrequent(x, key, s, len);
+  let kept: bool;
+  if (load<i32>(x + X_SKETCH) == 0) kept = addTallied(x, key, s, len);
+  else {
+    addRegister(x + X_TABLE, key);
+    kept = addFrequent(x, key, s, len);
+  }
   if (len >= 10 && load<u8>(s + 4) == 45 && addDate(x, s, len)) kept = true;
   return kept;
 }
@@ -192,25 +184,60 @@ function toSketch(x: usize): void {
   store<i32>(x + X_SKETCH, 1);
 }
 
-function addDistinct(x: usize, key: u64): void {
+/** Counts a value in the tally; true when it is new (its text is then kept). */
+function addTallied(x: usize, key: u64, s: usize, len: i32): bool {
   const table = x + X_TABLE;
-  if (load<i32>(x + X_SKETCH) != 0) {
-    addRegister(table, key);
-    return;
-  }
   const mask = TABLE_SLOTS - 1;
-  for (let i = <i32>key & mask; ; i = (i + 1) & mask) {
-    const at = table + (<usize>i << 3);
-    const slot = load<u64>(at);
-    if (slot == key) return;
-    if (slot == 0) {
-      store<u64>(at, key);
-      break;
+  let i = <i32>key & mask;
+  for (; ; i = (i + 1) & mask) {
+    const slot = load<u64>(table + (<usize>i << 3));
+    if (slot == key) {
+      const at = x + X_TALLY_COUNTS + (<usize>i << 2);
+      store<u32>(at, load<u32>(at) + 1);
+      return false;
     }
+    if (slot == 0) break;
   }
+  store<u64>(table + (<usize>i << 3), key);
+  store<u32>(x + X_TALLY_COUNTS + (<usize>i << 2), 1);
+  store<i32>(x + X_TALLY_SPANS + (<usize>i << 3), <i32>s);
+  store<i32>(x + X_TALLY_SPANS + (<usize>i << 3) + 4, len);
   const size = load<i32>(x + X_DISTINCT_SIZE) + 1;
   store<i32>(x + X_DISTINCT_SIZE, size);
-  if (size > EXACT_LIMIT) toSketch(x);
+  if (size > EXACT_LIMIT) {
+    seedFrequent(x, size);
+    toSketch(x);
+  }
+  return true;
+}
+
+/**
+ * The Misra-Gries table from the tally's exact counts, as stats/frequent-values.ts's
+ * cutFrequent does: the (FREQUENT_SLOTS + 1)-th largest count is subtracted
+ * from every count and is the error; the counts left above 0 stay.
+ */
+function seedFrequent(x: usize, size: i32): void {
+  const table = x + X_TABLE;
+  let n = 0;
+  for (let i = 0; i < TABLE_SLOTS; i++) {
+    if (load<u64>(table + (<usize>i << 3)) == 0) continue;
+    store<u32>(SCRATCH + (<usize>n << 2), load<u32>(x + X_TALLY_COUNTS + (<usize>i << 2)));
+    n++;
+  }
+  const by = nthLargest(SCRATCH, size, FREQUENT_SLOTS);
+  let kept = 0;
+  for (let i = 0; i < TABLE_SLOTS; i++) {
+    const key = load<u64>(table + (<usize>i << 3));
+    const count = load<u32>(x + X_TALLY_COUNTS + (<usize>i << 2));
+    if (key == 0 || count <= by) continue;
+    store<u64>(x + X_FREQUENT_KEYS + (<usize>kept << 3), key);
+    store<u32>(x + X_FREQUENT_COUNTS + (<usize>kept << 2), count - by);
+    store<u64>(x + X_FREQUENT_SPANS + (<usize>kept << 3), load<u64>(x + X_TALLY_SPANS + (<usize>i << 3)));
+    store<i32>(frequentSlot(x, key), kept + 1);
+    kept++;
+  }
+  store<f64>(x + X_FREQUENT_ERROR, <f64>by);
+  store<i32>(x + X_FREQUENT_SIZE, kept);
 }
 
 /** The slot of the frequent values' index that holds `key`, or the empty one where it would go. */

@@ -19,8 +19,8 @@ import { configureExtras, observeNumber, observeText, resetExtras } from './colu
 export {
   EXACT_LIMIT, HLL_BITS, FREQUENT_SLOTS, EXTRAS_BYTES, X_N, X_MEAN, X_M2, X_FREQUENT_ERROR,
   X_DATE_MIN, X_DATE_MAX, X_DISTINCT_SIZE, X_SKETCH, X_FREQUENT_SIZE, X_DATES, X_TIMED,
-  X_DATE_MIN_PTR, X_DATE_MIN_LEN, X_DATE_MAX_PTR, X_DATE_MAX_LEN, X_TABLE, X_FREQUENT_KEYS, X_FREQUENT_COUNTS,
-  X_FREQUENT_SPANS, X_QUANTILE_LEVELS, distinctKeys, fieldKey, sortLevels,
+  X_DATE_MIN_PTR, X_DATE_MIN_LEN, X_DATE_MAX_PTR, X_DATE_MAX_LEN, X_TABLE, X_TALLY_COUNTS, X_TALLY_SPANS,
+  X_FREQUENT_KEYS, X_FREQUENT_COUNTS, X_FREQUENT_SPANS, X_QUANTILE_LEVELS, fieldKey, sortLevels,
 } from './column-extras';
 export { QUANTILE_BUFFER, QUANTILE_LEVELS, LEVEL_ITEMS } from './quantile-levels';
 export { isoInstant } from './iso-date';

@@ -37,18 +37,20 @@ function daysIn(year: i32, month: i32): i32 {
 /** Where the last time of day read ended. */
 let timeEnd: usize = 0;
 
+/** As its twin: nothing at or past `e` is read as the time's (the byte after a field may be a comma). */
 function timeOfDay(at: usize, e: usize): f64 {
+  if (at + 5 > e) return NaN;
   const hours = digitsAt(at, 2);
   const minutes = load<u8>(at + 2) == COLON ? digitsAt(at + 3, 2) : -1;
   if (hours < 0 || hours > 23 || minutes < 0 || minutes > 59) return NaN;
   let end = at + 5;
   let ms = <f64>((hours * 60 + minutes) * 60000);
-  if (load<u8>(end) == COLON) {
-    const seconds = digitsAt(end + 1, 2);
+  if (end < e && load<u8>(end) == COLON) {
+    const seconds = end + 3 <= e ? digitsAt(end + 1, 2) : -1;
     if (seconds < 0 || seconds > 60) return NaN;
     ms += <f64>(seconds * 1000);
     end += 3;
-    const mark = load<u8>(end);
+    const mark = end < e ? load<u8>(end) : 0;
     if (mark == 46 || mark == 44) {
       let scale: f64 = 100;
       const first = ++end;
@@ -57,7 +59,7 @@ function timeOfDay(at: usize, e: usize): f64 {
     }
   }
   timeEnd = end;
-  return end <= e ? ms : NaN;
+  return ms;
 }
 
 function zoneOffset(at: usize, e: usize): f64 {
