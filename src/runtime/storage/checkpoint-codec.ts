@@ -1,6 +1,11 @@
 import { deserialize, serialize } from 'node:v8';
 import { pack, unpack } from 'msgpackr';
-import type { CheckpointRecord } from './checkpoint-store.js';
+
+/** What the codec needs of a checkpoint record (checkpoint-store.ts): a version, and the fold state. */
+interface Versioned<S> {
+  readonly version: number;
+  readonly state: S;
+}
 
 /**
  * A checkpoint's bytes: the record packed with msgpackr, its fold state inside as V8's structured-clone bytes.
@@ -8,13 +13,13 @@ import type { CheckpointRecord } from './checkpoint-store.js';
  * object), and a continued run would then answer other than an uninterrupted one; V8's serializer keeps every
  * value a chunk's partial can hold when it crosses from a worker thread, exactly.
  */
-export function encodeCheckpoint<S>(record: CheckpointRecord<S>): Uint8Array {
+export function encodeCheckpoint<R extends Versioned<unknown>>(record: R): Uint8Array {
   return pack({ ...record, state: serialize(record.state) });
 }
 
 /** The record `encodeCheckpoint` made; its state is decoded only when the record's version is `version`. */
-export function decodeCheckpoint<S>(bytes: Uint8Array, version: number): CheckpointRecord<S> {
-  const record = unpack(bytes) as CheckpointRecord<Uint8Array>;
-  if (record?.version !== version) return record as unknown as CheckpointRecord<S>;
-  return { ...record, state: deserialize(record.state) as S };
+export function decodeCheckpoint<R extends Versioned<unknown>>(bytes: Uint8Array, version: number): R {
+  const record = unpack(bytes) as Versioned<Uint8Array>;
+  if (record?.version !== version) return record as unknown as R;
+  return { ...record, state: deserialize(record.state) } as unknown as R;
 }

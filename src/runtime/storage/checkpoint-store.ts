@@ -83,7 +83,7 @@ export async function openCheckpointStore(
       const bytes = await store.get(KEY);
       if (bytes === undefined) return { kind: 'none' };
       try {
-        const record = decodeCheckpoint<S>(bytes, CHECKPOINT_FORMAT);
+        const record = decodeCheckpoint<CheckpointRecord<S>>(bytes, CHECKPOINT_FORMAT);
         if (record?.version !== CHECKPOINT_FORMAT) {
           const reason = `checkpoint format ${String(record?.version)} is not ${CHECKPOINT_FORMAT}`;
           return { kind: 'unreadable', reason };

@@ -65,18 +65,19 @@ test('a run resumed from any chunk end cuts the chunks of the uninterrupted run'
   }
 });
 
-test('a stream of the same bytes is cut on the same grid, whatever its pieces, from the start or a resume', async () => {
-  const { path, bytes, dataStart } = input();
-  const rnd = random(5);
-  for (const chunkSize of [1024, 65536]) {
-    const whole = await fileChunks(path, bytes.length, dataStart, chunkSize);
-    for (const k of [0, Math.floor(whole.length / 2)]) {
-      const from = whole[k]![1]!;
-      const cut: number[][] = [];
-      for await (const chunk of cutRecords(piecesOf(bytes.subarray(from), rnd), from, chunkSize, 1 << 20)) {
-        cut.push([Math.floor(chunk.start / chunkSize), chunk.start, chunk.start + chunk.bytes.length]);
+test('a stream of the same bytes is cut on the same grid, whatever its pieces, from the start or a resume',
+  async () => {
+    const { path, bytes, dataStart } = input();
+    const rnd = random(5);
+    for (const chunkSize of [1024, 65536]) {
+      const whole = await fileChunks(path, bytes.length, dataStart, chunkSize);
+      for (const k of [0, Math.floor(whole.length / 2)]) {
+        const from = whole[k]![1]!;
+        const cut: number[][] = [];
+        for await (const chunk of cutRecords(piecesOf(bytes.subarray(from), rnd), from, chunkSize, 1 << 20)) {
+          cut.push([Math.floor(chunk.start / chunkSize), chunk.start, chunk.start + chunk.bytes.length]);
+        }
+        assert.deepEqual(cut, whole.slice(k), `the stream from chunk ${k}, chunks of ${chunkSize}`);
       }
-      assert.deepEqual(cut, whole.slice(k), `the stream from chunk ${k}, chunks of ${chunkSize}`);
     }
-  }
-});
+  });
