@@ -84,7 +84,7 @@ async function* repliesInOrder<P>(
   const window = Math.max(2, run.pool.workers * 2);
   const cut = cutRecords(
     decoded(run.path, run.from.offset, run.crLineEnds === true, read), run.from.offset, run.chunkSize,
-    run.maxRecordBytes,
+    run.maxRecordBytes, run.framing,
   );
   const inFlight: { readonly reply: Promise<ChunkReply<P>>; readonly source: number }[] = [];
   let ended = false;

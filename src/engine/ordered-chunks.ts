@@ -1,3 +1,4 @@
+import { gridCell } from './chunk-grid.js';
 import type { Framing } from './framing.js';
 import type { ChunkPool } from './chunk-pool.js';
 import type { ChunkReply, ChunkTask, WireError } from './worker-protocol.js';
@@ -6,6 +7,7 @@ import type { ChunkReply, ChunkTask, WireError } from './worker-protocol.js';
 export type VerifiedChunk<P> =
   | {
       readonly kind: 'mapped';
+      /** The grid cell the chunk starts in (chunk-grid.ts). */
       readonly index: number;
       readonly start: number;
       readonly end: number;
@@ -38,14 +40,15 @@ export interface ChunkPlan {
 }
 
 /**
- * Maps a file's chunks on the pool and yields them strictly in file order.
- * Every chunk but the first starts speculatively at the first line start
- * after its cut point; the fold checks it against the previous chunk's end
- * and, when a quoted newline fooled it, maps it again from the true start.
+ * Maps a file's chunks on the pool and yields them strictly in file order, one per grid cell (chunk-grid.ts)
+ * from the cell `plan.from` lies in; a cell a long record covers whole yields nothing. Every chunk but the
+ * first starts speculatively at the first line start at or after its grid point; the fold checks it against
+ * the previous chunk's end and, when a quoted newline fooled it, maps it again from the true start.
  */
 export async function* orderedChunks<P>(pool: ChunkPool, plan: ChunkPlan): AsyncGenerator<VerifiedChunk<P>> {
-  const nominal = (index: number) => Math.min(plan.from + index * plan.chunkSize, plan.fileSize);
-  const count = Math.max(0, Math.ceil((plan.fileSize - plan.from) / plan.chunkSize));
+  const first = gridCell(plan.from, plan.chunkSize);
+  const nominal = (index: number) => Math.min((first + index) * plan.chunkSize, plan.fileSize);
+  const count = plan.from < plan.fileSize ? Math.ceil(plan.fileSize / plan.chunkSize) - first : 0;
   const task = (index: number, start: number, speculative: boolean): ChunkTask => ({
     mapModule: plan.mapModule,
     path: plan.path,
@@ -63,7 +66,7 @@ export async function* orderedChunks<P>(pool: ChunkPool, plan: ChunkPlan): Async
   let next = 0;
   const fill = () => {
     while (next < count && inFlight.size < plan.window) {
-      inFlight.set(next, pool.run<P>(task(next, nominal(next), next > 0)));
+      inFlight.set(next, pool.run<P>(next === 0 ? task(0, plan.from, false) : task(next, nominal(next), true)));
       next++;
     }
   };
@@ -74,16 +77,18 @@ export async function* orderedChunks<P>(pool: ChunkPool, plan: ChunkPlan): Async
     let reply = await inFlight.get(index)!;
     inFlight.delete(index);
     if (reply.kind === 'misaligned' || reply.start !== expected) {
+      // The previous chunk's end may lie past this cell's end (a long record): the exact chunk is then empty.
       reply = await pool.run<P>(task(index, expected, false));
     }
     fill();
     if (reply.kind === 'misaligned') throw new Error('an exact chunk cannot be misaligned');
     if (reply.kind === 'failed') {
-      yield { kind: 'failed', index, start: reply.start, end: reply.end, error: reply.error };
+      yield { kind: 'failed', index: first + index, start: reply.start, end: reply.end, error: reply.error };
       return;
     }
     const { start, end, newlines, partial } = reply;
-    yield { kind: 'mapped', index, start, end, newlines, partial };
+    if (end === start) continue;
+    yield { kind: 'mapped', index: first + index, start, end, newlines, partial };
     expected = reply.end;
   }
 }

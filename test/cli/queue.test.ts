@@ -19,7 +19,7 @@ import { redisMissing, redisNotOwned, startRedis, type RedisServer } from '../he
 import { checkpointRecord, queueLeft, type QueueLeft } from '../helpers/queue-state.js';
 import { cleanEnv, envelopeOf, runCli, runJson, startCli } from '../helpers/run-cli.js';
 import { tempWorld } from '../helpers/temp-world.js';
-import { dataWithoutEstimates } from '../helpers/stats-oracle.js';
+import { assertSameAnswer } from '../helpers/same-answer.js';
 
 const missing = redisMissing();
 const skip = missing ? `the queue tests skip: ${missing}` : false;
@@ -30,22 +30,26 @@ const world = tempWorld('queue');
 const input = world.path('data.csv');
 const size = writeBigCsv(input, 3 * 1024 * 1024, 7);
 let redis: RedisServer;
-let local: unknown;
+/** The local run's data at each chunk size the tests use (the chunk size is part of the invocation). */
+const local = new Map<string, unknown>();
 let homes = 0;
 const home = () => world.path(`home-${++homes}`);
 
 before(async () => {
   if (missing) return;
   redis = await startRedis();
-  const { envelope } = await runJson(['analyze', input, '--budget', '0'], { env: { STINT_HOME: home() } });
-  assert.equal(envelope.meta.exit_code, 0, JSON.stringify(envelope.error));
-  local = envelope.data;
+  for (const chunkSize of ['64KiB', '128KiB', '1MiB']) {
+    const args = ['analyze', input, '--budget', '0', '--chunk-size', chunkSize];
+    const { envelope } = await runJson(args, { env: { STINT_HOME: home() } });
+    assert.equal(envelope.meta.exit_code, 0, JSON.stringify(envelope.error));
+    local.set(chunkSize, envelope.data);
+  }
 });
 after(async () => redis?.stop());
 
-/** The local run's analysis, but for the estimates whose last digits depend on where chunks fall (README). */
-function sameAnalysis(data: unknown): void {
-  assert.deepEqual(dataWithoutEstimates(data), dataWithoutEstimates(local));
+/** The whole data of the local run at the same chunk size, byte for byte. */
+function sameAnalysis(data: unknown, chunkSize = '64KiB'): void {
+  assertSameAnswer(data, local.get(chunkSize), `the queue's answer is the local run's (chunks of ${chunkSize})`);
 }
 
 /** Resolves once `fact` holds; a guard (not a speed assertion) fails a test that would otherwise hang. */
@@ -140,7 +144,7 @@ test('analyze through the queue on 3 workers equals the local run, for several c
   for (const chunkSize of ['64KiB', '1MiB']) {
     const { envelope } = await runJson(analyzeArgs(chunkSize), { env: { STINT_HOME: home() } });
     assert.equal(envelope.meta.exit_code, 0, JSON.stringify(envelope.error));
-    sameAnalysis(envelope.data);
+    sameAnalysis(envelope.data, chunkSize);
   }
   const start = pool[0]!.of('started')[0]!;
   assert.equal(start['concurrency'], 1);
@@ -164,7 +168,7 @@ test('a worker killed with kill -9 holding a chunk: its chunk runs again elsewhe
     doomed!.child.kill('SIGKILL');
     const envelope = envelopeOf(await call.done);
     assert.equal(envelope.meta.exit_code, 0, JSON.stringify(envelope.error));
-    sameAnalysis(envelope.data);
+    sameAnalysis(envelope.data, '128KiB');
     const rerun = others.flatMap((w) => w.of('chunk')).filter((e) => e['job'] === held);
     assert.equal(rerun.length, 1, 'the stalled chunk ran once more, on a live worker');
     await queueClean('a run done after a worker died holding a chunk');
@@ -187,7 +191,7 @@ test('a worker whose chunk hangs past --chunk-timeout stops with WORKER_FAILED; 
     const held = hanging!.of('take')[0]!['job'];
     const envelope = envelopeOf(await call.done);
     assert.equal(envelope.meta.exit_code, 0, JSON.stringify(envelope.error));
-    sameAnalysis(envelope.data);
+    sameAnalysis(envelope.data, '128KiB');
     assert.equal(others[0]!.of('chunk').filter((e) => e['job'] === held).length, 1, 'the hung chunk ran elsewhere');
     await queueClean('a run done after a worker hung');
     rmSync(hold);

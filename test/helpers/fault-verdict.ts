@@ -1,7 +1,6 @@
 // One schedule from seed to verdict: write its input, run its steps, drive
 // the work to the end, then check what it left (table or analysis,
 // processes, jobs, checkpoints) against the model.
-import { isDeepStrictEqual } from 'node:util';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { shellJoin } from '../../src/runtime/cli/shell-quote.js';
@@ -15,7 +14,7 @@ import { faultWorld, ScheduleRunner, type FaultWorld } from './fault-runner.js';
 import {
   leftoverCheckpoints, lingeringProcesses, processesOf, staleJobs, staleLeases, tableCheckpoints,
 } from './fault-state.js';
-import { dataWithoutExtras } from './stats-oracle.js';
+import { isSameAnswer } from './same-answer.js';
 
 export interface Verdict {
   readonly schedule: Schedule;
@@ -36,10 +35,10 @@ export interface Verdict {
 
 const IMPROPER: readonly Invariant[] = [Invariant.Envelope, Invariant.SignalAnswered, Invariant.ExitCode, Invariant.Hang];
 
-/** The data of an uninterrupted `analyze --budget 0` of the input, in a state folder of its own. */
+/** The data of an uninterrupted `analyze --budget 0` on one thread (the schedule's chunk size), in a folder of its own. */
 async function referenceAnalysis(world: FaultWorld, schedule: Schedule): Promise<unknown> {
   const env = { ...world.env, STINT_HOME: join(world.dir, 'reference-home') };
-  const args = ['analyze', world.input, '--budget', '0', '--workers', String(schedule.workers)];
+  const args = ['analyze', world.input, '--budget', '0', '--chunk-size', schedule.chunkSize, '--workers', '1'];
   const { envelope } = await runJson(args, { env, killAfterMs: 180_000 });
   return envelope.data;
 }
@@ -66,8 +65,8 @@ async function checkResult(
     violate(Invariant.FinalAnswer, `the last answer is exit ${final.envelope!.meta.exit_code}, coverage ${data?.coverage}`);
   }
   if (schedule.workload === Workload.Analyze) {
-    // The added statistics' estimates depend on where chunks and resumes fall (their own tests bound them).
-    if (final && !isDeepStrictEqual(dataWithoutExtras(final.envelope!.data), dataWithoutExtras(reference))) {
+    // The whole answer, estimates included: neither the stops nor the thread count may change it.
+    if (final && !isSameAnswer(final.envelope!.data, reference)) {
       const got = JSON.stringify(final.envelope!.data).slice(0, 300);
       const want = JSON.stringify(reference).slice(0, 300);
       violate(Invariant.AnalyzeEqual, `final data ${got} differs from the uninterrupted run's ${want}`);

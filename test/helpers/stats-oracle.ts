@@ -51,26 +51,7 @@ export function exactVariance(values: readonly number[]): number {
   return values.reduce((a, b) => a + (b - mean) ** 2, 0) / (values.length - 1);
 }
 
-/** The added statistics that depend on where chunks (and resumes) fall: each within its own bound. */
-export const SPLIT_DEPENDENT_KEYS = [
-  'top_values', 'top_values_error', 'top_values_below_error', 'stddev', 'variance', 'q25', 'q50', 'q75',
-  'quartile_rank_error',
-] as const;
-
-/**
- * An analyze envelope's data without what depends on the split (the quartiles' and frequent values'
- * estimates, and the spread, merged in doubles): null %, the distinct count (a HyperLogLog's registers merge
- * to the same whatever the split) and every exact figure stay.
- */
-export function dataWithoutEstimates(data: unknown): unknown {
-  const copy = JSON.parse(JSON.stringify(data)) as { established?: { a: { columns: Record<string, unknown>[] } }[] };
-  for (const entry of copy.established ?? []) {
-    for (const column of entry.a.columns) for (const key of SPLIT_DEPENDENT_KEYS) delete column[key];
-  }
-  return copy;
-}
-
-/** An analyze envelope's data with every column's added statistics left out (what does not depend on the split). */
+/** An analyze envelope's data with every column's added statistics left out (what no chunk size changes). */
 export function dataWithoutExtras(data: unknown): unknown {
   const copy = JSON.parse(JSON.stringify(data)) as { established?: { a: { columns: Record<string, unknown>[] } }[] };
   for (const entry of copy.established ?? []) entry.a.columns = entry.a.columns.map(withoutExtras);

@@ -15,10 +15,11 @@ export interface CheckpointRecord<S = unknown> {
 }
 
 /**
- * Raised whenever a saved state's shape changes (2: analyze's exact sums; 3: its added statistics), so that a
- * checkpoint an older build wrote is discarded with CHECKPOINT_DISCARDED instead of misread: the work starts over.
+ * Raised whenever a saved state's shape changes (2: analyze's exact sums; 3: its added statistics; 4: the state
+ * kept exactly, checkpoint-codec.ts), so that a checkpoint an older build wrote is discarded with
+ * CHECKPOINT_DISCARDED instead of misread: the work starts over.
  */
-export const CHECKPOINT_FORMAT = 3;
+export const CHECKPOINT_FORMAT = 4;
 const LOCK_WAIT_MS = 5_000;
 const LOCK_POLL_MS = 50;
 const KEY = 'checkpoint';
@@ -38,7 +39,7 @@ export interface CheckpointStore {
 }
 
 /**
- * A checkpoint in its own LevelDB (values packed with msgpackr). A
+ * A checkpoint in its own LevelDB (checkpoint-codec.ts: packed with msgpackr, the state exactly). A
  * classic-level database is locked by one process: only the process doing
  * the work opens it. A database that cannot be opened for any reason but a
  * lock is destroyed and reported unreadable, so the work starts over.
@@ -48,7 +49,9 @@ export async function openCheckpointStore(
   dir: string,
   sleep: (ms: number) => Promise<unknown> = realSleep,
 ): Promise<CheckpointStore> {
-  const [{ Level }, { pack, unpack }] = await Promise.all([import('level'), import('msgpackr')]);
+  const [{ Level }, { decodeCheckpoint, encodeCheckpoint }] = await Promise.all([
+    import('level'), import('./checkpoint-codec.js'),
+  ]);
   const open = async () => {
     const db = new Level<string, Uint8Array>(dir, { valueEncoding: 'view' });
     await db.open();
@@ -80,7 +83,7 @@ export async function openCheckpointStore(
       const bytes = await store.get(KEY);
       if (bytes === undefined) return { kind: 'none' };
       try {
-        const record = unpack(bytes) as CheckpointRecord<S>;
+        const record = decodeCheckpoint<CheckpointRecord<S>>(bytes, CHECKPOINT_FORMAT);
         if (record?.version !== CHECKPOINT_FORMAT) {
           const reason = `checkpoint format ${String(record?.version)} is not ${CHECKPOINT_FORMAT}`;
           return { kind: 'unreadable', reason };
@@ -90,7 +93,7 @@ export async function openCheckpointStore(
         return { kind: 'unreadable', reason: `the checkpoint could not be decoded (${(error as Error).message})` };
       }
     },
-    save: (record) => store.put(KEY, pack(record)),
+    save: (record) => store.put(KEY, encodeCheckpoint(record)),
     clear: () => store.del(KEY),
     close: () => store.close(),
   };
