@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { JobState } from '../../../src/contract/vocabulary/job-state.js';
-import { judgeJob, STALL_MARGIN_MS, STATUS_GRACE_MS, Verdict } from '../../../src/runtime/jobs/job-liveness.js';
+import { judgeJob, STALL_MARGIN_MS, STATUS_GRACE_MS, Verdict, type Look } from '../../../src/runtime/jobs/job-liveness.js';
 import type { JobRecord, JobStatus } from '../../../src/runtime/jobs/job-record.js';
 import { JobStore } from '../../../src/runtime/jobs/job-store.js';
 import { waitOnJob } from '../../../src/runtime/jobs/job-wait.js';
@@ -19,20 +19,26 @@ function record(id: string): JobRecord {
   return {
     id, key: `key-${id}`, program: 'demo', command: ['count'], argv: ['count', '9'], cwd: '/', programWords: ['demo'],
     detach: true, resume: true, writes: false, idleTimeoutMs: IDLE, timeoutMs: 0, createdAt: T0,
+    born: { ms: T0, boot: BOOT },
   };
 }
 
+/** The boot clock every process of this fake machine shares. */
+const BOOT = 'boot-1';
+const beat = (at: number, progressAt = T0) => ({ heartbeat: { boot: BOOT, at, progressAt } });
 const running = (over: Partial<JobStatus> = {}): JobStatus => ({
   state: JobState.Running, pid: WORKER.pid, pidStart: WORKER.start,
-  startedAt: T0, updatedAt: T0, progressAt: T0, progress: { done: 5, total: 9 }, ...over,
+  startedAt: T0, updatedAt: T0, progressAt: T0, progress: { done: 5, total: 9 }, ...beat(T0), ...over,
 });
+/** An observer looking once at boot-clock time `ms` (its wall clock says the same unless told). */
+const lookAt = (ms: number, now = ms): Look => ({ now, reading: { ms, boot: BOOT } });
 /** Only WORKER lives, and only under its own start time. */
 const onlyWorker = (identity: ProcessIdentity) => identity.pid === WORKER.pid && (identity.start === undefined || identity.start === WORKER.start);
 const nobody = () => false;
 
 test('the judge: a status names a job starting, ended, paused, running, stalled or lost (fake clock)', () => {
   const job = record('count-00000001');
-  const judge = (status: JobStatus | undefined, now: number, alive = onlyWorker) => judgeJob(job, status, now, alive);
+  const judge = (status: JobStatus | undefined, now: number, alive = onlyWorker) => judgeJob(job, status, lookAt(now), alive);
   assert.equal(judge(undefined, T0 + STATUS_GRACE_MS), Verdict.Starting, 'no status yet, just created');
   assert.equal(judge(undefined, T0 + STATUS_GRACE_MS + 1), Verdict.Lost, 'no readable status long after creation');
   assert.equal(judge(running({ state: JobState.Done }), T0 + 10 * IDLE), Verdict.Ended);
@@ -47,12 +53,13 @@ test('the judge: a status names a job starting, ended, paused, running, stalled 
 test('the judge: stalled only when progress is flat past the idle timeout plus a margin and the process fell silent', () => {
   const job = record('count-00000002');
   const late = T0 + IDLE + STALL_MARGIN_MS + 1;
-  assert.equal(judgeJob(job, running(), T0 + IDLE + STALL_MARGIN_MS, onlyWorker), Verdict.Running, 'its own watchdog has the first chance');
-  assert.equal(judgeJob(job, running(), late, onlyWorker), Verdict.Stalled, 'frozen: flat and silent');
-  assert.equal(judgeJob(job, running({ updatedAt: late - 10 }), late, onlyWorker), Verdict.Running, 'flat but writing: its own watchdog is ending it');
+  const judge = (status: JobStatus, at: number) => judgeJob(job, status, lookAt(at), onlyWorker);
+  assert.equal(judge(running(), T0 + IDLE + STALL_MARGIN_MS), Verdict.Running, 'its own watchdog has the first chance');
+  assert.equal(judge(running(), late), Verdict.Stalled, 'frozen: flat and silent');
+  assert.equal(judge(running(beat(late - 10)), late), Verdict.Running, 'flat but writing: its own watchdog is ending it');
   const backstop = T0 + 2 * IDLE + STALL_MARGIN_MS + 1;
-  assert.equal(judgeJob(job, running({ updatedAt: backstop - 10 }), backstop, onlyWorker), Verdict.Stalled, 'flat twice as long: its watchdog failed');
-  assert.equal(judgeJob(job, running({ progressAt: late - 10 }), late, onlyWorker), Verdict.Running, 'progress moved lately');
+  assert.equal(judge(running(beat(backstop - 10)), backstop), Verdict.Stalled, 'flat twice as long: its watchdog failed');
+  assert.equal(judge(running(beat(late - 10, late - 10)), late), Verdict.Running, 'progress moved lately');
 });
 
 /** A store with one job in it; the clock and the process table are the test's. */
@@ -64,8 +71,13 @@ function world1(name: string, status: JobStatus): { store: JobStore; job: JobRec
   return { store, job };
 }
 
-const waitFor = (store: JobStore, id: string, now: () => number, kill: (identity: ProcessIdentity) => void = () => assert.fail('nothing to kill')) =>
-  waitOnJob({ store, now, id, started: now(), until: undefined, budgetMs: undefined, retryableOf: () => true, alive: onlyWorker, kill });
+/** job wait on the test's clock: each look reads `now()`, and its boot clock reads the same. */
+const waitFor = (store: JobStore, id: string, now: () => number, kill: (identity: ProcessIdentity) => void = () => assert.fail('nothing to kill')) => {
+  let last = now();
+  const wall = () => (last = now());
+  const monotonic = () => ({ ms: last, boot: BOOT });
+  return waitOnJob({ store, now: wall, monotonic, id, started: last, until: undefined, budgetMs: undefined, retryableOf: () => true, alive: onlyWorker, kill });
+};
 
 test('job wait without a budget ends on a frozen job: STALLED (10), its process killed, its key free', async () => {
   const { store, job } = world1('0000000a', running());
