@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { JobState } from '../../../src/contract/vocabulary/job-state.js';
-import { judgeJob, STALL_MARGIN_MS, STATUS_GRACE_MS, Verdict, type Look } from '../../../src/runtime/jobs/job-liveness.js';
+import { judgeJob, Observation, STALL_MARGIN_MS, STATUS_GRACE_MS, Verdict, type Look } from '../../../src/runtime/jobs/job-liveness.js';
 import type { JobRecord, JobStatus } from '../../../src/runtime/jobs/job-record.js';
 import { JobStore } from '../../../src/runtime/jobs/job-store.js';
 import { waitOnJob } from '../../../src/runtime/jobs/job-wait.js';
@@ -128,4 +128,45 @@ test('damaged or missing job files answer a coded outcome, never a throw or a ha
   const missing = await waitFor(gone.store, gone.job.id, now);
   assert.equal(missing.meta.exit_code, 5);
   assert.equal(missing.error!.code, 'JOB_NOT_FOUND');
+});
+
+const TEN_MINUTES = 10 * 60_000;
+
+test('clock steps of ten minutes either way end nothing healthy: the judge reads the boot clock, not wall stamps', () => {
+  const job = record('count-00000011');
+  const judge = (status: JobStatus, look: Look) => judgeJob(job, status, look, onlyWorker);
+  const fresh = running(beat(T0 + 500, T0 + 400));
+  assert.equal(judge(fresh, lookAt(T0 + 900, T0 + 900 + TEN_MINUTES)), Verdict.Running, "the observer's clock 10 min ahead");
+  assert.equal(judge(fresh, lookAt(T0 + 900, T0 + 900 - TEN_MINUTES)), Verdict.Running, "the observer's clock 10 min behind");
+  const behind = running({ ...beat(T0 + 500, T0 + 400), updatedAt: T0 - TEN_MINUTES, progressAt: T0 - TEN_MINUTES });
+  assert.equal(judge(behind, lookAt(T0 + 900)), Verdict.Running, "the job's own clock 10 min behind");
+  const ahead = running({ ...beat(T0 + 500, T0 + 400), updatedAt: T0 + TEN_MINUTES, progressAt: T0 + TEN_MINUTES });
+  assert.equal(judge(ahead, lookAt(T0 + 900)), Verdict.Running, "the job's own clock 10 min ahead");
+  const late = T0 + 500 + IDLE + STALL_MARGIN_MS + 1;
+  for (const step of [-TEN_MINUTES, 0, TEN_MINUTES]) {
+    assert.equal(judge(running({ ...beat(T0 + 500, T0 + 500), updatedAt: late + step }), lookAt(late, late - step)),
+      Verdict.Stalled, `frozen is still stalled within the idle timeout, wall clocks stepped by ${step} ms`);
+  }
+  const young = { ...job, createdAt: T0 + TEN_MINUTES };
+  assert.equal(judgeJob(young, undefined, lookAt(T0 + 1), onlyWorker), Verdict.Starting, 'its creator a moment ago, whatever its clock said');
+  assert.equal(judgeJob(young, undefined, lookAt(T0 + STATUS_GRACE_MS + 1), onlyWorker), Verdict.Lost);
+});
+
+test('no shared boot clock (another system, another boot): a look at once never finds a stall; a watch does', () => {
+  const job = record('count-00000012');
+  const { heartbeat: _, ...plain } = running();
+  const elsewhere = (ms: number, observation?: Observation): Look => ({ now: ms + TEN_MINUTES, reading: { ms }, ...(observation ? { observation } : {}) });
+  assert.equal(judgeJob(job, plain, elsewhere(T0 + 100 * IDLE), onlyWorker), Verdict.Running, 'one look has seen nothing stay still');
+  assert.equal(judgeJob(job, running(), { now: T0, reading: { ms: T0 + 100 * IDLE, boot: 'another-boot' } }, onlyWorker),
+    Verdict.Running, 'a heartbeat of another boot is not compared');
+  const watching = new Observation();
+  const start = 5_000;
+  assert.equal(judgeJob(job, plain, elsewhere(start, watching), onlyWorker), Verdict.Running);
+  assert.equal(judgeJob(job, plain, elsewhere(start + IDLE + STALL_MARGIN_MS, watching), onlyWorker), Verdict.Running, 'not before the idle timeout plus the margin');
+  assert.equal(judgeJob(job, plain, elsewhere(start + IDLE + STALL_MARGIN_MS + 1, watching), onlyWorker), Verdict.Stalled, 'unchanged while it watched');
+  const moving = new Observation();
+  for (let k = 0; k <= 2 * IDLE; k += 500) {
+    const status = { ...plain, updatedAt: T0 + k, progress: { done: 5 + k, total: 1e9 } };
+    assert.equal(judgeJob(job, status, elsewhere(start + k, moving), onlyWorker), Verdict.Running, `progressing at ${k} ms`);
+  }
 });
