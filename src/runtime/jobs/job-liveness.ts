@@ -39,7 +39,7 @@ export interface Quiet {
  * when the job's heartbeat cannot be compared with the observer's clock (no
  * boot clock on one side). An observer that looks once has seen nothing
  * stay still, so it never finds a job stalled this way; one that waits does,
- * once the status stays the same for long enough while it watches.
+ * once the status stays the same while it watches (see quietOf).
  */
 export class Observation {
   private seen: { readonly text: string; readonly pid?: number; readonly done: number } | undefined;
@@ -70,12 +70,24 @@ export interface Look {
   readonly observation?: Observation;
 }
 
-/** Silent and flat for: from the job's heartbeat on the shared boot clock, else from what this observer saw. */
+/**
+ * Silent and flat for: from the job's heartbeat on the shared boot clock;
+ * else from what this observer saw stay still. Only once it has itself seen
+ * the status unchanged past the margin (a live process writes every second,
+ * so it is frozen or hung) does it read how long from the status's wall
+ * stamps, the one thing a status without a heartbeat (an older version's)
+ * says: so a wall-clock step alone never ends a job.
+ */
 export function quietOf(status: JobStatus, look: Look): Quiet {
   const beat = status.heartbeat;
   const silentMs = beat && elapsedBetween({ ms: beat.at, boot: beat.boot }, look.reading);
   if (beat && silentMs !== undefined) return { silentMs, flatMs: look.reading.ms - beat.progressAt };
-  return look.observation?.quiet(status, look.reading.ms) ?? { silentMs: 0, flatMs: 0 };
+  const seen = look.observation?.quiet(status, look.reading.ms) ?? { silentMs: 0, flatMs: 0 };
+  if (seen.silentMs <= STALL_MARGIN_MS) return seen;
+  return {
+    silentMs: Math.max(seen.silentMs, look.now - status.updatedAt),
+    flatMs: Math.max(seen.flatMs, look.now - status.progressAt),
+  };
 }
 
 /** How old the job is: on the boot clock when its creator wrote a reading of it, else by the wall clocks. */

@@ -170,3 +170,14 @@ test('no shared boot clock (another system, another boot): a look at once never 
     assert.equal(judgeJob(job, status, elsewhere(start + k, moving), onlyWorker), Verdict.Running, `progressing at ${k} ms`);
   }
 });
+
+test('a status without a heartbeat (an older version): its wall stamps count only once the observer saw it silent past the margin', () => {
+  const job = record('count-00000013');
+  const { heartbeat: _, ...old } = running();
+  const watching = new Observation();
+  const at = (ms: number): Look => ({ now: T0 + 10 * IDLE, reading: { ms }, observation: watching });
+  assert.equal(judgeJob(job, old, { now: T0 + 10 * IDLE, reading: { ms: 0 } }, onlyWorker), Verdict.Running, 'one look: wall stamps alone end nothing');
+  assert.equal(judgeJob(job, old, at(0), onlyWorker), Verdict.Running);
+  assert.equal(judgeJob(job, old, at(STALL_MARGIN_MS), onlyWorker), Verdict.Running, 'not silent long enough while watched');
+  assert.equal(judgeJob(job, old, at(STALL_MARGIN_MS + 1), onlyWorker), Verdict.Stalled, 'silent while watched, flat for long by its stamps');
+});
