@@ -29,7 +29,10 @@ const LONG_TICK = ['tick', '3000', '--step-ms', '20'];
 type Response = Envelope<Record<string, unknown>>;
 const jobOf = (envelope: Response) => (envelope.data as { job_id: string }).job_id;
 const statusPath = (env: { STINT_HOME: string }, id: string) => `${env.STINT_HOME}/jobs/${id}/status.json`;
-const readStatus = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as { pid: number; pidStart: number; progress?: { done: number } };
+type StatusFile = { pid: number; pidStart: number; progress?: { done: number } };
+const readStatus = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as StatusFile;
+const doneIn = (path: string) => readStatus(path).progress?.done ?? 0;
+const demoRun = (args: string[], env: Record<string, string>) => runJson(args, { program: demo, env, killAfterMs: GUARD });
 
 const started: ProcessIdentity[] = [];
 after(() => {
@@ -58,13 +61,14 @@ async function shifted(offset: string, args: string[], env: Record<string, strin
 /** A job run by its supervisor, progressing (the first call with its clock shifted, when `offset` is given). */
 async function liveJob(env: { STINT_HOME: string } & Record<string, string>, offset?: string) {
   const args = [...LONG_TICK, '--budget', '300ms'];
-  const first = offset ? await shifted(offset, args, env) : (await runJson(args, { program: demo, env, killAfterMs: GUARD })).envelope;
+  const first = offset ? await shifted(offset, args, env) : (await demoRun(args, env)).envelope;
   assert.equal(first.meta.exit_code, 14);
   const id = jobOf(first);
   const path = statusPath(env, id);
-  await until('the supervisor runs the job', () => readFileSync(`${env.STINT_HOME}/jobs/${id}/log`, 'utf8').includes('runs job'));
-  const before = readStatus(path).progress?.done ?? 0;
-  await until('the supervisor moves the job', () => (readStatus(path).progress?.done ?? 0) > before);
+  const log = `${env.STINT_HOME}/jobs/${id}/log`;
+  await until('the supervisor runs the job', () => readFileSync(log, 'utf8').includes('runs job'));
+  const before = doneIn(path);
+  await until('the supervisor moves the job', () => doneIn(path) > before);
   const { pid, pidStart } = readStatus(path);
   const supervisor = { pid, start: pidStart };
   started.push(supervisor);
@@ -75,39 +79,45 @@ async function liveJob(env: { STINT_HOME: string } & Record<string, string>, off
 async function assertStillRunning(answer: Response, path: string, supervisor: ProcessIdentity, who: string) {
   assert.equal(answer.meta.exit_code, 14, `${who}: ${JSON.stringify(answer.error)}`);
   assert.equal((answer.data as { state: string }).state, 'running', who);
-  const now = readStatus(path).progress?.done ?? 0;
-  await until(`the job goes on after ${who}`, () => (readStatus(path).progress?.done ?? 0) > now);
+  const now = doneIn(path);
+  await until(`the job goes on after ${who}`, () => doneIn(path) > now);
   assert.ok(isAlive(supervisor), `${who}: the supervisor is alive`);
 }
 
-test('job status, job list and job wait with their clock 10 minutes ahead or behind: a live job answers 14 and goes on', { skip }, async () => {
+const AHEAD_OR_BEHIND = 'job status, job list and job wait with their clock 10 minutes ahead or behind';
+test(`${AHEAD_OR_BEHIND}: a live job answers 14 and goes on`, { skip }, async () => {
   const env = freshHome();
   const { id, path, supervisor } = await liveJob(env);
   for (const offset of ['+10m', '-10m']) {
-    await assertStillRunning(await shifted(offset, ['job', 'status', id], env), path, supervisor, `job status at ${offset}`);
-    await assertStillRunning(await shifted(offset, ['job', 'wait', id, '--budget', '1s'], env), path, supervisor, `job wait at ${offset}`);
+    const status = await shifted(offset, ['job', 'status', id], env);
+    await assertStillRunning(status, path, supervisor, `job status at ${offset}`);
+    const waited = await shifted(offset, ['job', 'wait', id, '--budget', '1s'], env);
+    await assertStillRunning(waited, path, supervisor, `job wait at ${offset}`);
     const listed = await shifted(offset, ['job', 'list'], env);
     assert.equal(listed.meta.exit_code, 0);
-    const states = (listed.data as unknown as { job_id: string; state: string }[]).map((job) => [job.job_id, job.state]);
+    const views = listed.data as unknown as { job_id: string; state: string }[];
+    const states = views.map((job) => [job.job_id, job.state]);
     assert.deepEqual(states, [[id, 'running']], `job list at ${offset}`);
   }
-  const cancelled = await runJson(['job', 'cancel', id, '--yes', '--budget', '0'], { program: demo, env, killAfterMs: GUARD });
+  const cancelled = await demoRun(['job', 'cancel', id, '--yes', '--budget', '0'], env);
   assert.equal(cancelled.run.code, 0);
 });
 
-test('a supervisor whose clock is 10 minutes behind: ordinary observers leave it running past its idle timeout', { skip }, async () => {
+const BEHIND = 'a supervisor whose clock is 10 minutes behind';
+test(`${BEHIND}: ordinary observers leave it running past its idle timeout`, { skip }, async () => {
   const env = freshHome();
   const { id, path, supervisor } = await liveJob(env, '-10m');
-  const status = await runJson(['job', 'status', id], { program: demo, env, killAfterMs: GUARD });
+  const status = await demoRun(['job', 'status', id], env);
   await assertStillRunning(status.envelope, path, supervisor, 'job status');
   // Longer than the job's idle timeout (3 s) and the observers' margin: a judge of wall stamps would end it here.
-  const waited = await runJson(['job', 'wait', id, '--budget', '9s'], { program: demo, env, killAfterMs: GUARD });
+  const waited = await demoRun(['job', 'wait', id, '--budget', '9s'], env);
   await assertStillRunning(waited.envelope, path, supervisor, 'job wait --budget 9s');
-  const cancelled = await runJson(['job', 'cancel', id, '--yes', '--budget', '0'], { program: demo, env, killAfterMs: GUARD });
+  const cancelled = await demoRun(['job', 'cancel', id, '--yes', '--budget', '0'], env);
   assert.equal(cancelled.run.code, 0);
 });
 
-test('a frozen supervisor (SIGSTOP) is still found STALLED by an observer 10 minutes ahead, and ended for good', { skip }, async () => {
+const FROZEN = 'a frozen supervisor (SIGSTOP) is still found STALLED';
+test(`${FROZEN} by an observer 10 minutes ahead, and ended for good`, { skip }, async () => {
   const env = freshHome();
   const { id, supervisor } = await liveJob(env);
   process.kill(supervisor.pid, 'SIGSTOP');

@@ -47,7 +47,8 @@ function endsIn(home: string): Map<string, string> {
   const ends = new Map<string, string>();
   for (const id of readdirSync(jobs)) {
     const path = join(jobs, id, 'end.json');
-    if (existsSync(path)) ends.set(id, (JSON.parse(readFileSync(path, 'utf8')) as { status: { state: string } }).status.state);
+    if (!existsSync(path)) continue;
+    ends.set(id, (JSON.parse(readFileSync(path, 'utf8')) as { status: { state: string } }).status.state);
   }
   return ends;
 }
@@ -78,6 +79,7 @@ async function round(n: number): Promise<void> {
   assert.deepEqual([...ends.values()].filter((state) => state !== 'done'), [], 'every job ended done');
 }
 
-test(`${CALLS} identical calls attach to one job while job list judges it: ${ROUNDS} rounds, 0 finished jobs reported otherwise`, async () => {
+const TITLE = `${CALLS} identical calls attach to one job while job list judges it`;
+test(`${TITLE}: ${ROUNDS} rounds, 0 finished jobs reported otherwise`, async () => {
   for (let n = 1; n <= ROUNDS; n++) await round(n);
 });

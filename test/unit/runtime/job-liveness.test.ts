@@ -131,53 +131,62 @@ test('damaged or missing job files answer a coded outcome, never a throw or a ha
 });
 
 const TEN_MINUTES = 10 * 60_000;
+const CLOCK_STEPS = 'clock steps of ten minutes either way end nothing healthy';
 
-test('clock steps of ten minutes either way end nothing healthy: the judge reads the boot clock, not wall stamps', () => {
+test(`${CLOCK_STEPS}: the judge reads the boot clock, not wall stamps`, () => {
   const job = record('count-00000011');
   const judge = (status: JobStatus, look: Look) => judgeJob(job, status, look, onlyWorker);
   const fresh = running(beat(T0 + 500, T0 + 400));
-  assert.equal(judge(fresh, lookAt(T0 + 900, T0 + 900 + TEN_MINUTES)), Verdict.Running, "the observer's clock 10 min ahead");
-  assert.equal(judge(fresh, lookAt(T0 + 900, T0 + 900 - TEN_MINUTES)), Verdict.Running, "the observer's clock 10 min behind");
-  const behind = running({ ...beat(T0 + 500, T0 + 400), updatedAt: T0 - TEN_MINUTES, progressAt: T0 - TEN_MINUTES });
-  assert.equal(judge(behind, lookAt(T0 + 900)), Verdict.Running, "the job's own clock 10 min behind");
-  const ahead = running({ ...beat(T0 + 500, T0 + 400), updatedAt: T0 + TEN_MINUTES, progressAt: T0 + TEN_MINUTES });
-  assert.equal(judge(ahead, lookAt(T0 + 900)), Verdict.Running, "the job's own clock 10 min ahead");
+  const at = T0 + 900;
+  assert.equal(judge(fresh, lookAt(at, at + TEN_MINUTES)), Verdict.Running, "the observer's clock 10 min ahead");
+  assert.equal(judge(fresh, lookAt(at, at - TEN_MINUTES)), Verdict.Running, "the observer's clock 10 min behind");
+  for (const step of [-TEN_MINUTES, TEN_MINUTES]) {
+    const stamped = running({ ...beat(T0 + 500, T0 + 400), updatedAt: T0 + step, progressAt: T0 + step });
+    assert.equal(judge(stamped, lookAt(at)), Verdict.Running, `the job's own clock off by ${step} ms`);
+  }
   const late = T0 + 500 + IDLE + STALL_MARGIN_MS + 1;
   for (const step of [-TEN_MINUTES, 0, TEN_MINUTES]) {
-    assert.equal(judge(running({ ...beat(T0 + 500, T0 + 500), updatedAt: late + step }), lookAt(late, late - step)),
-      Verdict.Stalled, `frozen is still stalled within the idle timeout, wall clocks stepped by ${step} ms`);
+    const frozen = running({ ...beat(T0 + 500, T0 + 500), updatedAt: late + step });
+    assert.equal(judge(frozen, lookAt(late, late - step)), Verdict.Stalled,
+      `frozen is still stalled within the idle timeout, wall clocks stepped by ${step} ms`);
   }
   const young = { ...job, createdAt: T0 + TEN_MINUTES };
-  assert.equal(judgeJob(young, undefined, lookAt(T0 + 1), onlyWorker), Verdict.Starting, 'its creator a moment ago, whatever its clock said');
+  assert.equal(judgeJob(young, undefined, lookAt(T0 + 1), onlyWorker), Verdict.Starting,
+    'its creator wrote it a moment ago, whatever its clock said');
   assert.equal(judgeJob(young, undefined, lookAt(T0 + STATUS_GRACE_MS + 1), onlyWorker), Verdict.Lost);
 });
 
 test('no shared boot clock (another system, another boot): a look at once never finds a stall; a watch does', () => {
   const job = record('count-00000012');
+  const judge = (status: JobStatus, look: Look) => judgeJob(job, status, look, onlyWorker);
   const { heartbeat: _, ...plain } = running();
-  const elsewhere = (ms: number, observation?: Observation): Look => ({ now: ms + TEN_MINUTES, reading: { ms }, ...(observation ? { observation } : {}) });
-  assert.equal(judgeJob(job, plain, elsewhere(T0 + 100 * IDLE), onlyWorker), Verdict.Running, 'one look has seen nothing stay still');
-  assert.equal(judgeJob(job, running(), { now: T0, reading: { ms: T0 + 100 * IDLE, boot: 'another-boot' } }, onlyWorker),
-    Verdict.Running, 'a heartbeat of another boot is not compared');
+  const elsewhere = (ms: number, observation?: Observation): Look =>
+    ({ now: ms + TEN_MINUTES, reading: { ms }, ...(observation ? { observation } : {}) });
+  assert.equal(judge(plain, elsewhere(T0 + 100 * IDLE)), Verdict.Running, 'one look has seen nothing stay still');
+  const otherBoot = { now: T0, reading: { ms: T0 + 100 * IDLE, boot: 'another-boot' } };
+  assert.equal(judge(running(), otherBoot), Verdict.Running, 'a heartbeat of another boot is not compared');
   const watching = new Observation();
   const start = 5_000;
-  assert.equal(judgeJob(job, plain, elsewhere(start, watching), onlyWorker), Verdict.Running);
-  assert.equal(judgeJob(job, plain, elsewhere(start + IDLE + STALL_MARGIN_MS, watching), onlyWorker), Verdict.Running, 'not before the idle timeout plus the margin');
-  assert.equal(judgeJob(job, plain, elsewhere(start + IDLE + STALL_MARGIN_MS + 1, watching), onlyWorker), Verdict.Stalled, 'unchanged while it watched');
+  const limit = start + IDLE + STALL_MARGIN_MS;
+  assert.equal(judge(plain, elsewhere(start, watching)), Verdict.Running);
+  assert.equal(judge(plain, elsewhere(limit, watching)), Verdict.Running, 'not before idle timeout + margin');
+  assert.equal(judge(plain, elsewhere(limit + 1, watching)), Verdict.Stalled, 'unchanged while it watched');
   const moving = new Observation();
   for (let k = 0; k <= 2 * IDLE; k += 500) {
     const status = { ...plain, updatedAt: T0 + k, progress: { done: 5 + k, total: 1e9 } };
-    assert.equal(judgeJob(job, status, elsewhere(start + k, moving), onlyWorker), Verdict.Running, `progressing at ${k} ms`);
+    assert.equal(judge(status, elsewhere(start + k, moving)), Verdict.Running, `progressing at ${k} ms`);
   }
 });
 
-test('a status without a heartbeat (an older version): its wall stamps count only once the observer saw it silent past the margin', () => {
+test('a status without a heartbeat (an older version): its wall stamps count once the observer saw it silent', () => {
   const job = record('count-00000013');
+  const judge = (status: JobStatus, look: Look) => judgeJob(job, status, look, onlyWorker);
   const { heartbeat: _, ...old } = running();
   const watching = new Observation();
-  const at = (ms: number): Look => ({ now: T0 + 10 * IDLE, reading: { ms }, observation: watching });
-  assert.equal(judgeJob(job, old, { now: T0 + 10 * IDLE, reading: { ms: 0 } }, onlyWorker), Verdict.Running, 'one look: wall stamps alone end nothing');
-  assert.equal(judgeJob(job, old, at(0), onlyWorker), Verdict.Running);
-  assert.equal(judgeJob(job, old, at(STALL_MARGIN_MS), onlyWorker), Verdict.Running, 'not silent long enough while watched');
-  assert.equal(judgeJob(job, old, at(STALL_MARGIN_MS + 1), onlyWorker), Verdict.Stalled, 'silent while watched, flat for long by its stamps');
+  const wall = T0 + 10 * IDLE;
+  const at = (ms: number): Look => ({ now: wall, reading: { ms }, observation: watching });
+  assert.equal(judge(old, { now: wall, reading: { ms: 0 } }), Verdict.Running, 'one look: stamps alone end nothing');
+  assert.equal(judge(old, at(0)), Verdict.Running);
+  assert.equal(judge(old, at(STALL_MARGIN_MS)), Verdict.Running, 'not silent long enough while watched');
+  assert.equal(judge(old, at(STALL_MARGIN_MS + 1)), Verdict.Stalled, 'silent while watched, long flat by its stamps');
 });

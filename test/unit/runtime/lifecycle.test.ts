@@ -67,7 +67,8 @@ test('budget: 14 paused, continue_command is the call itself; the identical call
 });
 
 for (const step of [10 * 60_000, -10 * 60_000]) {
-  test(`the wall clock stepped ${step > 0 ? 'ahead' : 'back'} 10 minutes mid-run: the idle watchdog does not fire, the job ends 0`, async () => {
+  const way = step > 0 ? 'ahead' : 'back';
+  test(`the wall clock stepped ${way} 10 minutes mid-run: the idle watchdog does not fire, the job ends 0`, async () => {
     const { home, clock, run } = setUp(`wall-step-${step}`);
     const argv = ['steady', String(STEPS), '--budget', '0'];
     const ended = await run(argv, () => clock.setTimeout(() => void (clock.wallStep += step), 4.5 * STEP_MS));

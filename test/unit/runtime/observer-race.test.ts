@@ -57,7 +57,8 @@ function checkFinished(outcome: RaceOutcome): void {
   assert.deepEqual(outcome.killed, [], 'nothing killed');
 }
 
-test(`observers race the job's processes: ${SEEDS} seeded interleavings, no end overwritten, none claimed falsely`, async () => {
+const TITLE = `observers race the job's processes: ${SEEDS} seeded interleavings`;
+test(`${TITLE}, no end overwritten, none claimed falsely`, async () => {
   const fates = new Map<Fate, number>();
   for (let seed = 1; seed <= SEEDS; seed++) {
     const outcome = await playRace(root, seed);
