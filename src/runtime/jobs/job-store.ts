@@ -1,6 +1,5 @@
 import {
-  closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync,
-  writeSync,
+  closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
 import { isTerminal, type JobState } from '../../contract/vocabulary/job-state.js';
@@ -146,8 +145,9 @@ export class JobStore {
   }
 
   /**
-   * Replaces an end an observer wrote (lost, stalled) with a later verdict on
-   * the same dead job (`job cancel` discarding it); never the job's own end.
+   * Replaces an end that left the job unfinished (`replaceable`: lost,
+   * stalled) with a later verdict on the same dead job (`job cancel`
+   * discarding it); a job that finished, failed or was cancelled keeps its end.
    */
   replaceObserverEnd(id: string, end: JobEnd, replaceable: readonly JobState[]): boolean {
     const earlier = this.readEnd(id);
