@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { openSync, readFileSync, readSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 
 /**
@@ -16,6 +16,9 @@ export interface MonotonicReading {
 }
 
 let bootId: string | null | undefined;
+/** /proc/uptime, kept open: a reading is then one read at offset 0 (the status of a busy job is read often). */
+let uptime: number | undefined;
+const text = Buffer.alloc(64);
 
 function readBootId(): string | null {
   try {
@@ -25,18 +28,22 @@ function readBootId(): string | null {
   }
 }
 
+function uptimeMs(): number | undefined {
+  try {
+    uptime ??= openSync('/proc/uptime', 'r');
+    const length = readSync(uptime, text, 0, text.length, 0);
+    const seconds = Number(text.toString('latin1', 0, length).split(' ')[0]);
+    return Number.isFinite(seconds) ? Math.round(seconds * 1000) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The boot clock where the system has one (Linux), else this process's monotonic clock. */
 export function systemMonotonic(): MonotonicReading {
   bootId ??= readBootId();
-  if (bootId) {
-    try {
-      const uptime = Number(readFileSync('/proc/uptime', 'utf8').split(' ')[0]);
-      if (Number.isFinite(uptime)) return { ms: Math.round(uptime * 1000), boot: bootId };
-    } catch {
-      // no /proc here after all
-    }
-  }
-  return { ms: performance.now() };
+  const ms = bootId ? uptimeMs() : undefined;
+  return ms !== undefined && bootId ? { ms, boot: bootId } : { ms: performance.now() };
 }
 
 /** Milliseconds from `earlier` to `later` when both are readings of one shared clock; undefined otherwise. */

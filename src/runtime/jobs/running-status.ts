@@ -53,13 +53,13 @@ export class RunningStatus {
 
   /** A progress report from the handler. */
   report(next: Progress): void {
-    const now = this.host.now();
+    const { ms } = this.host.monotonic();
     if (!this.progress || next.done > this.progress.done) {
-      this.progressAt = now;
-      this.progressMs = this.host.monotonic().ms;
+      this.progressAt = this.host.now();
+      this.progressMs = ms;
     }
     this.progress = next;
-    if (!this.closed && this.host.monotonic().ms - this.lastWrite >= STATUS_EVERY_MS) this.note();
+    if (!this.closed && ms - this.lastWrite >= STATUS_EVERY_MS) this.note();
   }
 
   /** A sign of life for observers (job wait, the identical call): a frozen process falls silent, judged stalled. */
