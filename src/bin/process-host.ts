@@ -3,6 +3,7 @@ import { basename, delimiter, isAbsolute, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isatty } from 'node:tty';
 import type { Host } from '../runtime/host.js';
+import { systemMonotonic } from '../runtime/monotonic-clock.js';
 import { installSignalRouter, markAnswered, onSignal } from './signal-router.js';
 
 function isSameExecutable(candidate: string, target: string): boolean {
@@ -71,6 +72,7 @@ export function processHost(): Host {
       if (text.length > 0) process.stderr.write(text);
     },
     now: () => Date.now(),
+    monotonic: systemMonotonic,
     setTimeout: (fn, ms) => {
       const timer = setTimeout(fn, Math.max(0, ms)).unref();
       return () => clearTimeout(timer);

@@ -1,3 +1,5 @@
+import type { MonotonicReading } from './monotonic-clock.js';
+
 /** Cancels a timer (Host.setTimeout, Host.setInterval); calling it again does nothing. */
 export type Cancel = () => void;
 
@@ -26,6 +28,8 @@ export interface Host {
   writeStderr(text: string): void;
   /** Milliseconds since the epoch: every clock reading of the runtime goes through here. */
   now(): number;
+  /** A clock no wall-clock step moves (see monotonic-clock.ts): what liveness and idle time are measured on. */
+  monotonic(): MonotonicReading;
   /** Calls `fn` once, `ms` from now; the returned function cancels it. It does not keep the process alive. */
   setTimeout(fn: () => void, ms: number): Cancel;
   /** Calls `fn` every `ms`; the returned function stops it. It does not keep the process alive. */

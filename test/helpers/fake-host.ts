@@ -19,6 +19,10 @@ export class FakeClock {
   private seq = 0;
   /** Sleeps not yet over: a handler parked on the clock. */
   sleeping = 0;
+  /** How far the wall clock (host.now) has been stepped from the clock timers run on (host.monotonic). */
+  wallStep = 0;
+  /** The boot the monotonic readings count from: hosts of one clock share it, as processes of one machine do. */
+  readonly boot = 'fake-boot';
 
   constructor(public now: number = 1_700_000_000_000) {}
 
@@ -110,7 +114,8 @@ export function fakeHost(
     readStdin: () => (async function* () {})(),
     writeStdout: async (text) => void out.push(text),
     writeStderr: (text) => void err.push(text),
-    now: () => clock.now,
+    now: () => clock.now + clock.wallStep,
+    monotonic: () => ({ ms: clock.now, boot: clock.boot }),
     setTimeout: (fn, ms) => clock.setTimeout(fn, ms),
     setInterval: (fn, ms) => clock.setInterval(fn, ms),
     sleep: (ms) => clock.sleep(ms),

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Host } from '../../runtime/host.js';
+import { systemMonotonic } from '../../runtime/monotonic-clock.js';
 
 /**
  * The host of an analysis `stint bench` runs inside its own process: the real
@@ -23,6 +24,7 @@ export function quietHost(cwd: string, env: Readonly<Record<string, string | und
     writeStdout: async () => {},
     writeStderr: () => {},
     now: () => Date.now(),
+    monotonic: systemMonotonic,
     setTimeout: (fn, ms) => timer(setTimeout(fn, Math.max(0, ms))),
     setInterval: (fn, ms) => timer(setInterval(fn, ms)),
     sleep: (ms) => sleep(Math.max(0, ms)),

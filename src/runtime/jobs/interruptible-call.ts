@@ -8,7 +8,7 @@ import { inStateDir, inStateDirAsync } from '../storage/state-dir.js';
 import { incompleteEnvelope } from './incomplete-response.js';
 import { acquireJob } from './job-acquire.js';
 import { endJob } from './job-end.js';
-import { identityFields, type JobRecord } from './job-record.js';
+import { heartbeatOf, identityFields, type JobRecord } from './job-record.js';
 import { JobStore } from './job-store.js';
 import { waitOnJob } from './job-wait.js';
 import { budgetDeadline, runJob } from './run-job.js';
@@ -57,7 +57,7 @@ function waitWithinBudget(inv: Invocation, store: JobStore, id: string): Promise
   const { host, started, options } = inv;
   const until = budgetDeadline(inv);
   const meta = callMeta(inv);
-  const clock = { now: () => host.now(), sleep: (ms: number) => host.sleep(ms) };
+  const clock = { now: () => host.now(), sleep: (ms: number) => host.sleep(ms), monotonic: () => host.monotonic() };
   const { budgetMs } = options;
   return waitOnJob({ store, ...clock, id, started, until, budgetMs, retryableOf: retryableOf(inv), meta });
 }
@@ -69,7 +69,8 @@ function handOff(inv: Invocation, store: JobStore, job: JobRecord, progress: Pro
   store.releaseLease(job.id, inv.host.pid);
   const supervisor = identityFields(spawnSupervisor(inv.host, store, job));
   // The supervisor's idle clock starts when it does; so does an observer's.
-  const running = { state: JobState.Running, startedAt, updatedAt: now, progressAt: now, ...supervisor };
+  const beat = heartbeatOf(inv.host.monotonic());
+  const running = { state: JobState.Running, startedAt, updatedAt: now, progressAt: now, ...supervisor, ...beat };
   store.writeStatus(job.id, { ...running, ...(progress ? { progress } : {}) });
   return IncompleteState.Running;
 }

@@ -5,11 +5,11 @@ import type { Invocation } from '../program/invocation.js';
 import { adoptSpool } from '../storage/stdin-spool.js';
 import { DEFAULT_IDLE_TIMEOUT_MS } from './budget.js';
 import { newJobId } from './job-id.js';
-import { judgeJob, STATUS_GRACE_MS, Verdict } from './job-liveness.js';
-import { markLost, markStalled } from './job-outcomes.js';
-import { identityFields, type JobRecord } from './job-record.js';
+import { STATUS_GRACE_MS, Verdict } from './job-liveness.js';
+import { settleJob } from './job-outcomes.js';
+import { heartbeatOf, identityFields, type JobRecord } from './job-record.js';
 import type { JobStore } from './job-store.js';
-import { identityOf, isAlive } from './process-identity.js';
+import { identityOf } from './process-identity.js';
 
 /** The job of an invocation: one this call runs, or one another process runs that the call attaches to. */
 export type Acquired =
@@ -35,6 +35,7 @@ function newRecord(inv: Invocation, store: JobStore, id: string): JobRecord {
     idleTimeoutMs: interruption.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
     timeoutMs: inv.options.timeoutMs ?? 0,
     createdAt: inv.host.now(),
+    born: inv.host.monotonic(),
   };
 }
 
@@ -50,7 +51,7 @@ export async function acquireJob(inv: Invocation, store: JobStore): Promise<Acqu
     if (claim.kind === 'claimed') {
       const job = newRecord(inv, store, id);
       const now = inv.host.now();
-      const self = identityFields(identityOf(inv.host.pid));
+      const self = { ...identityFields(identityOf(inv.host.pid)), ...heartbeatOf(inv.host.monotonic()) };
       store.create(job, { state: JobState.Running, ...self, startedAt: now, updatedAt: now, progressAt: now });
       if (inv.stdinPath) adoptSpool(inv.stdinPath, store.dir(id));
       store.takeLease(id, inv.host.pid);
@@ -65,9 +66,9 @@ export async function acquireJob(inv: Invocation, store: JobStore): Promise<Acqu
       continue;
     }
     const held = store.readRecord(claim.id)!;
-    const status = store.readStatus(claim.id);
-    const now = inv.host.now();
-    switch (judgeJob(held, status, now, isAlive)) {
+    const look = { now: inv.host.now(), reading: inv.host.monotonic() };
+    // A stalled or lost job is ended so (Ended then): the next round makes a new job continue from its checkpoint.
+    switch (settleJob(store, held, { look }).verdict) {
       case Verdict.Starting:
         // Past this wait the job is old enough to be judged lost if its status is still unreadable.
         await waitFor(inv.host, () => store.readStatus(claim.id) !== undefined);
@@ -77,12 +78,6 @@ export async function acquireJob(inv: Invocation, store: JobStore): Promise<Acqu
         continue;
       case Verdict.Running:
         return { kind: 'attach', id: claim.id };
-      case Verdict.Stalled:
-        markStalled(store, held, status!, now);
-        continue;
-      case Verdict.Lost:
-        markLost(store, held, status?.pid, now);
-        continue;
       case Verdict.Paused:
         // Whoever takes the lease continues it; everyone else waits on it.
         if (store.takeLease(claim.id, inv.host.pid)) return { kind: 'own', job: held };

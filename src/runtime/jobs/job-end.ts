@@ -31,21 +31,36 @@ export interface JobEnding {
   readonly answer: Envelope | undefined;
   readonly checkpoint: CheckpointFate;
   readonly holder: Holder;
+  /** Ends another observer wrote that this one may replace (a cancel of a job found lost); default none. */
+  readonly replaces?: readonly JobState[];
 }
 
 /**
  * The one end of a job, in an order that every crash between two steps
- * leaves readable: checkpoint (when discarded), result, status, the
- * holder's lease, then the invocation key (so the next identical call makes
- * a new job only once this one's end is written).
+ * leaves readable: the end (status and answer in one exclusive write:
+ * whoever writes it first, the job itself or an observer, wins and nobody
+ * replaces it), the checkpoint (when discarded), the holder's lease, then
+ * the invocation key (so the next identical call makes a new job only once
+ * this one's end is written). A pause is written the same way unless the
+ * job already ended. Returns the answer that stands: this one, or the end
+ * written first.
  */
-export function endJob(store: JobStore, job: JobRecord, ending: JobEnding): void {
+export function endJob(store: JobStore, job: JobRecord, ending: JobEnding): Envelope | undefined {
   const terminal = isTerminal(ending.state);
+  const status = endStatus(ending, terminal);
+  const earlier = terminal ? !wrote(store, job, ending, status) : store.readEnd(job.id) !== undefined;
+  if (earlier) return store.readResult(job.id);
+  if (!terminal) store.writeStatus(job.id, status);
   if (ending.checkpoint === CheckpointFate.Discard) discardCheckpoint(store.root, job.key);
-  if (terminal && ending.answer) store.writeResult(job.id, ending.answer);
-  store.writeStatus(job.id, endStatus(ending, terminal));
   releaseHolder(store, job, ending.holder);
   if (terminal) store.releaseKey(job.key, job.id);
+  return ending.answer;
+}
+
+/** Writes a terminal end unless another was written first (one this observer may replace aside). */
+function wrote(store: JobStore, job: JobRecord, ending: JobEnding, status: JobStatus): boolean {
+  const end = { status, ...(ending.answer ? { result: ending.answer } : {}) };
+  return store.claimEnd(job.id, end) || store.replaceObserverEnd(job.id, end, ending.replaces ?? []);
 }
 
 function endStatus({ state, now, from }: JobEnding, terminal: boolean): JobStatus {
@@ -79,15 +94,15 @@ export interface StoppedParts {
   readonly now: number;
   readonly from: WorkSoFar | undefined;
   readonly holder: Holder;
+  readonly replaces?: readonly JobState[];
 }
 
-/** Ends a job as STOP_TABLE says for `reason` (a reason with an answer of its own); returns that answer. */
+/** Ends a job as STOP_TABLE says for `reason` (a reason with an answer of its own); returns the answer that stands. */
 export function endStopped(store: JobStore, job: JobRecord, reason: StopReason, parts: StoppedParts): Envelope {
   const effect = STOP_TABLE[reason];
   if (!effect.answer) throw new Error(`a ${reason} stop hands the job back to its caller; it does not end it`);
   const note = parts.note ?? `stopped: ${reason}`;
   const partial = parts.data ?? fallbackOutcome(job, note, CAUSE_OF_STOP[reason], parts.from?.progress);
   const answer = effect.answer({ job, partial, durationMs: parts.durationMs, meta: parts.meta });
-  endJob(store, job, { ...parts, state: effect.state, answer, checkpoint: effect.checkpoint });
-  return answer;
+  return endJob(store, job, { ...parts, state: effect.state, answer, checkpoint: effect.checkpoint }) ?? answer;
 }

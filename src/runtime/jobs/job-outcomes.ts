@@ -8,7 +8,7 @@ import { endJob, endStopped, type Holder } from './job-end.js';
 import { statusIdentity, type JobRecord, type JobStatus } from './job-record.js';
 import type { JobStore } from './job-store.js';
 import { CheckpointFate } from './stop-table.js';
-import { judgeJob, Verdict } from './job-liveness.js';
+import { judgeJob, Verdict, type Look } from './job-liveness.js';
 import { isAlive, killConfirmed, type ProcessIdentity } from './process-identity.js';
 
 type Kill = (identity: ProcessIdentity) => void;
@@ -52,15 +52,19 @@ export function markStalled(
   const identity = statusIdentity(status);
   const meta = { command: job.command.join(' '), ...(job.timeoutMs ? { timeout_ms: job.timeoutMs } : {}) };
   const holder: Holder = identity ? { kind: 'frozen', identity, kill } : { kind: 'none' };
-  const durationMs = now - job.createdAt;
+  const durationMs = Math.max(0, now - job.createdAt);
   return endStopped(store, job, StopReason.Stalled, { durationMs, meta, now, from: status, holder });
 }
+
+/** Ends an observer may replace: a cancel of a job found dead discards it for good. */
+const OBSERVER_ENDS = [JobState.Lost, JobState.Stalled] as const;
 
 /** `job cancel` of a job nobody is running: end it and discard its checkpoint here. */
 export function cancelIdleJob(store: JobStore, job: JobRecord, now: number): Envelope {
   const from = store.readStatus(job.id);
   const note = 'cancelled while paused';
-  return endStopped(store, job, StopReason.Cancel, { note, durationMs: 0, now, from, holder: { kind: 'none' } });
+  const parts = { note, durationMs: 0, now, from, holder: { kind: 'none' } as const, replaces: OBSERVER_ENDS };
+  return endStopped(store, job, StopReason.Cancel, parts);
 }
 
 /** JOB_LOST (1) for a job folder whose record cannot be read: nobody can say what it was or resume it by id. */
@@ -78,21 +82,59 @@ export function unreadableEnvelope(id: string): Envelope {
   });
 }
 
-/** Marks a job lost (status, stored result, key released) so every later reader agrees at once. */
+/** Marks a job lost (its end, key released) so every later reader agrees at once; returns the answer that stands. */
 export function markLost(store: JobStore, job: JobRecord, pid: number | undefined, now: number): Envelope {
   const answer = lostEnvelope(store, job, pid, now, now);
   const from = store.readStatus(job.id);
   const { Keep } = CheckpointFate;
-  endJob(store, job, { state: JobState.Lost, now, from, answer, checkpoint: Keep, holder: { kind: 'gone' } });
-  return answer;
+  const ending = { state: JobState.Lost, now, from, answer, checkpoint: Keep, holder: { kind: 'gone' } } as const;
+  return endJob(store, job, ending) ?? answer;
 }
 
-/** Judges a job now and ends it when it is stalled or lost; returns its status after. */
-export function settleJob(store: JobStore, job: JobRecord, now: number, alive: Alive = isAlive): JobStatus | undefined {
-  const status = store.readStatus(job.id);
-  const verdict = judgeJob(job, status, now, alive);
-  if (verdict === Verdict.Stalled) markStalled(store, job, status!, now);
-  else if (verdict === Verdict.Lost) markLost(store, job, status?.pid, now);
-  else return status;
-  return store.readStatus(job.id);
+/** How an observer judges: its look, and (tests pass fakes) how it tells a process alive and ends a frozen one. */
+export interface Judging {
+  readonly look: Look;
+  readonly alive?: Alive;
+  readonly kill?: Kill;
+}
+
+/** A job as an observer found it: its verdict, its status then, and the answer its end stands on (once ended). */
+export interface Settled {
+  readonly verdict: Verdict;
+  readonly status: JobStatus | undefined;
+  readonly answer?: Envelope;
+}
+
+/** How many times a verdict is taken again because the status moved while it was being reached. */
+const RECHECKS = 5;
+
+/**
+ * Judges a job now and ends it when it is stalled or lost, but only if its
+ * status is still the one judged when the end is written (compare and
+ * swap): a process writes its last status before it dies, so a verdict
+ * taken on an older read is taken again. The end itself is exclusive
+ * (job-end.ts), so an end the job wrote meanwhile wins and is the answer.
+ */
+export function settleJob(store: JobStore, job: JobRecord, judging: Judging): Settled {
+  const { look, alive = isAlive, kill } = judging;
+  let status = store.readStatus(job.id);
+  for (let check = 0; check < RECHECKS; check++) {
+    const verdict = judgeJob(job, status, look, alive);
+    if (verdict !== Verdict.Stalled && verdict !== Verdict.Lost) return { verdict, status };
+    const again = store.readStatus(job.id);
+    if (!sameStatus(again, status)) {
+      status = again;
+      continue;
+    }
+    const answer = verdict === Verdict.Stalled
+      ? markStalled(store, job, status!, look.now, kill)
+      : markLost(store, job, status?.pid, look.now);
+    return { verdict: Verdict.Ended, status: store.readStatus(job.id), answer };
+  }
+  // Still moving after every look: something writes it, so it is not lost; the next look judges again.
+  return { verdict: Verdict.Running, status };
+}
+
+function sameStatus(a: JobStatus | undefined, b: JobStatus | undefined): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
 }

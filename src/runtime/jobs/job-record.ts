@@ -1,6 +1,7 @@
 import type { Envelope } from '../../contract/envelope.js';
 import type { Progress } from '../../contract/incomplete.js';
 import { JobState } from '../../contract/vocabulary/job-state.js';
+import type { MonotonicReading } from '../monotonic-clock.js';
 import type { ProcessIdentity } from './process-identity.js';
 
 /** What a job is: written once when it starts, read by every other process. */
@@ -29,6 +30,21 @@ export interface JobRecord {
   /** Wall clock over the whole work; 0 = none. */
   readonly timeoutMs: number;
   readonly createdAt: number;
+  /** When it was created on its creator's monotonic clock: how old it is, whatever the wall clocks say. */
+  readonly born?: MonotonicReading;
+}
+
+/**
+ * The writer's boot-clock readings (see monotonic-clock.ts): an observer on
+ * the same machine tells from these how long the job has been silent and
+ * flat without comparing its wall clock with the writer's.
+ */
+export interface Heartbeat {
+  readonly boot: string;
+  /** When this status was written. */
+  readonly at: number;
+  /** When progress last grew (or the current run started). */
+  readonly progressAt: number;
 }
 
 /** Where a job is now; rewritten (atomically) as it goes. */
@@ -45,10 +61,17 @@ export interface JobStatus {
   /** When progress.done last grew (the idle watchdog's clock). */
   readonly progressAt: number;
   readonly endedAt?: number;
+  /** Written by a running process whose system has a boot clock. */
+  readonly heartbeat?: Heartbeat;
 }
 
 /** The stored final response of an ended job. */
 export type JobResult = Envelope;
+
+/** The heartbeat of a status written at `reading` with progress last grown at `progressMs` (none off a boot clock). */
+export function heartbeatOf(reading: MonotonicReading, progressMs = reading.ms): Pick<JobStatus, 'heartbeat'> {
+  return reading.boot ? { heartbeat: { boot: reading.boot, at: reading.ms, progressAt: progressMs } } : {};
+}
 
 /** The process a status names, as an identity (pid only in a status an older version wrote). */
 export function statusIdentity(status: JobStatus): ProcessIdentity | undefined {

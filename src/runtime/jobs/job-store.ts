@@ -2,8 +2,8 @@ import {
   closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { isTerminal } from '../../contract/vocabulary/job-state.js';
-import { readJsonFile, writeFileAtomic } from '../storage/atomic-file.js';
+import { isTerminal, type JobState } from '../../contract/vocabulary/job-state.js';
+import { createFileOnce, readJsonFile, writeFileAtomic } from '../storage/atomic-file.js';
 import { ensurePrivateDir } from '../storage/state-dir.js';
 import { isJobRecord, isJobStatus, type JobRecord, type JobResult, type JobStatus } from './job-record.js';
 import { formatIdentity, identityOf, isAlive, parseIdentity, type ProcessIdentity } from './process-identity.js';
@@ -16,6 +16,16 @@ const LAST_SWEEP_FILE = 'last-sweep';
 const LOG_TAIL_BYTES = 2048;
 /** A lease file still empty or unreadable after this long was left by a writer that died mid-write. */
 const LEASE_WRITE_GRACE_MS = 2_000;
+
+/** A job's end: its terminal status and, when it has one, its final answer, written together in one file. */
+export interface JobEnd {
+  readonly status: JobStatus;
+  readonly result?: JobResult;
+}
+
+const isJobEnd = (value: unknown): value is JobEnd =>
+  typeof value === 'object' && value !== null && isJobStatus((value as JobEnd).status)
+  && isTerminal((value as JobEnd).status.state);
 
 /** The outcome of claiming an invocation key: this process owns a new job, or another job holds the key. */
 export type Claim = { readonly kind: 'claimed' } | { readonly kind: 'held'; readonly id: string };
@@ -97,23 +107,59 @@ export class JobStore {
     return existsSync(this.dir(id));
   }
 
-  /** The job's status; undefined when missing, torn or damaged. */
+  /** The job's status; undefined when missing, torn or damaged. Once the job ended, the status of its end. */
   readStatus(id: string): JobStatus | undefined {
+    const end = this.readEnd(id);
+    if (end) return end.status;
     const status = readJsonFile<unknown>(join(this.dir(id), 'status.json'));
     return isJobStatus(status) ? status : undefined;
   }
 
-  /** Progress updates are not fsynced (a crash loses at most the latest); state changes are. */
+  /**
+   * Rewrites a job's status while it runs or waits; an ended job's is never
+   * rewritten (a process that woke after being judged stalled writes nothing
+   * over its end). Progress updates are not fsynced (a crash loses at most
+   * the latest); state changes are.
+   */
   writeStatus(id: string, status: JobStatus, durable = true): void {
+    if (this.readEnd(id)) return;
     writeFileAtomic(join(this.dir(id), 'status.json'), JSON.stringify(status), durable);
   }
 
-  readResult(id: string): JobResult | undefined {
-    return readJsonFile<JobResult>(join(this.dir(id), 'result.json'));
+  /** The job's end, once some process wrote it. */
+  readEnd(id: string): JobEnd | undefined {
+    const end = readJsonFile<unknown>(join(this.dir(id), 'end.json'));
+    return isJobEnd(end) ? end : undefined;
   }
 
-  writeResult(id: string, result: JobResult): void {
-    writeFileAtomic(join(this.dir(id), 'result.json'), JSON.stringify(result));
+  /**
+   * Writes the job's end if no end is written yet: an exclusive link, so of
+   * the job itself and any number of observers judging it at once exactly
+   * one end is written and none replaces it. Returns whether this one won.
+   * status.json then shows the end too, for whoever reads the file itself.
+   */
+  claimEnd(id: string, end: JobEnd): boolean {
+    if (!createFileOnce(join(this.dir(id), 'end.json'), JSON.stringify(end))) return false;
+    writeFileAtomic(join(this.dir(id), 'status.json'), JSON.stringify(end.status));
+    return true;
+  }
+
+  /**
+   * Replaces an end that left the job unfinished (`replaceable`: lost,
+   * stalled) with a later verdict on the same dead job (`job cancel`
+   * discarding it); a job that finished, failed or was cancelled keeps its end.
+   */
+  replaceObserverEnd(id: string, end: JobEnd, replaceable: readonly JobState[]): boolean {
+    const earlier = this.readEnd(id);
+    if (!earlier || !replaceable.includes(earlier.status.state)) return false;
+    writeFileAtomic(join(this.dir(id), 'end.json'), JSON.stringify(end));
+    writeFileAtomic(join(this.dir(id), 'status.json'), JSON.stringify(end.status));
+    return true;
+  }
+
+  /** The final answer of an ended job (result.json: a job an older version ended). */
+  readResult(id: string): JobResult | undefined {
+    return this.readEnd(id)?.result ?? readJsonFile<JobResult>(join(this.dir(id), 'result.json'));
   }
 
   logPath(id: string): string {

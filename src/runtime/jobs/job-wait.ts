@@ -3,13 +3,14 @@ import { buildEnvelope, type Envelope } from '../../contract/envelope.js';
 import { ErrorCode } from '../../contract/error-code.js';
 import { ExitCode } from '../../contract/exit-code.js';
 import type { Progress } from '../../contract/incomplete.js';
-import { IncompleteState, isTerminal } from '../../contract/vocabulary/job-state.js';
+import { IncompleteState } from '../../contract/vocabulary/job-state.js';
+import { systemMonotonic, type MonotonicReading } from '../monotonic-clock.js';
 import { incompleteEnvelope } from './incomplete-response.js';
-import { judgeJob, Verdict } from './job-liveness.js';
-import { markLost, markStalled, unreadableEnvelope } from './job-outcomes.js';
+import { Observation, Verdict } from './job-liveness.js';
+import { markLost, settleJob, unreadableEnvelope } from './job-outcomes.js';
 import type { JobRecord, JobStatus } from './job-record.js';
 import type { JobStore } from './job-store.js';
-import { isAlive, type ProcessIdentity } from './process-identity.js';
+import type { ProcessIdentity } from './process-identity.js';
 
 const POLL_MS = 50;
 
@@ -34,6 +35,8 @@ export interface WaitOptions {
   readonly onProgress?: (progress: Progress) => void;
   /** Ends a stalled job's process (tests pass a fake); default: SIGKILL once its identity is confirmed. */
   readonly kill?: (identity: ProcessIdentity) => void;
+  /** The clock liveness is judged on (tests pass a fake); default: the system's monotonic clock. */
+  readonly monotonic?: () => MonotonicReading;
 }
 
 /**
@@ -47,21 +50,17 @@ export async function waitOnJob(options: WaitOptions): Promise<Envelope> {
   const { store, id } = options;
   const job = store.readRecord(id);
   if (!job) return store.folderExists(id) ? unreadableEnvelope(id) : notFound(id, options.now() - options.started);
-  const alive = options.alive ?? isAlive;
+  const monotonic = options.monotonic ?? systemMonotonic;
+  // What this observer sees change while it waits, on its own clock: its judge where the job's heartbeat is not.
+  const observation = new Observation();
   for (;;) {
     const now = options.now();
-    const status = store.readStatus(id);
-    const verdict = judgeJob(job, status, now, alive);
+    const look = { now, reading: monotonic(), observation };
+    const { verdict, status, answer } = settleJob(store, job, { look, alive: options.alive, kill: options.kill });
     if (status?.progress) options.onProgress?.(status.progress);
+    if (answer) return answer;
     if (verdict === Verdict.Ended) return store.readResult(id) ?? markLost(store, job, status!.pid, now);
     if (verdict === Verdict.Paused) return incomplete(options, job, IncompleteState.Paused, status!, now);
-    if (verdict === Verdict.Stalled) return markStalled(store, job, status!, now, options.kill);
-    if (verdict === Verdict.Lost) {
-      // Read once more: the process may have written its end, or handed the job on, just before exiting.
-      const again = store.readStatus(id);
-      if (again && (isTerminal(again.state) || again.pid !== status?.pid)) continue;
-      return markLost(store, job, status?.pid, now);
-    }
     if (verdict === Verdict.Running && options.until !== undefined && now >= options.until) {
       return incomplete(options, job, IncompleteState.Running, status!, now);
     }

@@ -116,6 +116,7 @@ function ended(run: Run, execution: Execution): RunOutcome {
   const state = envelope.meta.exit_code === ExitCode.SUCCESS ? JobState.Done : JobState.Failed;
   const checkpoint = workEnded(result.exitCode) ? CheckpointFate.Discard : CheckpointFate.Keep;
   const now = inv.host.now();
-  endJob(store, job, { state, now, from: status.workSoFar, answer: envelope, checkpoint, holder: self(run) });
-  return { kind: 'ended', envelope };
+  const ending = { state, now, from: status.workSoFar, answer: envelope, checkpoint, holder: self(run) };
+  // An observer that judged this run stalled (it froze) wrote the end first: its answer stands.
+  return { kind: 'ended', envelope: endJob(store, job, ending) ?? envelope };
 }

@@ -3,7 +3,7 @@ import { JobState } from '../../contract/vocabulary/job-state.js';
 import type { Host } from '../host.js';
 import type { WorkSoFar } from './job-end.js';
 import { STATUS_REFRESH_MS } from './job-liveness.js';
-import { identityFields, type JobRecord, type JobStatus } from './job-record.js';
+import { heartbeatOf, identityFields, type JobRecord, type JobStatus } from './job-record.js';
 import type { JobStore } from './job-store.js';
 import { identityOf } from './process-identity.js';
 
@@ -20,6 +20,8 @@ export class RunningStatus {
   private readonly startedAt: number;
   private progress: Progress | undefined;
   private progressAt: number;
+  /** progressAt on the monotonic clock: what the idle watchdog and observers measure idle time on. */
+  private progressMs: number;
   private lastWrite = 0;
   /** Once the run is decided, the status belongs to whoever answers: a stuck handler's late reports stay unwritten. */
   private closed = false;
@@ -31,12 +33,13 @@ export class RunningStatus {
     this.startedAt = previous?.startedAt ?? now;
     this.progress = previous?.progress;
     this.progressAt = now;
+    this.progressMs = host.monotonic().ms;
     this.write(true);
   }
 
-  /** When progress last grew (the idle watchdog's clock). */
+  /** When progress last grew, on the host's monotonic clock (the idle watchdog's: a wall-clock step moves nothing). */
   get lastProgressAt(): number {
-    return this.progressAt;
+    return this.progressMs;
   }
 
   get workSoFar(): WorkSoFar {
@@ -50,15 +53,18 @@ export class RunningStatus {
 
   /** A progress report from the handler. */
   report(next: Progress): void {
-    const now = this.host.now();
-    if (!this.progress || next.done > this.progress.done) this.progressAt = now;
+    const { ms } = this.host.monotonic();
+    if (!this.progress || next.done > this.progress.done) {
+      this.progressAt = this.host.now();
+      this.progressMs = ms;
+    }
     this.progress = next;
-    if (!this.closed && now - this.lastWrite >= STATUS_EVERY_MS) this.note();
+    if (!this.closed && ms - this.lastWrite >= STATUS_EVERY_MS) this.note();
   }
 
   /** A sign of life for observers (job wait, the identical call): a frozen process falls silent, judged stalled. */
   refresh(): void {
-    if (this.host.now() - this.lastWrite >= STATUS_REFRESH_MS) this.note();
+    if (this.host.monotonic().ms - this.lastWrite >= STATUS_REFRESH_MS) this.note();
   }
 
   close(): void {
@@ -74,9 +80,10 @@ export class RunningStatus {
   }
 
   private write(durable: boolean): void {
-    const now = this.host.now();
-    const status = { ...this.workSoFar, state: JobState.Running, updatedAt: now, ...this.self };
+    const reading = this.host.monotonic();
+    const beat = heartbeatOf(reading, this.progressMs);
+    const status = { ...this.workSoFar, state: JobState.Running, updatedAt: this.host.now(), ...this.self, ...beat };
     this.store.writeStatus(this.job.id, status, durable);
-    this.lastWrite = now;
+    this.lastWrite = reading.ms;
   }
 }

@@ -28,7 +28,7 @@ export interface StopSourceParts {
   /** When the caller's budget ends (front only); undefined: no budget. */
   readonly deadline: number | undefined;
   readonly budgetMs: number | undefined;
-  /** When progress last grew (the idle watchdog's clock). */
+  /** When progress last grew, on the host's monotonic clock (the idle watchdog's). */
   readonly progressAt: () => number;
   /** Called on each watch tick: the running process's sign of life. */
   readonly onWatch: () => void;
@@ -91,7 +91,7 @@ function wireWatch({ host, store, job, stop, progressAt, onWatch, graced }: Wiri
   const every = Math.min(WATCH_EVERY_MS, Math.max(10, Math.floor(job.idleTimeoutMs / 4)));
   return host.setInterval(() => {
     if (!stop.requested && store.cancelRequested(job.id)) graced(StopReason.Cancel);
-    if (!stop.requested && host.now() - progressAt() > job.idleTimeoutMs) graced(StopReason.Stalled);
+    if (!stop.requested && host.monotonic().ms - progressAt() > job.idleTimeoutMs) graced(StopReason.Stalled);
     onWatch();
   }, every);
 }

@@ -1,4 +1,4 @@
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, linkSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
 let counter = 0;
@@ -8,6 +8,34 @@ let counter = 0;
  * part: a temp file in the same folder, fsync, rename (REQ-F-070).
  */
 export function writeFileAtomic(path: string, content: string | Uint8Array, durable = true): void {
+  const temp = writeTemp(path, content, durable);
+  try {
+    renameSync(temp, path);
+  } catch (error) {
+    rmSync(temp, { force: true });
+    throw error;
+  }
+}
+
+/**
+ * Creates the file whole (content fsynced, then linked into place) unless
+ * it exists: of any number of writers racing, exactly one wins, and readers
+ * never see a part. Returns whether this writer created it.
+ */
+export function createFileOnce(path: string, content: string | Uint8Array): boolean {
+  const temp = writeTemp(path, content, true);
+  try {
+    linkSync(temp, path);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  } finally {
+    rmSync(temp, { force: true });
+  }
+}
+
+function writeTemp(path: string, content: string | Uint8Array, durable: boolean): string {
   const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${counter++}.tmp`);
   try {
     const fd = openSync(temp, 'w', 0o600);
@@ -17,7 +45,7 @@ export function writeFileAtomic(path: string, content: string | Uint8Array, dura
     } finally {
       closeSync(fd);
     }
-    renameSync(temp, path);
+    return temp;
   } catch (error) {
     rmSync(temp, { force: true });
     throw error;

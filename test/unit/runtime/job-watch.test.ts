@@ -54,8 +54,8 @@ function runningJob(home: string, clock: FakeClock) {
     progressAt: (ms: number, done: number) => clock.setTimeout(() => store.writeStatus(ID, status(done)), ms),
     /** At fake time `ms`, the job ends with this data. */
     endAt: (ms: number, data: unknown) => clock.setTimeout(() => {
-      store.writeResult(ID, buildEnvelope({ exitCode: ExitCode.SUCCESS, durationMs: ms, data }));
-      store.writeStatus(ID, { ...status(TOTAL, JobState.Done), endedAt: clock.now });
+      const result = buildEnvelope({ exitCode: ExitCode.SUCCESS, durationMs: ms, data });
+      store.claimEnd(ID, { status: { ...status(TOTAL, JobState.Done), endedAt: clock.now }, result });
     }, ms),
   };
 }

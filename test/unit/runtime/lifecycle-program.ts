@@ -65,6 +65,8 @@ export function countTool(clock: FakeClock): CountTool {
   const idle = 1_000;
   const commands = [
     command('count', {}),
+    // Progress every step, well inside its idle timeout: a healthy job with a watchdog that is quick to fire.
+    command('steady', {}, idle),
     command('flat', { flatFrom: 3 }, idle),
     command('stuck', { stuckFrom: 3 }, idle),
   ];

@@ -66,6 +66,19 @@ test('budget: 14 paused, continue_command is the call itself; the identical call
   assert.ok(!newestJob(home).checkpoint, 'the work ended: its checkpoint is removed');
 });
 
+for (const step of [10 * 60_000, -10 * 60_000]) {
+  const way = step > 0 ? 'ahead' : 'back';
+  test(`the wall clock stepped ${way} 10 minutes mid-run: the idle watchdog does not fire, the job ends 0`, async () => {
+    const { home, clock, run } = setUp(`wall-step-${step}`);
+    const argv = ['steady', String(STEPS), '--budget', '0'];
+    const ended = await run(argv, () => clock.setTimeout(() => void (clock.wallStep += step), 4.5 * STEP_MS));
+    assert.equal(clock.wallStep, step, 'the step happened during the run');
+    assert.equal(ended.code, ExitCode.SUCCESS, JSON.stringify(ended.envelope.error));
+    assert.deepEqual(ended.envelope.data, { steps: STEPS, sum: SUM });
+    assert.equal(newestJob(home).status.state, JobState.Done);
+  });
+}
+
 test('SIGINT: 130 CANCELLED with the partial outcome, the job paused; the identical call continues it', async () => {
   const { home, clock, tool, run } = setUp('sigint');
   const argv = ['count', String(STEPS), '--budget', '0'];

@@ -5,6 +5,7 @@ import { SideEffects } from '../../../contract/vocabulary/side-effects.js';
 import type { CommandContext, CommandResult, CommandSpec } from '../../program/command-spec.js';
 import { DRY_RUN_FLAG } from '../../cli/framework-flags.js';
 import { isJobId } from '../job-id.js';
+import { systemMonotonic } from '../../monotonic-clock.js';
 import { cancelIdleJob, settleJob } from '../job-outcomes.js';
 import type { JobRecord } from '../job-record.js';
 import type { JobStore } from '../job-store.js';
@@ -29,7 +30,7 @@ const answer = (id: string, state: JobState, cancelled: boolean): CommandResult 
 /** Ends the job (or finds it ended) and answers with its state; 14 while it has not reached a safe point. */
 async function cancelJob(deps: JobCommandDeps, ctx: CommandContext, store: JobStore, job: JobRecord, flag: unknown) {
   const now = ctx.now();
-  const status = settleJob(store, job, now);
+  const { status } = settleJob(store, job, { look: { now, reading: systemMonotonic() } });
   if (status && isTerminal(status.state)) {
     const abandoned = endedUnfinished(status.state);
     if (abandoned) cancelIdleJob(store, job, now);

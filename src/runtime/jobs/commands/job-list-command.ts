@@ -7,6 +7,7 @@ import { membersOf } from '../../../contract/vocabulary/closed-set.js';
 import { Phase } from '../../../contract/vocabulary/phase.js';
 import { SideEffects } from '../../../contract/vocabulary/side-effects.js';
 import type { CommandResult, CommandSpec } from '../../program/command-spec.js';
+import { systemMonotonic } from '../../monotonic-clock.js';
 import { settleJob } from '../job-outcomes.js';
 import type { JobStore } from '../job-store.js';
 import type { JobCommandDeps } from './job-command-parts.js';
@@ -42,7 +43,7 @@ function badCursor(cursor: string): CommandResult {
 export function viewsOf(store: JobStore, now: number): JobView[] {
   return store.list().flatMap((id) => {
     const job = store.readRecord(id);
-    const status = job && settleJob(store, job, now);
+    const status = job && settleJob(store, job, { look: { now, reading: systemMonotonic() } }).status;
     return job && status ? [viewOf(job, status, now)] : [];
   }).sort((a, b) => positionOf(a).localeCompare(positionOf(b)));
 }
