@@ -13,7 +13,7 @@ import { StopReason } from '../../contract/vocabulary/stop-reason.js';
 import { resolveBudget, resolveTimeout } from '../jobs/budget.js';
 import { jobCommands } from '../jobs/job-commands.js';
 import { manifestCommand } from '../cli/manifest-command.js';
-import type { CommandSpec, FrameworkOptions } from './command-spec.js';
+import type { CommandResult, CommandSpec, FrameworkOptions } from './command-spec.js';
 import { buildCommandTree } from '../cli/command-tree.js';
 import { registerCommand, type RegisteredCommand } from './define-command.js';
 import { executeCommand } from './execute-command.js';
@@ -37,7 +37,7 @@ import { resultOfThrown } from './thrown.js';
 import { checkListedCodes } from './listed-codes.js';
 import { runStreaming, streamsItems } from './stream-call.js';
 import { confirmCall } from './confirmation.js';
-import { earlierAnswer } from './keyed-replay.js';
+import { earlierAnswer, forgetAnswer } from './keyed-replay.js';
 
 /** What `createProgram` takes: the program's identity and its commands (each declared with `defineCommand`). */
 export interface ProgramSpec extends ProgramIdentity {
@@ -293,7 +293,12 @@ async function runCall(program: ProgramContext, host: Host): Promise<ProcessExit
   const view = { width: answerHost.stdoutColumns?.() };
   const text = spec.text ? (data: unknown) => spec.text!(data, view) : undefined;
   // A repeated key is answered before anything runs or asks (REQ-C-007).
-  const earlier = earlierAnswer(resolution.inv);
+  let earlier: CommandResult | undefined;
+  try {
+    earlier = await earlierAnswer(resolution.inv);
+  } catch (thrown) {
+    return respond(finalEnvelope(resolution.inv, resultOfThrown(thrown, program.codes), []));
+  }
   if (earlier) return respond(finalEnvelope(resolution.inv, earlier, []), text);
   const gate = await confirmCall(resolution.inv);
   if (gate.kind === 'refuse') return respond(gate.envelope);
@@ -305,6 +310,7 @@ async function runCall(program: ProgramContext, host: Host): Promise<ProcessExit
     return respond({ ...envelope, data: null }, text);
   };
   try {
+    forgetAnswer(inv);
     // A stream cannot pause and be continued by another call: it runs to its end, with no budget and no job.
     if (streamsStdout(inv)) {
       const unbudgeted = { ...inv, options: { ...inv.options, budgetMs: 0, timeoutMs: undefined } };
