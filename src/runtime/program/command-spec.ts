@@ -156,6 +156,8 @@ export interface CommandContext {
   /** The width of the terminal stdout shows on, for text that fits it; undefined when stdout is no terminal. */
   readonly stdoutWidth: number | undefined;
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** How a shell in cwd runs this program again (its words before the command's), as continue_command has it. */
+  programWords(): readonly string[];
   /**
    * Report progress: `done` counts completed units and never decreases; `rows`, the rows done beside it when
    * the unit is another (an import measured in bytes, so that it has a total and an ETA).

@@ -12,6 +12,8 @@ import { Phase } from '../../contract/vocabulary/phase.js';
 import { StopReason } from '../../contract/vocabulary/stop-reason.js';
 import { resolveBudget, resolveTimeout } from '../jobs/budget.js';
 import { jobCommands } from '../jobs/job-commands.js';
+import type { JobRecord } from '../jobs/job-record.js';
+import { recordCheck } from '../jobs/job-words.js';
 import { manifestCommand } from '../cli/manifest-command.js';
 import type { CommandResult, CommandSpec, FrameworkOptions } from './command-spec.js';
 import { buildCommandTree } from '../cli/command-tree.js';
@@ -378,14 +380,24 @@ async function runRelay(inv: Invocation): Promise<Envelope> {
   }
 }
 
+/** The job the supervisor is to run; undefined (said on stderr, its log) when it is missing or refused. */
+function trustedRecord(store: JobStore, jobId: string, host: Host): JobRecord | undefined {
+  try {
+    const job = store.readRecord(jobId);
+    if (!job) host.writeStderr(`supervisor: no job ${jobId}\n`);
+    return job;
+  } catch (thrown) {
+    host.writeStderr(`supervisor: job ${jobId} is refused: ${(thrown as Error).message}\n`);
+    return undefined;
+  }
+}
+
 /** The detached supervisor: continue the job's work with no budget; the response goes to the job's folder. */
 async function superviseJob(program: ProgramContext, host: Host, jobId: string): Promise<ProcessExitCode> {
-  const store = new JobStore(stateDirPath(host.env, program.identity.name));
-  const job = store.readRecord(jobId);
-  if (!job) {
-    host.writeStderr(`supervisor: no job ${jobId}\n`);
-    return ExitCode.GENERAL_ERROR;
-  }
+  const root = stateDirPath(host.env, program.identity.name);
+  const store = new JobStore(root, recordCheck(host.programWords, host.env));
+  const job = trustedRecord(store, jobId, host);
+  if (!job) return ExitCode.GENERAL_ERROR;
   if (!store.takeLease(job.id, host.pid)) {
     host.writeStderr(`supervisor: job ${jobId} is run by another process\n`);
     return ExitCode.SUCCESS;
