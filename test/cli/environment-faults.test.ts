@@ -90,6 +90,29 @@ describe('a full disk', () => {
   });
 });
 
+describe('a full disk under an export', () => {
+  test('NO_SPACE (12) leaves no partial file behind, so the next export there succeeds once there is room', { skip: NO_MOUNT }, async () => {
+    const env = freshHome();
+    const source = world.path('export-source.csv');
+    writeFileSync(source, generateCsv(17, { rows: 20_000, columns: 4 }));
+    const db = world.path('export-source.db');
+    assert.equal((await runJson(['import', source, '--into', db, '--budget', '0'], { env })).run.code, 0);
+    const disk = world.path('export-disk');
+    assert.ok(mountTmpfs(disk, '64k'));
+    mounts.push(disk);
+    const args = ['export', db, '--output', join(disk, 'out.csv'), '--budget', '0'];
+    const full = await runJson(args, { env });
+    assert.equal(full.run.code, 12, full.run.stdout);
+    assert.equal(full.envelope.error!.code, 'NO_SPACE');
+    assert.deepEqual(readdirSync(disk), [], 'neither the target nor a partial file');
+    remount(disk, 'size=16m');
+    const again = await runJson(args, { env });
+    assert.equal(again.run.code, 0, again.run.stdout);
+    assert.deepEqual(records(join(disk, 'out.csv')), records(source));
+    assert.deepEqual(readdirSync(disk), ['out.csv']);
+  });
+});
+
 describe('a state folder that refuses writes', () => {
   test('read-only: STATE_DIR_UNUSABLE (4), naming the folder', { skip: NO_MOUNT }, async () => {
     const disk = world.path('ro-disk');
