@@ -11,6 +11,7 @@ import { ArgProblem } from '../../contract/vocabulary/arg-problem.js';
 import { Phase } from '../../contract/vocabulary/phase.js';
 import { StopReason } from '../../contract/vocabulary/stop-reason.js';
 import { resolveBudget, resolveTimeout } from '../jobs/budget.js';
+import type { CodeTable } from '../../contract/code-table.js';
 import { jobCommands } from '../jobs/job-commands.js';
 import type { JobRecord } from '../jobs/job-record.js';
 import { recordCheck } from '../jobs/job-words.js';
@@ -295,12 +296,7 @@ async function runCall(program: ProgramContext, host: Host): Promise<ProcessExit
   const view = { width: answerHost.stdoutColumns?.() };
   const text = spec.text ? (data: unknown) => spec.text!(data, view) : undefined;
   // A repeated key is answered before anything runs or asks (REQ-C-007).
-  let earlier: CommandResult | undefined;
-  try {
-    earlier = await earlierAnswer(resolution.inv);
-  } catch (thrown) {
-    return respond(finalEnvelope(resolution.inv, resultOfThrown(thrown, program.codes), []));
-  }
+  const earlier = await answerOfKey(resolution.inv, program.codes);
   if (earlier) return respond(finalEnvelope(resolution.inv, earlier, []), text);
   const gate = await confirmCall(resolution.inv);
   if (gate.kind === 'refuse') return respond(gate.envelope);
@@ -327,6 +323,15 @@ async function runCall(program: ProgramContext, host: Host): Promise<ProcessExit
   } finally {
     // A job adopts its spool; anything left is this call's alone.
     if (spool) rmSync(spool.path, { force: true });
+  }
+}
+
+/** A repeated key's answer (keyed-replay.ts), or the coded failure to look for one; undefined: the call goes on. */
+async function answerOfKey(inv: Invocation, codes: CodeTable): Promise<CommandResult | undefined> {
+  try {
+    return await earlierAnswer(inv);
+  } catch (thrown) {
+    return resultOfThrown(thrown, codes);
   }
 }
 
