@@ -30,7 +30,7 @@ export class JobStore {
   readonly keysDir: string;
 
   /** `check` refuses a record this program must not trust (job-words.ts); by default every record is read. */
-  constructor(readonly root: string, private readonly check: (record: JobRecord) => void = () => {}) {
+  constructor(readonly root: string, private readonly check: (record: JobRecord, folder: string) => void = () => {}) {
     this.jobsDir = ensurePrivateDir(root, 'jobs');
     this.keysDir = ensurePrivateDir(root, 'keys');
   }
@@ -91,7 +91,7 @@ export class JobStore {
   readRecord(id: string): JobRecord | undefined {
     const record = readJsonFile<unknown>(join(this.dir(id), 'job.json'));
     if (!isJobRecord(record)) return undefined;
-    this.check(record);
+    this.check(record, this.dir(id));
     return record;
   }
 

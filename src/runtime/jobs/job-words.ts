@@ -1,5 +1,5 @@
 import { accessSync, constants, realpathSync } from 'node:fs';
-import { delimiter, isAbsolute, join } from 'node:path';
+import { basename, delimiter, isAbsolute, join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { ErrorCode } from '../../contract/error-code.js';
 import { StintError } from '../../contract/stint-error.js';
@@ -43,14 +43,26 @@ export function sameProgram(stored: readonly string[], own: readonly string[], e
   return theirs !== undefined && ours !== undefined && isDeepStrictEqual(theirs, ours);
 }
 
-/** A check for JobStore: a record whose words are not this program's is refused, never printed or run. */
-export function recordCheck(own: () => readonly string[], env: Env): (record: JobRecord) => void {
-  return (record) => {
-    if (sameProgram(record.programWords, own(), env)) return;
-    throw new StintError(ErrorCode.JobRecordInvalid,
-      `job ${record.id}: its record names a program other than this one; it is refused, not run`, {
-        context: { job_id: record.id },
-        fix_required: `Remove the job's folder (jobs/${record.id} in the state folder) and run the command again`,
-      });
+/** Why a job record in `folder` is not to be trusted, or undefined when it is. */
+function distrust(record: JobRecord, folder: string, own: readonly string[], env: Env): string | undefined {
+  if (basename(folder) !== record.id) return `its record names another job (${record.id})`;
+  // A job's spooled stdin is its own file: the continuation reads it, so it may name no other.
+  if (record.stdinPath !== undefined && record.stdinPath !== join(folder, 'stdin')) {
+    return 'its record names a stdin outside its folder';
+  }
+  if (!sameProgram(record.programWords, own, env)) return 'its record names a program other than this one';
+  return undefined;
+}
+
+/** A check for JobStore: a record it cannot trust is refused, and nothing of it printed or run. */
+export function recordCheck(own: () => readonly string[], env: Env): (record: JobRecord, folder: string) => void {
+  return (record, folder) => {
+    const why = distrust(record, folder, own(), env);
+    if (why === undefined) return;
+    const id = basename(folder);
+    throw new StintError(ErrorCode.JobRecordInvalid, `job ${id}: ${why}; it is refused, not run`, {
+      context: { job_id: id },
+      fix_required: `Remove the job's folder (jobs/${id} in the state folder) and run the command again`,
+    });
   };
 }

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { sameProgram } from '../../../src/runtime/jobs/job-words.js';
+import { recordCheck, sameProgram } from '../../../src/runtime/jobs/job-words.js';
 import { tempWorld } from '../../helpers/temp-world.js';
 
 const world = tempWorld('job-words');
@@ -27,4 +27,23 @@ test('anything else is not: another program, more words, a runner where ours has
   assert.equal(sameProgram(['/usr/bin/env', script], [script], env), false);
   assert.equal(sameProgram([], ['tool'], env), false);
   assert.equal(sameProgram(['no-such-tool'], ['tool'], env), false);
+});
+
+test("a record is refused (JOB_RECORD_INVALID) when it names another job, a stdin outside its folder, or other words", () => {
+  const folder = world.path('jobs', 'count-0000abcd');
+  const record = {
+    id: 'count-0000abcd', key: 'k', program: 'tool', command: ['count'], argv: ['count'], cwd: '/', programWords: ['tool'],
+    detach: true, resume: true, writes: false, idleTimeoutMs: 1, timeoutMs: 0, createdAt: 0,
+  };
+  const check = recordCheck(() => ['tool'], env);
+  check(record, folder);
+  check({ ...record, stdinPath: join(folder, 'stdin') }, folder);
+  const refusals = [
+    { ...record, id: 'count-0000ffff' },
+    { ...record, stdinPath: '/etc/passwd' },
+    { ...record, programWords: ['/bin/sh'] },
+  ];
+  for (const tampered of refusals) {
+    assert.throws(() => check(tampered, folder), (error: { code?: string }) => error.code === 'JOB_RECORD_INVALID');
+  }
 });
