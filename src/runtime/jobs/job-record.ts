@@ -1,8 +1,8 @@
 import type { Envelope } from '../../contract/envelope.js';
 import type { Progress } from '../../contract/incomplete.js';
 import { JobState } from '../../contract/vocabulary/job-state.js';
-import { isJobId } from './job-id.js';
 import type { ProcessIdentity } from './process-identity.js';
+import { isJobId } from './job-id.js';
 
 /** What a job is: written once when it starts, read by every other process. */
 export interface JobRecord {
