@@ -25,6 +25,8 @@ export const ErrorCode = {
   JobLost: 'JOB_LOST',
   JobNotFound: 'JOB_NOT_FOUND',
   StateDirUnusable: 'STATE_DIR_UNUSABLE',
+  StateDirUnsafe: 'STATE_DIR_UNSAFE',
+  JobRecordInvalid: 'JOB_RECORD_INVALID',
   NoSpace: 'NO_SPACE',
   // inputs
   FileNotFound: 'FILE_NOT_FOUND',
@@ -65,6 +67,9 @@ export const EXIT_CODE_OF: Readonly<Record<ErrorCode, ExitCodeValue>> = Object.f
   [ErrorCode.JobLost]: ExitCode.GENERAL_ERROR,
   [ErrorCode.JobNotFound]: ExitCode.NOT_FOUND,
   [ErrorCode.StateDirUnusable]: ExitCode.PRECONDITION,
+  // Like an unusable folder, a precondition of the machine: the caller may write there, we decline to.
+  [ErrorCode.StateDirUnsafe]: ExitCode.PRECONDITION,
+  [ErrorCode.JobRecordInvalid]: ExitCode.PRECONDITION,
   [ErrorCode.NoSpace]: ExitCode.UNAVAILABLE,
   [ErrorCode.FileNotFound]: ExitCode.NOT_FOUND,
   [ErrorCode.NotAFile]: ExitCode.PRECONDITION,

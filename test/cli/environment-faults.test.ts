@@ -5,13 +5,17 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, mkdirSync, readdirSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync, chmodSync, chownSync, closeSync, lchownSync, mkdirSync, openSync, readdirSync, rmSync, statSync, symlinkSync,
+  truncateSync, writeFileSync, writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { Level } from 'level';
 import { envelopeOf, runJson, startCli } from '../helpers/run-cli.js';
 import { tempWorld } from '../helpers/temp-world.js';
 import { csvFileRecords, tableRecords } from '../helpers/table-rows.js';
 import { generateCsv } from '../helpers/csv-generator.js';
+import { STINT_BIN } from '../helpers/paths.js';
 
 const world = tempWorld('env-faults');
 let homes = 0;
@@ -83,6 +87,29 @@ describe('a full disk', () => {
     assert.equal(again.run.code, 0, again.run.stdout);
     const clean = await runJson(['analyze', input, '--budget', '0'], { env: freshHome() });
     assert.deepEqual(again.envelope.data, clean.envelope.data);
+  });
+});
+
+describe('a full disk under an export', () => {
+  test('NO_SPACE (12) leaves no partial file behind, so the next export there succeeds once there is room', { skip: NO_MOUNT }, async () => {
+    const env = freshHome();
+    const source = world.path('export-source.csv');
+    writeFileSync(source, generateCsv(17, { rows: 20_000, columns: 4 }));
+    const db = world.path('export-source.db');
+    assert.equal((await runJson(['import', source, '--into', db, '--budget', '0'], { env })).run.code, 0);
+    const disk = world.path('export-disk');
+    assert.ok(mountTmpfs(disk, '64k'));
+    mounts.push(disk);
+    const args = ['export', db, '--output', join(disk, 'out.csv'), '--budget', '0'];
+    const full = await runJson(args, { env });
+    assert.equal(full.run.code, 12, full.run.stdout);
+    assert.equal(full.envelope.error!.code, 'NO_SPACE');
+    assert.deepEqual(readdirSync(disk), [], 'neither the target nor a partial file');
+    remount(disk, 'size=16m');
+    const again = await runJson(args, { env });
+    assert.equal(again.run.code, 0, again.run.stdout);
+    assert.deepEqual(records(join(disk, 'out.csv')), records(source));
+    assert.deepEqual(readdirSync(disk), ['out.csv']);
   });
 });
 
@@ -216,3 +243,131 @@ describe('an input that changes mid-run', () => {
     assert.deepEqual(await exported(db, env), records(file));
   });
 });
+
+// Every command of the manifest under every fault of its state folder: each exit is one the command declares,
+// and none is GENERAL_ERROR (an environment fault is a known state, never "unknown").
+describe('every command × every state-folder fault: each exit is declared in its manifest entry', () => {
+  const JOB = 'analyze-0123abcd';
+  const small = world.path('small.csv');
+  const table = world.path('small.db');
+  /** How each command is called; a command the manifest lists but this table lacks fails the test. */
+  const calls: Record<string, string[]> = {
+    analyze: ['analyze', small, '--budget', '0'],
+    bench: ['bench', '--suite', 'checkpoint', '--size', '1MiB', '--samples', '1', '--workers', '1'],
+    'bench.resume': ['bench', 'resume', '--', process.execPath, STINT_BIN, 'analyze', small],
+    export: ['export', table, '--output', world.path('small-out.csv'), '--budget', '0'],
+    follow: ['follow', '--', process.execPath, STINT_BIN, 'analyze', small],
+    import: ['import', small, '--into', world.path('small-into.db'), '--budget', '0'],
+    'job.cancel': ['job', 'cancel', JOB, '--yes'],
+    'job.list': ['job', 'list'],
+    'job.logs': ['job', 'logs', JOB],
+    'job.prune': ['job', 'prune', '--yes'],
+    'job.status': ['job', 'status', JOB],
+    'job.wait': ['job', 'wait', JOB, '--budget', '1s'],
+    'job.watch': ['job', 'watch', JOB],
+    manifest: ['manifest'],
+    worker: ['worker', '--queue', 'redis://127.0.0.1:9'],
+  };
+  const JOB_COMMANDS = ['job.cancel', 'job.list', 'job.logs', 'job.prune', 'job.status', 'job.wait', 'job.watch'];
+  let declared: Record<string, Set<number>>;
+
+  before(async () => {
+    writeFileSync(small, generateCsv(21, { rows: 50, columns: 3 }));
+    const made = await runJson(['import', small, '--into', table, '--budget', '0'], { env: freshHome() });
+    assert.equal(made.run.code, 0, made.run.stdout);
+    const manifest = (await runJson(['manifest'], { env: freshHome() })).envelope.data as unknown as {
+      commands: Record<string, { exit_codes: Record<string, unknown> }>;
+      exit_codes: Record<string, unknown>;
+    };
+    const shared = Object.keys(manifest.exit_codes).map(Number);
+    declared = Object.fromEntries(Object.entries(manifest.commands)
+      .map(([id, entry]) => [id, new Set([...shared, ...Object.keys(entry.exit_codes).map(Number)])]));
+  });
+
+  test('the table of calls covers every command the manifest lists', () => {
+    assert.deepEqual(Object.keys(calls).sort(), Object.keys(declared).sort());
+  });
+
+  /** Runs every command with STINT_HOME = `home`; each answer is checked, and returned for more checks. */
+  async function everyCommand(fault: string, home: string) {
+    const answers: Record<string, { code: number; error: string | undefined }> = {};
+    for (const [id, args] of Object.entries(calls)) {
+      const { run, envelope } = await runJson(args, { env: { STINT_HOME: home, STINT_TEST_MODE: '1' } });
+      const code = run.code!;
+      assert.ok(declared[id]!.has(code), `${fault}: ${id} exited ${code}, not in its manifest entry: ${run.stdout}`);
+      assert.notEqual(code, 1, `${fault}: ${id} answered GENERAL_ERROR: ${run.stdout}`);
+      answers[id] = { code, error: envelope.error?.code };
+    }
+    return answers;
+  }
+
+  const refusedWith = (answers: Awaited<ReturnType<typeof everyCommand>>, code: string) => {
+    for (const id of JOB_COMMANDS) assert.deepEqual(answers[id], { code: 4, error: code }, id);
+  };
+
+  test('missing and uncreatable (a path through a regular file)', async () => {
+    writeFileSync(world.path('matrix-file'), '');
+    refusedWith(await everyCommand('uncreatable', world.path('matrix-file', 'home')), 'STATE_DIR_UNUSABLE');
+  });
+
+  test('unwritable (a read-only file system)', { skip: NO_MOUNT }, async () => {
+    const disk = world.path('matrix-ro');
+    assert.ok(mountTmpfs(disk, '1m'));
+    mounts.push(disk);
+    const home = join(disk, 'home');
+    assert.equal((await runJson(['job', 'list'], { env: { STINT_HOME: home } })).run.code, 0);
+    remount(disk, 'ro');
+    const answers = await everyCommand('read-only', home);
+    // A read-only folder can still be read (no such job: 5); the calls that must write there are refused.
+    for (const id of ['analyze', 'import', 'export', 'follow']) {
+      assert.deepEqual(answers[id], { code: 4, error: 'STATE_DIR_UNUSABLE' }, id);
+    }
+    assert.deepEqual(answers['job.status'], { code: 5, error: 'JOB_NOT_FOUND' });
+  });
+
+  test('full (no byte left under the state folder)', { skip: NO_MOUNT }, async () => {
+    const disk = world.path('matrix-full');
+    assert.ok(mountTmpfs(disk, '256k'));
+    mounts.push(disk);
+    const home = join(disk, 'home');
+    assert.equal((await runJson(['job', 'list'], { env: { STINT_HOME: home } })).run.code, 0);
+    fillDisk(disk);
+    const answers = await everyCommand('full', home);
+    assert.equal(answers['analyze']!.code, 12, 'analyze needs room for its checkpoint: NO_SPACE');
+  });
+
+  test('symlinked to a folder another user owns', async () => {
+    const { link, target } = foreignLink('matrix');
+    refusedWith(await everyCommand('symlinked', link), 'STATE_DIR_UNSAFE');
+    assert.deepEqual(readdirSync(target), [], 'nothing written through the link');
+    assert.equal(statSync(target).mode & 0o777, 0o755, 'its mode untouched');
+  });
+});
+
+/** Fills the file system at `dir` to its last byte. */
+function fillDisk(dir: string): void {
+  const block = Buffer.alloc(4096, 1);
+  const fd = openSync(join(dir, 'filler'), 'w');
+  try {
+    for (;;) writeSync(fd, block);
+  } catch (error) {
+    assert.equal((error as NodeJS.ErrnoException).code, 'ENOSPC');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The uid and gid of a user that is not us: `nobody`. */
+const NOBODY = { uid: 65534, gid: 65534 };
+
+/** A symlink planted by another user, to a folder of theirs (0755): what a state folder must never be. */
+function foreignLink(name: string): { link: string; target: string } {
+  const target = world.path(`${name}-foreign`);
+  const link = world.path(`${name}-link`);
+  mkdirSync(target, { mode: 0o755 });
+  chmodSync(target, 0o755);
+  chownSync(target, NOBODY.uid, NOBODY.gid);
+  symlinkSync(target, link);
+  lchownSync(link, NOBODY.uid, NOBODY.gid);
+  return { link, target };
+}

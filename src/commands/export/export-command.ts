@@ -4,6 +4,7 @@ import { SideEffects } from '../../contract/vocabulary/side-effects.js';
 import { defineCommand } from '../../runtime/program/define-command.js';
 import { ExportFormat } from './export-format.js';
 import { STDOUT } from './stdout-target.js';
+import { stillWritten } from './written-file.js';
 
 export { ExportFormat } from './export-format.js';
 
@@ -57,6 +58,8 @@ export const exportCommand = defineCommand({
     },
   ],
   streamsStdout: (flags) => flags.output === STDOUT,
+  // A repeat is given the kept answer only while the file it names is still the one written.
+  answerHolds: stillWritten,
   async run(input, ctx) {
     const { runExport } = await import('./export-run.js');
     return runExport(input, ctx);

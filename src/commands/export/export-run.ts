@@ -1,4 +1,4 @@
-import { closeSync } from 'node:fs';
+import { closeSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ErrorCode } from '../../contract/error-code.js';
 import { StintCode } from '../stint-codes.js';
@@ -11,6 +11,7 @@ import type { CommandContext, CommandResult } from '../../runtime/program/comman
 import { openTable, TableKey, type Table } from '../import/table-store.js';
 import { ExportFormat, formatOf, headerOf, rowEncoder } from './export-format.js';
 import { STDOUT } from './stdout-target.js';
+import { writtenFile } from './written-file.js';
 import { inspectTarget, type OutputTarget } from './output-target.js';
 import {
   commitPartial, createPartial, partialMatches, partialPathFor, reopenPartial, sweepStalePartials, writeAt,
@@ -97,6 +98,17 @@ async function openRun(table: Table, target: OutputTarget, partial: string, head
 async function exportToFile(table: Table, shape: TableShape, format: ExportFormat, target: OutputTarget, output: string,
   ctx: CommandContext): Promise<CommandResult> {
   const partial = partialPathFor(target.path, ctx.invocationKey);
+  try {
+    return await writeRun(table, shape, format, target, output, partial, ctx);
+  } catch (thrown) {
+    // A failed run leaves no partial file: on a full disk it would only keep the next export there failing.
+    rmSync(partial, { force: true });
+    throw thrown;
+  }
+}
+
+async function writeRun(table: Table, shape: TableShape, format: ExportFormat, target: OutputTarget, output: string,
+  partial: string, ctx: CommandContext): Promise<CommandResult> {
   const { fd, state: restored } = await openRun(table, target, partial, headerOf(format, shape.columns), ctx);
   let state = restored;
   try {
@@ -116,7 +128,7 @@ async function exportToFile(table: Table, shape: TableShape, format: ExportForma
     const final = inspectTarget(output, ctx.cwd);
     commitPartial(fd, partial, final);
     const data = { rows: state.rows, columns: shape.columns, output, file: final.path, format, bytes: state.bytes };
-    return { exitCode: ExitCode.SUCCESS, data };
+    return { exitCode: ExitCode.SUCCESS, data, claim: writtenFile(final.path) };
   } finally {
     closeSync(fd);
   }

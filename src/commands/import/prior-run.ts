@@ -48,8 +48,27 @@ export async function findPrior(q: PriorQuery): Promise<PriorRun> {
     return { kind: 'none', stale: true };
   }
   if (saved) return { kind: 'continue', watermark: saved.watermark, state: saved.state };
-  if (!run!.watermark || run!.watermark.offset >= q.size) return { kind: 'replay', record: run! };
+  if (!run!.watermark || run!.watermark.offset >= q.size) return replayIfHeld(q, run!);
   return { kind: 'continue', watermark: run!.watermark, state: run!.state };
+}
+
+/**
+ * A finished run is answered again only while the table still holds the rows it claims: the first and last
+ * of each of its ranges (point reads; ids are never reused, and no import deletes a row). None there (the rows
+ * were cleared) makes this a new run, which puts them back once; some there refuses, since importing again
+ * would double the rest.
+ */
+async function replayIfHeld(q: PriorQuery, record: RunRecord): Promise<PriorRun> {
+  const ranges = record.state?.ranges ?? [];
+  const ids = ranges.flatMap((range) => [range.firstId, range.lastId]);
+  const found = (await q.table.getMany(ids.map((id) => TableKey.row(id)))).filter((row) => row !== undefined);
+  if (found.length === ids.length) return { kind: 'replay', record };
+  if (found.length === 0) return { kind: 'none', stale: true };
+  throw new StintError(StintCode.TableUnreadable, 'the table lost some of the rows this import put there', {
+    context: { idempotency_key: q.idem },
+    fix_required: 'Restore the table from a copy, or import into a new --into folder (importing again here '
+      + 'would double the rows that are left)',
+  });
 }
 
 /** A record the table holds; a garbled one stops the call, since guessing could import rows twice. */

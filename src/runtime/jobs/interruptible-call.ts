@@ -5,6 +5,7 @@ import { IncompleteState, JobState } from '../../contract/vocabulary/job-state.j
 import { callMeta } from '../program/final-envelope.js';
 import type { Invocation } from '../program/invocation.js';
 import { inStateDir, inStateDirAsync } from '../storage/state-dir.js';
+import { recordCheck } from './job-words.js';
 import { incompleteEnvelope } from './incomplete-response.js';
 import { acquireJob } from './job-acquire.js';
 import { endJob } from './job-end.js';
@@ -17,7 +18,7 @@ import { CheckpointFate } from './stop-table.js';
 import { spawnSupervisor } from './supervisor.js';
 
 function openJobStore(inv: Pick<Invocation, 'host' | 'stateRoot'>): JobStore {
-  const store = new JobStore(inv.stateRoot);
+  const store = new JobStore(inv.stateRoot, recordCheck(inv.host.programWords, inv.host.env));
   inStateDir(store.root, () => store.sweepWhenDue(inv.host.now()));
   return store;
 }

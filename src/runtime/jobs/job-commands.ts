@@ -9,6 +9,7 @@ import { jobPruneCommand } from './commands/job-prune-command.js';
 import { jobStatusCommand } from './commands/job-status-command.js';
 import { jobWaitCommand } from './commands/job-wait-command.js';
 import { JobStore } from './job-store.js';
+import { recordCheck } from './job-words.js';
 import { jobWatchCommand } from './commands/job-watch-command.js';
 import { stateDirPath } from '../storage/state-dir.js';
 
@@ -17,7 +18,9 @@ export function jobCommands(program: () => ProgramContext): CommandSpec[] {
   const commandOf: JobCommandDeps['commandOf'] = (job) =>
     program().commands.find((c) => c.path.join(' ') === job.command.join(' '))?.spec;
   const deps: JobCommandDeps = {
-    storeOf: (ctx) => new JobStore(stateDirPath(ctx.env, program().identity.name)),
+    storeOf: (ctx) => new JobStore(
+      stateDirPath(ctx.env, program().identity.name), recordCheck(ctx.programWords, ctx.env),
+    ),
     retryableOf: (job) => program().commands
       .find((c) => c.path.join(' ') === job.command.join(' '))?.exitCodes[ExitCode.INCOMPLETE]?.retryable ?? false,
     commandOf,

@@ -3,6 +3,7 @@ import type { Progress } from '../../contract/incomplete.js';
 import { JobState } from '../../contract/vocabulary/job-state.js';
 import type { MonotonicReading } from '../monotonic-clock.js';
 import type { ProcessIdentity } from './process-identity.js';
+import { isJobId } from './job-id.js';
 
 /** What a job is: written once when it starts, read by every other process. */
 export interface JobRecord {
@@ -91,9 +92,13 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 export function isJobRecord(value: unknown): value is JobRecord {
   return isObject(value)
     && ['id', 'key', 'program', 'cwd'].every((field) => typeof value[field] === 'string')
-    && ['command', 'argv', 'programWords'].every((field) => Array.isArray(value[field]))
+    && isJobId(value['id'] as string)
+    && ['command', 'argv', 'programWords'].every((field) => isWords(value[field]))
     && ['idleTimeoutMs', 'timeoutMs', 'createdAt'].every((field) => typeof value[field] === 'number');
 }
+
+/** Words of a command line: strings, every one (they are printed and run). */
+const isWords = (value: unknown): boolean => Array.isArray(value) && value.every((word) => typeof word === 'string');
 
 /** Whether parsed status.json has a known state and its clocks. */
 export function isJobStatus(value: unknown): value is JobStatus {

@@ -39,7 +39,8 @@ export class JobStore {
   readonly jobsDir: string;
   readonly keysDir: string;
 
-  constructor(readonly root: string) {
+  /** `check` refuses a record this program must not trust (job-words.ts); by default every record is read. */
+  constructor(readonly root: string, private readonly check: (record: JobRecord, folder: string) => void = () => {}) {
     this.jobsDir = ensurePrivateDir(root, 'jobs');
     this.keysDir = ensurePrivateDir(root, 'keys');
   }
@@ -99,7 +100,9 @@ export class JobStore {
   /** The job's record; undefined when missing, torn or damaged. */
   readRecord(id: string): JobRecord | undefined {
     const record = readJsonFile<unknown>(join(this.dir(id), 'job.json'));
-    return isJobRecord(record) ? record : undefined;
+    if (!isJobRecord(record)) return undefined;
+    this.check(record, this.dir(id));
+    return record;
   }
 
   /** Whether the job's folder is there, even when its files cannot be read. */

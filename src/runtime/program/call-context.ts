@@ -77,6 +77,7 @@ export function createCallContext(parts: CallContextParts): CallContext {
     interactive: host.stdinIsTTY,
     stdoutWidth: host.stdoutColumns?.(),
     env: host.env,
+    programWords: () => host.programWords(),
     invocationKey,
     ...(parts.queue ? { queue: parts.queue } : {}),
     argumentsDigest: parts.argumentsDigest,

@@ -156,6 +156,8 @@ export interface CommandContext {
   /** The width of the terminal stdout shows on, for text that fits it; undefined when stdout is no terminal. */
   readonly stdoutWidth: number | undefined;
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** How a shell in cwd runs this program again (its words before the command's), as continue_command has it. */
+  programWords(): readonly string[];
   /**
    * Report progress: `done` counts completed units and never decreases; `rows`, the rows done beside it when
    * the unit is another (an import measured in bytes, so that it has a total and an ETA).
@@ -246,6 +248,17 @@ export interface CommandResult<D = unknown> {
    * (a relayed answer shown as its own command would show it; a job's status block). Never in JSON.
    */
   readonly text?: () => string | Promise<string>;
+  /**
+   * What a writer's successful answer claims, in a form its `answerHolds` can check later (a file's size and
+   * inode, say): kept beside the answer for the key's repeats, never shown.
+   */
+  readonly claim?: unknown;
+}
+
+/** A kept answer as `answerHolds` sees it: the data given before, and the claim the result carried. */
+export interface KeptClaim {
+  readonly data: unknown;
+  readonly claim: unknown;
 }
 
 /** A command's declaration: what `defineCommand` takes. The manifest and `--help` are built from it. */
@@ -272,6 +285,12 @@ export interface CommandSpec<
    * A command that keeps its runs in its own store and answers repeats itself sets this to false.
    */
   readonly keyedReplay?: boolean;
+  /**
+   * Whether a kept answer is still true (its output is still there, as written) before a repeated
+   * --idempotency-key gets it again: false makes the repeat a new run under the key. Without it, the kept
+   * answer is given as it is: the framework cannot see what a writer's effect was.
+   */
+  readonly answerHolds?: (kept: KeptClaim) => boolean | Promise<boolean>;
   /**
    * Asks before it acts (a mutating or destructive command that declares a boolean `dry-run` flag): the
    * framework adds `--yes` and `--non-interactive`; without `--yes` (or `--dry-run`) it refuses with

@@ -290,18 +290,22 @@ export function registerCommand(spec: CommandSpec, builtin: boolean): Registered
     [ExitCode.GENERAL_ERROR]: STANDARD_EXIT_CODES[ExitCode.GENERAL_ERROR],
     [ExitCode.ARG_ERROR]: spec.confirm ? UNCONFIRMED_ENTRY : STANDARD_EXIT_CODES[ExitCode.ARG_ERROR],
   };
-  if (spec.interruption) {
-    exitCodes[ExitCode.TIMEOUT] = STANDARD_EXIT_CODES[ExitCode.TIMEOUT];
-    // Its checkpoints and job state need a disk, which can be full (NO_SPACE): the work done is kept.
+  const replaysKeys = acceptsKey && spec.keyedReplay !== false;
+  // Checkpoints, job state, a stdin spool and kept answers live in the state folder.
+  const usesStateFolder = spec.interruption !== undefined || spec.stdin !== undefined || replaysKeys;
+  if (spec.interruption) exitCodes[ExitCode.TIMEOUT] = STANDARD_EXIT_CODES[ExitCode.TIMEOUT];
+  if (usesStateFolder) {
+    // That disk can be full (NO_SPACE): the work done is kept.
     exitCodes[ExitCode.UNAVAILABLE] = { ...STANDARD_EXIT_CODES[ExitCode.UNAVAILABLE], ...NO_SPACE_ENTRY(isWriter) };
   }
   // A relay passes on whatever its callee answered, a callee's own answer to a signal included.
   if (spec.relay) {
     for (const code of Object.values(SignalExitCode)) exitCodes[code] = STANDARD_EXIT_CODES[code];
   }
-  if (acceptsKey && spec.keyedReplay !== false) exitCodes[ExitCode.CONFLICT] = KEY_REUSED_ENTRY;
-  // Reading stdin can fail before any work (INPUT_REQUIRED), and so can a job-state folder that refuses writes.
-  if (spec.stdin || spec.interruption) exitCodes[ExitCode.PRECONDITION] = STANDARD_EXIT_CODES[ExitCode.PRECONDITION];
+  if (replaysKeys) exitCodes[ExitCode.CONFLICT] = KEY_REUSED_ENTRY;
+  // Reading stdin can fail before any work (INPUT_REQUIRED), and so can a state folder that refuses writes or
+  // that is refused (STATE_DIR_UNUSABLE, STATE_DIR_UNSAFE).
+  if (usesStateFolder) exitCodes[ExitCode.PRECONDITION] = STANDARD_EXIT_CODES[ExitCode.PRECONDITION];
   for (const [key, entry] of Object.entries(spec.exitCodes)) {
     exitCodes[Number(key)] = { ...STANDARD_EXIT_CODES[Number(key) as ExitCode], ...entry };
   }

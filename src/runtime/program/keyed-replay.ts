@@ -1,14 +1,18 @@
-// REQ-C-007 for every writer: a repeated --idempotency-key gets the first
-// successful answer again, and nothing is done twice. The answer is kept in
-// the program's state folder when the work succeeds (in whichever process
-// ran it: the call, or a job's supervisor), keyed by command and a digest of
-// the key, beside the arguments it answered.
+// For every writer: a repeated --idempotency-key gets the last successful
+// answer again, and nothing is done twice. The answer is kept in the
+// program's state folder when the work succeeds (in whichever process ran
+// it: the call, or a job's supervisor), keyed by command and a digest of the
+// key, beside the arguments it answered and what it claims. A kept answer is
+// given again only while its claim holds (the writer's `answerHolds`), and
+// only until another run of the key begins: a paused run's continuation
+// continues that run, never an earlier finished one.
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { ErrorCode } from '../../contract/error-code.js';
 import { ExitCode } from '../../contract/exit-code.js';
 import { Phase } from '../../contract/vocabulary/phase.js';
 import { DRY_RUN_FLAG } from '../cli/framework-flags.js';
+import { rmSync } from 'node:fs';
 import { readJsonFile, writeFileAtomic } from '../storage/atomic-file.js';
 import { ensurePrivateDir } from '../storage/state-dir.js';
 import type { CommandResult } from './command-spec.js';
@@ -20,6 +24,8 @@ export const NOOP_EFFECT = 'noop';
 interface KeptAnswer {
   readonly argumentsDigest: string;
   readonly data: unknown;
+  /** What the answer claims, for the writer's answerHolds (its output's size and inode, say). */
+  readonly claim?: unknown;
 }
 
 type Keyed = Pick<Invocation, 'command' | 'flags' | 'options' | 'stateRoot' | 'argumentsDigest'>;
@@ -41,34 +47,51 @@ function pathOf(inv: Keyed): string {
 }
 
 /**
- * The answer a repeated key gets before anything runs: the kept one (`effect: "noop"`), or
- * IDEMPOTENCY_KEY_REUSED when the key already answered other arguments; undefined when the call goes on.
+ * The answer a repeated key gets before anything runs: the kept one (`effect: "noop"`) while what it claims
+ * still holds, or IDEMPOTENCY_KEY_REUSED when the key already answered other arguments; undefined when the
+ * call goes on (a kept answer no longer true is forgotten: the call is a new run).
  * Only a key the caller gave counts: a derived one names these very arguments.
  */
-export function earlierAnswer(inv: Keyed): CommandResult | undefined {
+export async function earlierAnswer(inv: Keyed): Promise<CommandResult | undefined> {
   if (!replays(inv) || !inv.options.idempotencyKeyGiven) return undefined;
   const kept = readJsonFile<KeptAnswer>(pathOf(inv));
   if (!kept) return undefined;
-  if (kept.argumentsDigest !== inv.argumentsDigest) {
-    return {
-      exitCode: ExitCode.CONFLICT,
-      error: {
-        code: ErrorCode.IdempotencyKeyReused,
-        message: 'this --idempotency-key already answered a call with other arguments; nothing was done',
-        retryable: false,
-        phase: Phase.Validation,
-        fix_required: 'Use a new --idempotency-key for a different call',
-      },
-    };
+  if (kept.argumentsDigest !== inv.argumentsDigest) return keyReused();
+  const holds = inv.command.spec.answerHolds;
+  if (holds && !(await holds({ data: kept.data, claim: kept.claim }))) {
+    forgetAnswer(inv);
+    return undefined;
   }
   const isRecord = typeof kept.data === 'object' && kept.data !== null && !Array.isArray(kept.data);
   const data = isRecord ? { ...kept.data, effect: NOOP_EFFECT } : kept.data;
   return { exitCode: ExitCode.SUCCESS, data, meta: { idempotency_hit: true } };
 }
 
-/** Keeps a successful answer under the call's key (given or derived), for its repeats. */
+function keyReused(): CommandResult {
+  return {
+    exitCode: ExitCode.CONFLICT,
+    error: {
+      code: ErrorCode.IdempotencyKeyReused,
+      message: 'this --idempotency-key already answered a call with other arguments; nothing was done',
+      retryable: false,
+      phase: Phase.Validation,
+      fix_required: 'Use a new --idempotency-key for a different call',
+    },
+  };
+}
+
+/**
+ * Forgets the answer kept under the call's key as a run of that key begins: from now on the key names this
+ * run (which may pause, and whose continuation must continue it), not the one that answered before.
+ */
+export function forgetAnswer(inv: Keyed): void {
+  if (replays(inv)) rmSync(pathOf(inv), { force: true });
+}
+
+/** Keeps a successful answer under the call's key (given or derived), with its claim, for its repeats. */
 export function keepAnswer(inv: Keyed, result: CommandResult): void {
   if (!replays(inv) || result.exitCode !== ExitCode.SUCCESS) return;
-  const kept: KeptAnswer = { argumentsDigest: inv.argumentsDigest, data: result.data ?? null };
+  const claim = result.claim === undefined ? {} : { claim: result.claim };
+  const kept: KeptAnswer = { argumentsDigest: inv.argumentsDigest, data: result.data ?? null, ...claim };
   writeFileAtomic(pathOf(inv), JSON.stringify(kept));
 }

@@ -11,9 +11,12 @@ import { ArgProblem } from '../../contract/vocabulary/arg-problem.js';
 import { Phase } from '../../contract/vocabulary/phase.js';
 import { StopReason } from '../../contract/vocabulary/stop-reason.js';
 import { resolveBudget, resolveTimeout } from '../jobs/budget.js';
+import type { CodeTable } from '../../contract/code-table.js';
 import { jobCommands } from '../jobs/job-commands.js';
+import type { JobRecord } from '../jobs/job-record.js';
+import { recordCheck } from '../jobs/job-words.js';
 import { manifestCommand } from '../cli/manifest-command.js';
-import type { CommandSpec, FrameworkOptions } from './command-spec.js';
+import type { CommandResult, CommandSpec, FrameworkOptions } from './command-spec.js';
 import { buildCommandTree } from '../cli/command-tree.js';
 import { registerCommand, type RegisteredCommand } from './define-command.js';
 import { executeCommand } from './execute-command.js';
@@ -37,7 +40,7 @@ import { resultOfThrown } from './thrown.js';
 import { checkListedCodes } from './listed-codes.js';
 import { runStreaming, streamsItems } from './stream-call.js';
 import { confirmCall } from './confirmation.js';
-import { earlierAnswer } from './keyed-replay.js';
+import { earlierAnswer, forgetAnswer } from './keyed-replay.js';
 
 /** What `createProgram` takes: the program's identity and its commands (each declared with `defineCommand`). */
 export interface ProgramSpec extends ProgramIdentity {
@@ -293,7 +296,7 @@ async function runCall(program: ProgramContext, host: Host): Promise<ProcessExit
   const view = { width: answerHost.stdoutColumns?.() };
   const text = spec.text ? (data: unknown) => spec.text!(data, view) : undefined;
   // A repeated key is answered before anything runs or asks (REQ-C-007).
-  const earlier = earlierAnswer(resolution.inv);
+  const earlier = await answerOfKey(resolution.inv, program.codes);
   if (earlier) return respond(finalEnvelope(resolution.inv, earlier, []), text);
   const gate = await confirmCall(resolution.inv);
   if (gate.kind === 'refuse') return respond(gate.envelope);
@@ -305,6 +308,7 @@ async function runCall(program: ProgramContext, host: Host): Promise<ProcessExit
     return respond({ ...envelope, data: null }, text);
   };
   try {
+    forgetAnswer(inv);
     // A stream cannot pause and be continued by another call: it runs to its end, with no budget and no job.
     if (streamsStdout(inv)) {
       const unbudgeted = { ...inv, options: { ...inv.options, budgetMs: 0, timeoutMs: undefined } };
@@ -319,6 +323,15 @@ async function runCall(program: ProgramContext, host: Host): Promise<ProcessExit
   } finally {
     // A job adopts its spool; anything left is this call's alone.
     if (spool) rmSync(spool.path, { force: true });
+  }
+}
+
+/** A repeated key's answer (keyed-replay.ts), or the coded failure to look for one; undefined: the call goes on. */
+async function answerOfKey(inv: Invocation, codes: CodeTable): Promise<CommandResult | undefined> {
+  try {
+    return await earlierAnswer(inv);
+  } catch (thrown) {
+    return resultOfThrown(thrown, codes);
   }
 }
 
@@ -372,14 +385,24 @@ async function runRelay(inv: Invocation): Promise<Envelope> {
   }
 }
 
+/** The job the supervisor is to run; undefined (said on stderr, its log) when it is missing or refused. */
+function trustedRecord(store: JobStore, jobId: string, host: Host): JobRecord | undefined {
+  try {
+    const job = store.readRecord(jobId);
+    if (!job) host.writeStderr(`supervisor: no job ${jobId}\n`);
+    return job;
+  } catch (thrown) {
+    host.writeStderr(`supervisor: job ${jobId} is refused: ${(thrown as Error).message}\n`);
+    return undefined;
+  }
+}
+
 /** The detached supervisor: continue the job's work with no budget; the response goes to the job's folder. */
 async function superviseJob(program: ProgramContext, host: Host, jobId: string): Promise<ProcessExitCode> {
-  const store = new JobStore(stateDirPath(host.env, program.identity.name));
-  const job = store.readRecord(jobId);
-  if (!job) {
-    host.writeStderr(`supervisor: no job ${jobId}\n`);
-    return ExitCode.GENERAL_ERROR;
-  }
+  const root = stateDirPath(host.env, program.identity.name);
+  const store = new JobStore(root, recordCheck(host.programWords, host.env));
+  const job = trustedRecord(store, jobId, host);
+  if (!job) return ExitCode.GENERAL_ERROR;
   if (!store.takeLease(job.id, host.pid)) {
     host.writeStderr(`supervisor: job ${jobId} is run by another process\n`);
     return ExitCode.SUCCESS;

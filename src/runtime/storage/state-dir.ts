@@ -1,8 +1,8 @@
-import { chmodSync, mkdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, posix, win32 } from 'node:path';
 import { ErrorCode } from '../../contract/error-code.js';
 import { StintError } from '../../contract/stint-error.js';
+import { checkAncestors, ensureOwnedDir } from './owned-dir.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -38,15 +38,19 @@ export function stateDirPath(env: Env, programName: string, machine: Machine = t
   return posix.join(machine.home, '.local', 'state', programName);
 }
 
-/** Creates the folder (and `sub`) private to this user (0700), or says why it cannot. */
+/**
+ * Creates the folder (and `sub`) private to this user (0700), or says why it cannot. A folder that is
+ * there already must be ours (see owned-dir.ts): it is used as it is, never chmod-ed, or refused.
+ */
 export function ensurePrivateDir(root: string, ...sub: string[]): string {
-  const path = join(root, ...sub);
+  let path = root;
   try {
-    mkdirSync(root, { recursive: true, mode: 0o700 });
-    if ((statSync(root).mode & 0o077) !== 0) chmodSync(root, 0o700);
-    if (sub.length) mkdirSync(path, { recursive: true, mode: 0o700 });
+    checkAncestors(root);
+    ensureOwnedDir(root, true);
+    for (const part of sub) ensureOwnedDir((path = join(path, part)), false);
     return path;
   } catch (error) {
+    if (error instanceof StintError) throw error;
     throw unusable(root, error);
   }
 }

@@ -39,7 +39,7 @@ const program = createProgram({
 function runningJob(home: string, clock: FakeClock) {
   const store = new JobStore(home);
   const record: JobRecord = {
-    id: ID, key: 'k', program: NAME, command: ['count'], argv: ['count'], cwd: home, programWords: [NAME],
+    id: ID, key: 'k', program: NAME, command: ['count'], argv: ['count'], cwd: home, programWords: ['count-tool'],
     detach: true, resume: true, writes: false, idleTimeoutMs: 300_000, timeoutMs: 0, createdAt: clock.now,
   };
   const at = clock.now;

@@ -12,7 +12,9 @@ import type { JobStore } from '../job-store.js';
 import { waitOnJob } from '../job-wait.js';
 import { KeyedAnswers } from './keyed-answers.js';
 import { CancelEffect, cancelPreview, endedUnfinished } from './cancel-preview.js';
-import { badId, budgetFlag, budgetOf, idArgument, noJob, replay, type JobCommandDeps } from './job-command-parts.js';
+import {
+  badId, budgetFlag, budgetOf, idArgument, noJob, replay, STATE_FOLDER_EXIT_CODES, type JobCommandDeps,
+} from './job-command-parts.js';
 
 const cancelFlags = {
   ...budgetFlag,
@@ -65,6 +67,7 @@ export function jobCancelCommand(deps: JobCommandDeps): CommandSpec {
     positionals: idArgument,
     flags: cancelFlags,
     exitCodes: {
+      ...STATE_FOLDER_EXIT_CODES,
       [ExitCode.SUCCESS]: {
         description: 'The job is stopped (or had already ended); its checkpoint is gone. --dry-run: the preview',
         retryable: false,

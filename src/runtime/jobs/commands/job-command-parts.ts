@@ -1,6 +1,7 @@
 import type { Envelope } from '../../../contract/envelope.js';
 import { ErrorCode } from '../../../contract/error-code.js';
 import { ExitCode, STANDARD_EXIT_CODES, type ExitCodeEntry } from '../../../contract/exit-code.js';
+import { SideEffects } from '../../../contract/vocabulary/side-effects.js';
 import { ArgProblem } from '../../../contract/vocabulary/arg-problem.js';
 import { Phase } from '../../../contract/vocabulary/phase.js';
 import { resolveBudget } from '../budget.js';
@@ -46,6 +47,25 @@ export function replay(envelope: Envelope): CommandResult {
   if (envelope.error?.code === ErrorCode.JobNotFound) return { exitCode, error: envelope.error };
   return { exitCode, verbatim: envelope };
 }
+
+/**
+ * What every job command can meet in the state folder it reads: a folder it cannot use or refuses as unsafe,
+ * a tampered job record (4), a full disk under it (12). Nothing is lost in either case.
+ */
+export const STATE_FOLDER_EXIT_CODES: Readonly<Partial<Record<ExitCode, ExitCodeEntry>>> = {
+  [ExitCode.PRECONDITION]: {
+    description: 'The state folder cannot be used or is refused as unsafe, or a job record there fails validation',
+    retryable: false,
+    sideEffects: SideEffects.None,
+    errorCodes: [ErrorCode.StateDirUnusable, ErrorCode.StateDirUnsafe, ErrorCode.JobRecordInvalid],
+  },
+  [ExitCode.UNAVAILABLE]: {
+    description: 'The disk under the state folder is full (NO_SPACE); nothing was lost; call again when there is room',
+    retryable: true,
+    sideEffects: SideEffects.None,
+    errorCodes: [ErrorCode.NoSpace],
+  },
+};
 
 export function badId(id: string): CommandResult {
   return {

@@ -10,7 +10,7 @@ import type { CommandResult, CommandSpec } from '../../program/command-spec.js';
 import { systemMonotonic } from '../../monotonic-clock.js';
 import { settleJob } from '../job-outcomes.js';
 import type { JobStore } from '../job-store.js';
-import type { JobCommandDeps } from './job-command-parts.js';
+import { STATE_FOLDER_EXIT_CODES, type JobCommandDeps } from './job-command-parts.js';
 import { viewOf, type JobView } from './job-view.js';
 
 export const DEFAULT_LIMIT = 100;
@@ -60,6 +60,7 @@ export function jobListCommand({ storeOf }: JobCommandDeps): CommandSpec {
       cursor: { type: 'string', description: 'Continue after an earlier page (its meta.pagination.next_cursor)' },
     },
     exitCodes: {
+      ...STATE_FOLDER_EXIT_CODES,
       [ExitCode.SUCCESS]: { description: 'The jobs were listed', retryable: false, sideEffects: SideEffects.Complete },
     },
     async run(input, ctx) {

@@ -4,7 +4,7 @@ import { DangerLevel } from '../../../contract/vocabulary/danger-level.js';
 import { SideEffects } from '../../../contract/vocabulary/side-effects.js';
 import type { CommandSpec } from '../../program/command-spec.js';
 import { isJobId } from '../job-id.js';
-import { badId, idArgument, noJob, type JobCommandDeps } from './job-command-parts.js';
+import { badId, idArgument, noJob, STATE_FOLDER_EXIT_CODES, type JobCommandDeps } from './job-command-parts.js';
 
 /** A log is read from its end, at most this much: a job that logs a lot still answers at once. */
 const MAX_LOG_BYTES = 1024 * 1024;
@@ -37,6 +37,7 @@ export function jobLogsCommand({ storeOf }: JobCommandDeps): CommandSpec {
     positionals: idArgument,
     flags: { tail: { type: 'integer', min: 1, description: 'Only the last N lines' } },
     exitCodes: {
+      ...STATE_FOLDER_EXIT_CODES,
       [ExitCode.SUCCESS]: { description: 'The log was read', retryable: false, sideEffects: SideEffects.Complete },
       [ExitCode.NOT_FOUND]: { description: 'No job has that id', retryable: false, sideEffects: SideEffects.None },
     },

@@ -6,7 +6,7 @@ import { SideEffects } from '../../../contract/vocabulary/side-effects.js';
 import type { CommandSpec } from '../../program/command-spec.js';
 import { DRY_RUN_FLAG } from '../../cli/framework-flags.js';
 import type { JobStore } from '../job-store.js';
-import type { JobCommandDeps } from './job-command-parts.js';
+import { STATE_FOLDER_EXIT_CODES, type JobCommandDeps } from './job-command-parts.js';
 import { viewsOf } from './job-list-command.js';
 import type { JobView } from './job-view.js';
 import { KeyedAnswers } from './keyed-answers.js';
@@ -34,6 +34,7 @@ export function jobPruneCommand({ storeOf }: JobCommandDeps): CommandSpec {
       [DRY_RUN_FLAG]: { type: 'boolean', description: 'List the jobs it would remove and remove nothing' },
     },
     exitCodes: {
+      ...STATE_FOLDER_EXIT_CODES,
       [ExitCode.SUCCESS]: {
         description: 'The ended jobs are removed (--dry-run: listed)',
         retryable: false,

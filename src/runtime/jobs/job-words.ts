@@ -1,0 +1,68 @@
+import { accessSync, constants, realpathSync } from 'node:fs';
+import { basename, delimiter, isAbsolute, join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import { ErrorCode } from '../../contract/error-code.js';
+import { StintError } from '../../contract/stint-error.js';
+import type { JobRecord } from './job-record.js';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** The real file a word names: a path as it is, a bare name as PATH finds it (as a shell would). */
+function realFile(word: string, env: Env): string | undefined {
+  const candidates = isAbsolute(word) ? [word] : (env['PATH'] ?? '').split(delimiter).filter(Boolean)
+    .map((dir) => join(dir, word));
+  for (const candidate of candidates) {
+    try {
+      accessSync(candidate, constants.F_OK);
+      return realpathSync(candidate);
+    } catch {
+      // not this one
+    }
+  }
+  return undefined;
+}
+
+/** What a shell runs for the words: [runner, script] as real files (runner absent for one word). */
+function resolved(words: readonly string[], env: Env): readonly (string | undefined)[] | undefined {
+  if (words.length === 0 || words.length > 2 || !words.every((word) => typeof word === 'string' && word)) {
+    return undefined;
+  }
+  const files = words.map((word) => realFile(word, env));
+  return files.every(Boolean) ? files : undefined;
+}
+
+/**
+ * Whether a job record's program words run this very program: the same words, or words that resolve to the
+ * same files (one caller found it on PATH, another by its path). Anything else would print, and `follow`
+ * would run, a command of someone's choosing.
+ */
+export function sameProgram(stored: readonly string[], own: readonly string[], env: Env): boolean {
+  if (isDeepStrictEqual(stored, own)) return true;
+  const theirs = resolved(stored, env);
+  const ours = resolved(own, env);
+  return theirs !== undefined && ours !== undefined && isDeepStrictEqual(theirs, ours);
+}
+
+/** Why a job record in `folder` is not to be trusted, or undefined when it is. */
+function distrust(record: JobRecord, folder: string, own: readonly string[], env: Env): string | undefined {
+  if (basename(folder) !== record.id) return `its record names another job (${record.id})`;
+  // A job's spooled stdin is its own file: the continuation reads it, so it may name no other.
+  if (record.stdinPath !== undefined && record.stdinPath !== join(folder, 'stdin')) {
+    return 'its record names a stdin outside its folder';
+  }
+  if (!sameProgram(record.programWords, own, env)) return 'its record names a program other than this one';
+  return undefined;
+}
+
+/** A check for JobStore: a record it cannot trust is refused, and nothing of it printed or run. */
+export function recordCheck(own: () => readonly string[], env: Env): (record: JobRecord, folder: string) => void {
+  return (record, folder) => {
+    const why = distrust(record, folder, own(), env);
+    if (why === undefined) return;
+    const id = basename(folder);
+    throw new StintError(ErrorCode.JobRecordInvalid, `job ${id}: ${why}; it is refused, not run`, {
+      context: { job_id: id },
+      fix_required: `Remove the job's folder (jobs/${id} in the state folder) and run the command again`,
+    });
+  };
+}
