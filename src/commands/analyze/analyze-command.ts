@@ -7,11 +7,15 @@ import { DEFAULT_MAX_RECORD_BYTES } from '../../engine/framing.js';
 import { chunkSizeFlag, MAX_RECORD_SIZE, WORKERS_FLAG } from '../engine-flags.js';
 import type { FileAnalysis, FileCitation } from './file-analysis.js';
 
+/** The worker-side map of its chunks (a queue worker runs only registered maps). */
+export const ANALYZE_MAP = new URL('./csv-stats-map.js', import.meta.url).href;
+
 export const analyzeCommand = defineCommand({
   name: 'analyze',
   description: 'Column statistics of CSV files: rows, and per column'
     + ' its type, counts, nulls, min, max, sum, mean and lengths',
   dangerLevel: DangerLevel.Safe,
+  maps: { stats: ANALYZE_MAP },
   positionals: [{
     name: 'file',
     type: 'string',

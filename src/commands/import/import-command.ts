@@ -8,10 +8,14 @@ import { renderImportText } from './import-text.js';
 
 export { OnBadRow } from './on-bad-row.js';
 
+/** The worker-side map of its chunks (a queue worker runs only registered maps). */
+export const IMPORT_MAP = new URL('./import-map.js', import.meta.url).href;
+
 export const importCommand = defineCommand({
   name: 'import',
   description: 'Import a CSV file into a LevelDB table exactly once: resumable, idempotent, with every bad row named',
   dangerLevel: DangerLevel.Mutating,
+  maps: { rows: IMPORT_MAP },
   // Repeats are answered from the table's own record of the run (prior-run.ts), even from another state folder.
   keyedReplay: false,
   positionals: [{ name: 'file', type: 'string', description: 'The CSV file (a header row, then records)' }],

@@ -34,20 +34,40 @@ export async function runWorker(flags: WorkerFlags, ctx: CommandContext, version
   }
   const began = ctx.now();
   const log = flags.log;
-  const worker = await startQueueWorker({
-    url,
-    concurrency: flags.concurrency,
-    lockMs: flags['lock-duration'],
-    ...(flags['chunk-timeout'] !== undefined ? { chunkTimeoutMs: flags['chunk-timeout'] } : {}),
-    onTake: (job, path, start) => ctx.log(log === WorkerLog.Json ? JSON.stringify({ event: 'take', job, path, start })
-      : `take ${path} at ${start}`),
-    onChunk: (event) => ctx.log(chunkLine(log, event)),
+  const say = (event: Record<string, unknown> & { event: string }, text: string) =>
+    ctx.log(log === WorkerLog.Json ? JSON.stringify(event) : text);
+  // Heard from the start: a signal while the worker starts drains it as soon as it started.
+  let signalled = false;
+  let onStarted: (() => void) | undefined;
+  const off = ctx.onSignal(() => {
+    signalled = true;
+    onStarted?.();
   });
-  const started = { queue: shownUrl(url), concurrency: flags.concurrency, version, pid: process.pid };
-  ctx.log(log === WorkerLog.Json ? JSON.stringify({ event: 'started', ...started, host: hostname() })
-    : `worker ${started.pid} on ${hostname()}: queue ${started.queue}, concurrency ${started.concurrency},`
-      + ` version ${started.version}`);
-  const off = ctx.onSignal(() => void worker.drain());
+  let worker;
+  try {
+    worker = await startQueueWorker({
+      url,
+      concurrency: flags.concurrency,
+      lockMs: flags['lock-duration'],
+      version,
+      ...(flags['chunk-timeout'] !== undefined ? { chunkTimeoutMs: flags['chunk-timeout'] } : {}),
+      onTake: (job, path, start) => say({ event: 'take', job, path, start }, `take ${path} at ${start}`),
+      onChunk: (event) => ctx.log(chunkLine(log, event)),
+      onRefuse: (job, why) => say({ event: 'refused', job, why }, `refused job ${job}: ${why}`),
+      onLeftOut: (job, why) => say({ event: 'left-out', job, why }, `left out of the run of job ${job}: ${why}`),
+    });
+  } catch (error) {
+    off();
+    throw error;
+  }
+  const started = {
+    queue: shownUrl(url), concurrency: flags.concurrency, version, pid: process.pid, id: worker.id, build: worker.build,
+  };
+  say({ event: 'started', ...started, host: hostname() }, `worker ${started.id}: queue ${started.queue},`
+    + ` concurrency ${started.concurrency}, version ${started.version}, build ${started.build}`);
+  const running = worker;
+  onStarted = () => void running.drain();
+  if (signalled) onStarted();
   try {
     await worker.closed;
   } finally {
@@ -56,14 +76,13 @@ export async function runWorker(flags: WorkerFlags, ctx: CommandContext, version
   const hung = worker.hung();
   if (hung) {
     const said = { event: 'hung', message: hung };
-    ctx.log(log === WorkerLog.Json ? JSON.stringify(said) : `worker ${started.pid}: ${hung}`);
+    say(said, `worker ${started.id}: ${hung}`);
     throw new StintError(ErrorCode.WorkerFailed, `${hung}: this worker stopped; its chunks run elsewhere`, {
       retryable: true, suggestion: 'Start the worker again; a chunk that hangs on every worker fails its run',
     });
   }
   const data = { queue: started.queue, concurrency: flags.concurrency, chunks: worker.chunks(), drained: true };
-  ctx.log(log === WorkerLog.Json ? JSON.stringify({ event: 'drained', chunks: data.chunks })
-    : `worker ${started.pid}: drained after ${data.chunks} chunks`);
+  say({ event: 'drained', chunks: data.chunks }, `worker ${started.id}: drained after ${data.chunks} chunks`);
   // Draining is how a worker ends: a success, not the CANCELLED a relay answers for a signal.
   const envelope = buildEnvelope({
     exitCode: ExitCode.SUCCESS, durationMs: ctx.now() - began, data, meta: { command: 'worker', tool_version: version },
