@@ -21,7 +21,7 @@ export const workerListCommand = (): CommandSpec => ({
     [ExitCode.SUCCESS]: {
       description: 'data.workers lists them (data.build is this program\'s build: a worker of another build'
         + ' takes none of its chunks)',
-      retryable: false, sideEffects: SideEffects.None,
+      retryable: false, sideEffects: SideEffects.Complete,
     },
     ...QUEUE_ACCESS_EXITS,
   },

@@ -14,6 +14,7 @@ import {
 import { queueSecret, signed, verifies } from './job-signature.js';
 import { leaveOut } from './left-out.js';
 import { startLeftoverSweep } from './leftover-sweep.js';
+import { isLive } from './run-liveness.js';
 import { checkReachable, chunkQueue, failFastClient, queueBase } from './queue-connection.js';
 import { newWorkerId, registerWorker } from './worker-registry.js';
 
@@ -142,12 +143,15 @@ async function startWith(spec: QueueWorkerSpec, opened: (() => Promise<unknown>)
   const self = newWorkerId();
   const client = await failFastClient(spec.url);
   opened.push(async () => client.disconnect());
-  const excluded = new Set<string>();
+  // Runs this worker is left out of, with why: said again with each chunk handed back, so that a later run
+  // under the same key (its coordinator removed the first run's list as it ended) hears it too.
+  const excluded = new Map<string, string>();
   let done = 0;
   let giveUp: (job: Job<ChunkJobData, ChunkJobResult>, task: ChunkTask) => void = () => undefined;
   /** Left out of the job's run: the chunk goes back to the queue, for a worker that reads the input right. */
   const handBack = async (job: Job<ChunkJobData, ChunkJobResult>, token: string | undefined, run: string) => {
-    if (!excluded.has(run)) throw new Error('not left out');
+    // Not after its coordinator ended the run (and removed the list): the chunk is swept with the run.
+    if (await isLive(client, run)) await leaveOut(client, run, self, excluded.get(run)!);
     await job.moveToDelayed(Date.now() + HAND_BACK_MS, token);
     throw new DelayedError();
   };
@@ -171,8 +175,7 @@ async function startWith(spec: QueueWorkerSpec, opened: (() => Promise<unknown>)
     };
     const reply = await withinTimeout(mapped(), spec.chunkTimeoutMs, () => giveUp(job, task));
     if (typeof reply === 'string') {
-      excluded.add(run);
-      await leaveOut(client, run, self, reply);
+      excluded.set(run, reply);
       spec.onLeftOut(job.id ?? '', reply);
       return handBack(job, token, run);
     }
