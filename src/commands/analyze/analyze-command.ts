@@ -6,9 +6,7 @@ import { defineCommand } from '../../runtime/program/define-command.js';
 import { DEFAULT_MAX_RECORD_BYTES } from '../../engine/framing.js';
 import { chunkSizeFlag, MAX_RECORD_SIZE, WORKERS_FLAG } from '../engine-flags.js';
 import type { FileAnalysis, FileCitation } from './file-analysis.js';
-
-/** The worker-side map of its chunks (a queue worker runs only registered maps). */
-export const ANALYZE_MAP = new URL('./csv-stats-map.js', import.meta.url).href;
+import { ANALYZE_MAP } from './analyze-map-module.js';
 
 export const analyzeCommand = defineCommand({
   name: 'analyze',

@@ -17,7 +17,7 @@ import { StintError } from '../../contract/stint-error.js';
 import { columnsWanted, pickColumns } from './column-pick.js';
 import type { FileAnalysis, FileCitation } from './file-analysis.js';
 import { plural } from '../../runtime/cli/plural.js';
-import { ANALYZE_MAP } from './analyze-command.js';
+import { ANALYZE_MAP } from './analyze-map-module.js';
 
 /**
  * Each chunk's sketches are garbage soon after it is sent: a small young generation collects them before V8

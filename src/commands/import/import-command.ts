@@ -5,11 +5,9 @@ import { defineCommand } from '../../runtime/program/define-command.js';
 import { chunkSizeFlag, IMPORT_CHUNK_SIZE, WORKERS_FLAG } from '../engine-flags.js';
 import { OnBadRow } from './on-bad-row.js';
 import { renderImportText } from './import-text.js';
+import { IMPORT_MAP } from './import-map-module.js';
 
 export { OnBadRow } from './on-bad-row.js';
-
-/** The worker-side map of its chunks (a queue worker runs only registered maps). */
-export const IMPORT_MAP = new URL('./import-map.js', import.meta.url).href;
 
 export const importCommand = defineCommand({
   name: 'import',

@@ -25,7 +25,7 @@ import { openTable, TableKey, type Table } from './table-store.js';
 import { importFold } from './import-fold.js';
 import type { OnBadRow } from './on-bad-row.js';
 import { importSink, putHeaderSpan, spanWriter, type ImportSink, type ImportStore } from './import-sink.js';
-import { IMPORT_MAP } from './import-command.js';
+import { IMPORT_MAP } from './import-map-module.js';
 
 
 /** Chunk failures that say nothing about the rows: the run fails with them and the same call resumes. */
