@@ -151,6 +151,7 @@ test('with STINT_QUEUE_SECRET, a forged job, an altered job and a forged result 
   const build = (listed.envelope.data as { build: string }).build;
   const call = startCli(analyze(redis.url), { env, killAfterMs: 240_000 });
   const queue = new Queue(`chunks-${build}`, { connection: connectionOf(redis.url), prefix: 'stint' });
+  let forgedId = '';
   try {
     await until(async () => (await queue.getWaiting()).length >= 3, 'chunks wait in the queue');
     // A forged result: a worker without the secret answers the first chunk with a reply of its own.
@@ -159,8 +160,9 @@ test('with STINT_QUEUE_SECRET, a forged job, an altered job and a forged result 
     assert.ok(first && second, 'two chunks still wait');
     // Altered in Redis: a chunk's job now carries another's task (its signature no longer holds).
     await first!.updateData({ ...first!.data, task: second!.data.task });
-    // Forged: a job of the right shape, unsigned.
-    await queue.add('chunk', { ...second!.data, sig: undefined }, { jobId: 'forged-job', attempts: 1 });
+    // Forged: a job of the right shape, unsigned, under an id of the live run (a worker sweeps other runs' jobs).
+    forgedId = second!.id!.replace(/-c[0-9a-f]{40}$/, `-c${'f'.repeat(40)}`);
+    await queue.add('chunk', { ...second!.data, sig: undefined }, { jobId: forgedId, attempts: 1 });
     const [worker] = await startWorkers(redis.url, 1, secret);
     const run = await call.done;
     const envelope = JSON.parse(run.stdout) as { meta: { exit_code: number }; data: unknown; error: unknown };
@@ -171,7 +173,7 @@ test('with STINT_QUEUE_SECRET, a forged job, an altered job and a forged result 
     const refused = worker!.of('refused').map((e) => String(e['why']));
     assert.ok(refused.every((why) => /signature does not verify/.test(why)), refused.join('\n'));
     await worker!.stop();
-    await queue.remove('forged-job').catch(() => undefined);
+    await queue.remove(forgedId).catch(() => undefined);
   } finally {
     await queue.close();
   }
