@@ -18,7 +18,8 @@ export function createProgram(spec: ProgramSpec): Program {
 function registeredMaps(spec: ProgramSpec): Map<string, string> {
   const maps = new Map<string, string>();
   for (const command of spec.commands) {
-    for (const [name, url] of Object.entries(command.maps ?? {})) maps.set(`${command.name.replaceAll(' ', '-')}:${name}`, url);
+    const prefix = command.name.replaceAll(' ', '-');
+    for (const [name, url] of Object.entries(command.maps ?? {})) maps.set(`${prefix}:${name}`, url);
   }
   return maps;
 }

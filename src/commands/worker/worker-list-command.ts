@@ -25,7 +25,9 @@ export const workerListCommand = (): CommandSpec => ({
     },
     ...QUEUE_ACCESS_EXITS,
   },
-  examples: [{ description: 'The workers on a local Redis', command: 'stint worker list --queue redis://127.0.0.1:6379' }],
+  examples: [
+    { description: 'The workers on a local Redis', command: 'stint worker list --queue redis://127.0.0.1:6379' },
+  ],
   async run({ flags }, ctx) {
     const url = (flags['queue'] as string | undefined) || ctx.env[QUEUE_ENV];
     if (!url) {
