@@ -18,6 +18,9 @@ export const QueueEnv = {
   TlsCa: 'STINT_QUEUE_TLS_CA',
   TlsCert: 'STINT_QUEUE_TLS_CERT',
   TlsKey: 'STINT_QUEUE_TLS_KEY',
+  /** How often a chunk job is tried in all (default 3), and the first retry's delay (doubling; default none). */
+  Attempts: 'STINT_QUEUE_ATTEMPTS',
+  BackoffMs: 'STINT_QUEUE_BACKOFF_MS',
 } as const;
 
 /** The key prefix of every Redis key of this program's queue. */

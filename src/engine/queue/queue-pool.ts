@@ -11,6 +11,7 @@ import { watchLeftOut } from './left-out-watch.js';
 import {
   answeredWithin, checkReachable, chunkQueue, queueBase, queueOptions, settledWithin, shownUrl,
 } from './queue-connection.js';
+import { retryOptions } from './retry-options.js';
 import { keepLive } from './run-liveness.js';
 
 /** Between two looks at the jobs in flight, beside the completion events (an event lost in a Redis restart). */
@@ -23,8 +24,6 @@ const OUTAGE_LIMIT_MS = 30_000;
 const outageLimitMs = () => Number(process.env['STINT_TEST_QUEUE_OUTAGE_MS'] ?? OUTAGE_LIMIT_MS);
 /** How long a close waits for its removals: with Redis away, the workers sweep what they leave. */
 const CLOSE_WAIT_MS = 2_000;
-/** A job a worker failed (it threw, or it stalled too often) is tried this many times in all. */
-const ATTEMPTS = 3;
 /** A job no one removed (Redis lost the removal) goes after this long; the workers sweep ended runs sooner. */
 const LEFTOVER_AGE_S = 3_600;
 
@@ -65,6 +64,8 @@ const failedReply = (task: ChunkTask, message: string): ChunkReply<never> => ({
  * return values, read when a completion event names the job or at the next poll. Redis must answer at open.
  */
 export async function openQueuePool(spec: QueuePoolSpec): Promise<ChunkPool> {
+  // First: a setting out of range refuses the call before anything opens.
+  const retries = retryOptions(process.env);
   await checkReachable(spec.url);
   const queue = new Queue<ChunkJobData, ChunkJobResult, string>(chunkQueue(), queueOptions(spec.url));
   const events = new QueueEvents(chunkQueue(), queueBase(spec.url));
@@ -91,7 +92,7 @@ export async function openQueuePool(spec: QueuePoolSpec): Promise<ChunkPool> {
 
   const add = (entry: Pending) => queue.add('chunk', entry.data, {
     jobId: entry.id,
-    attempts: ATTEMPTS,
+    ...retries,
     removeOnComplete: { age: LEFTOVER_AGE_S },
     removeOnFail: { age: LEFTOVER_AGE_S },
   });
