@@ -39,6 +39,9 @@ export const ErrorCode = {
   // a queue of workers (--queue)
   QueueUnreachable: 'QUEUE_UNREACHABLE',
   InputNotShared: 'INPUT_NOT_SHARED',
+  JobRefused: 'JOB_REFUSED',
+  AuthRequired: 'AUTH_REQUIRED',
+  PermissionDenied: 'PERMISSION_DENIED',
   // stores and resumption
   DatabaseLocked: 'DATABASE_LOCKED',
   IdempotencyKeyReused: 'IDEMPOTENCY_KEY_REUSED',
@@ -79,6 +82,9 @@ export const EXIT_CODE_OF: Readonly<Record<ErrorCode, ExitCodeValue>> = Object.f
   [ErrorCode.WorkerFailed]: ExitCode.GENERAL_ERROR,
   [ErrorCode.QueueUnreachable]: ExitCode.UNAVAILABLE,
   [ErrorCode.InputNotShared]: ExitCode.PRECONDITION,
+  [ErrorCode.JobRefused]: ExitCode.GENERAL_ERROR,
+  [ErrorCode.AuthRequired]: ExitCode.AUTH_REQUIRED,
+  [ErrorCode.PermissionDenied]: ExitCode.PERMISSION_DENIED,
   [ErrorCode.DatabaseLocked]: ExitCode.UNAVAILABLE,
   [ErrorCode.IdempotencyKeyReused]: ExitCode.CONFLICT,
   [ErrorCode.InputChanged]: ExitCode.CONFLICT,

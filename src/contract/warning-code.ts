@@ -4,5 +4,7 @@
  */
 export const WarningCode = {
   CheckpointDiscarded: 'CHECKPOINT_DISCARDED',
+  /** A queue worker cannot read the input as the coordinator does: its chunks ran on the others. */
+  WorkerLeftOut: 'WORKER_LEFT_OUT',
 } as const;
 export type WarningCode = (typeof WarningCode)[keyof typeof WarningCode];

@@ -1,3 +1,4 @@
+import type { WarningDetail } from '../contract/envelope.js';
 import { poolFor, type ChunkPool } from './chunk-pool.js';
 
 /** Where a call's chunks run instead of threads here: its --queue URL, and its key (the chunks' job ids). */
@@ -6,6 +7,8 @@ export interface QueueTarget {
   readonly invocationKey: string;
   /** Told the distinct workers (their ids) that completed chunks so far, as one more is seen. */
   queueWorkers?(workers: readonly string[]): void;
+  /** Adds a warning to the call's answer (a queue worker left out of the run). */
+  warn?(warning: WarningDetail): void;
 }
 
 /** Chunks in flight on a queue when the call gives no --workers: enough to keep a few machines busy. */
@@ -23,6 +26,7 @@ export async function choosePool(
   const { openQueuePool } = await import('./queue/queue-pool.js');
   const workers = work.workers ?? QUEUE_WORKERS;
   const onWorkers = (seen: readonly string[]) => target.queueWorkers?.(seen);
-  const spec = { url: target.queue, runKey: target.invocationKey, workers, onWorkers };
+  const onWarning = (warning: WarningDetail) => target.warn?.(warning);
+  const spec = { url: target.queue, runKey: target.invocationKey, workers, onWorkers, onWarning };
   return { pool: await openQueuePool(spec), owned: true };
 }

@@ -30,8 +30,8 @@ describe('stint manifest', () => {
     const { envelope } = await runJson(['manifest'], demo);
     assertManifest(envelope.data);
     const commands = envelope.data!['commands'] as Record<string, { flags: Record<string, unknown>; exit_codes: Record<string, { retryable: boolean; side_effects: string }>; interruption?: unknown; builtin?: boolean }>;
-    assert.deepEqual(Object.keys(commands).sort(), ['crash', 'echo', 'group.needs', 'job.cancel', 'job.list', 'job.logs', 'job.prune', 'job.status', 'job.wait', 'job.watch', 'manifest', 'missing', 'put', 'undeclared', 'worker']);
-    for (const id of ['job.cancel', 'job.list', 'job.logs', 'job.prune', 'job.status', 'job.wait', 'job.watch', 'manifest', 'worker']) assert.equal(commands[id]!.builtin, true, id);
+    assert.deepEqual(Object.keys(commands).sort(), ['crash', 'echo', 'group.needs', 'job.cancel', 'job.list', 'job.logs', 'job.prune', 'job.status', 'job.wait', 'job.watch', 'manifest', 'missing', 'put', 'undeclared', 'worker', 'worker.list']);
+    for (const id of ['job.cancel', 'job.list', 'job.logs', 'job.prune', 'job.status', 'job.wait', 'job.watch', 'manifest', 'worker', 'worker.list']) assert.equal(commands[id]!.builtin, true, id);
     const put = commands['put']!;
     assert.deepEqual(Object.keys(put.flags).sort(), ['budget', 'heartbeat-ms', 'idempotency-key', 'queue', 'timeout']);
     assert.deepEqual(put.exit_codes['14'], { name: 'INCOMPLETE', description: 'Paused at a checkpoint', retryable: false, side_effects: 'partial' });

@@ -114,10 +114,9 @@ class Worker {
   of(kind: string): Event[] {
     return this.events.filter((e) => e.event === kind);
   }
-  /** Its id as the coordinator counts it (host:pid), from its `started` line. */
+  /** Its id as the coordinator counts it (unique per process), from its `started` line. */
   id(): string {
-    const started = this.of('started')[0]!;
-    return `${String(started['host'])}:${String(started['pid'])}`;
+    return String(this.of('started')[0]!['id']);
   }
   /** Drains (SIGTERM) and checks its answer: exit 0, the chunks it ran. */
   async drain(): Promise<number> {

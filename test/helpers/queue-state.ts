@@ -4,8 +4,11 @@ import { Redis } from 'ioredis';
 import { Level } from 'level';
 import { unpack } from 'msgpackr';
 
-/** A chunk job's own keys (its hash, lock, logs): `stint:chunks:`, the run's key, `-c` and 40 hex digits. */
-const JOB_KEY = /^stint:chunks:(([0-9a-f]+)-c[0-9a-f]{40})(:|$)/;
+/**
+ * A chunk job's own keys (its hash, lock, logs): `<namespace>:chunks-<build>:`, the run's key, `-c` and 40 hex
+ * digits (the namespace is the program's name unless set; the queue is named for the program's build).
+ */
+const JOB_KEY = /^([^:]+:chunks-[0-9a-f]+):(([0-9a-f]+)-c[0-9a-f]{40})(:|$)/;
 
 /** What Redis holds of any run: the ids of chunk jobs still there (each with its run's key), and live keys. */
 export interface QueueLeft {
@@ -14,28 +17,29 @@ export interface QueueLeft {
 }
 
 /** Where a job is, for a failure's message: the queue's lists and sets that hold it, and whether it is locked. */
-async function stateOf(client: Redis, id: string): Promise<string> {
+async function stateOf(client: Redis, queue: string, id: string): Promise<string> {
   const where: string[] = [];
   for (const list of ['wait', 'active', 'paused']) {
-    if ((await client.lpos(`stint:chunks:${list}`, id)) !== null) where.push(list);
+    if ((await client.lpos(`${queue}:${list}`, id)) !== null) where.push(list);
   }
   for (const set of ['completed', 'failed', 'delayed', 'prioritized']) {
-    if ((await client.zscore(`stint:chunks:${set}`, id)) !== null) where.push(set);
+    if ((await client.zscore(`${queue}:${set}`, id)) !== null) where.push(set);
   }
-  if (await client.exists(`stint:chunks:${id}:lock`)) where.push('locked');
+  if (await client.exists(`${queue}:${id}:lock`)) where.push('locked');
   return where.join('+') || 'in no list';
 }
 
 export async function queueLeft(url: string): Promise<QueueLeft> {
   const client = new Redis(url, { maxRetriesPerRequest: 1 });
   try {
-    const jobs = new Map<string, string>();
-    for (const key of await client.keys('stint:chunks:*')) {
+    const jobs = new Map<string, { queue: string; run: string }>();
+    for (const key of await client.keys('*:chunks-*')) {
       const found = JOB_KEY.exec(key);
-      if (found) jobs.set(found[1]!, found[2]!);
+      if (found) jobs.set(found[2]!, { queue: found[1]!, run: found[3]! });
     }
-    const found = await Promise.all([...jobs].map(async ([id, run]) => ({ id, run, state: await stateOf(client, id) })));
-    return { jobs: found, live: await client.keys('stint:live:*') };
+    const found = await Promise.all([...jobs].map(async ([id, { queue, run }]) =>
+      ({ id, run, state: await stateOf(client, queue, id) })));
+    return { jobs: found, live: await client.keys('*:live:*') };
   } finally {
     client.disconnect();
   }

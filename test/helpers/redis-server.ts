@@ -44,10 +44,10 @@ async function freePort(): Promise<number> {
 }
 
 /** Starts redis-server and resolves once it accepts connections (its own log line says so). */
-function launch(port: number, dir: string): Promise<ChildProcess> {
+function launch(port: number, dir: string, extra: readonly string[]): Promise<ChildProcess> {
   const child = spawn('redis-server', [
     '--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--save', '',
-    '--logfile', '', '--daemonize', 'no', '--protected-mode', 'yes',
+    '--logfile', '', '--daemonize', 'no', '--protected-mode', 'yes', ...extra,
   ], { stdio: ['ignore', 'pipe', 'pipe'] });
   return new Promise((resolve, reject) => {
     let log = '';
@@ -76,12 +76,16 @@ function givenRedis(url: string): RedisServer {
   return { url, restart: notOwned, crash: notOwned, stop: async () => undefined };
 }
 
-export async function startRedis(): Promise<RedisServer> {
+/**
+ * `config`: more redis-server settings, as its command line takes them (`--requirepass`, `--user ...`); a test
+ * that needs them runs only on its own Redis (redisNotOwned).
+ */
+export async function startRedis(config: readonly string[] = []): Promise<RedisServer> {
   const url = given();
-  if (url) return givenRedis(url);
+  if (url && config.length === 0) return givenRedis(url);
   const dir = tempWorld('redis').dir;
   const port = await freePort();
-  let child = await launch(port, dir);
+  let child = await launch(port, dir, config);
   const stop = async () => {
     child.kill('SIGTERM');
     await ended(child);
@@ -92,12 +96,12 @@ export async function startRedis(): Promise<RedisServer> {
     stop,
     async restart() {
       await stop();
-      child = await launch(port, dir);
+      child = await launch(port, dir, config);
     },
     async crash() {
       child.kill('SIGKILL');
       await ended(child);
-      child = await launch(port, dir);
+      child = await launch(port, dir, config);
     },
   };
 }

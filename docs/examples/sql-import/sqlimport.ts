@@ -20,10 +20,14 @@ const done = { retryable: false, sideEffects: SideEffects.Complete };
 const none = { retryable: false, sideEffects: SideEffects.None };
 const partly = { retryable: false, sideEffects: SideEffects.Partial };
 
+/** Its chunks' map, registered so that `worker` runs it for --queue. */
+const MAP_MODULE = new URL('./rows-map.js', import.meta.url).href;
+
 const importRows = defineCommand({
   name: 'import',
   description: 'Import a CSV file (id,name,amount) into a Postgres table, each row exactly once',
   dangerLevel: DangerLevel.Mutating,
+  maps: { count: MAP_MODULE },
   positionals: [{ name: 'file', type: 'string', description: 'A header line, then id,name,amount lines' }],
   flags: {
     into: { type: 'string', required: true, description: 'The database folder (created when absent)' },
@@ -48,7 +52,7 @@ const importRows = defineCommand({
       const result = await processFile(ctx, {
         path: positionals.file,
         framing: Framing.Lines,
-        mapModule: new URL('./rows-map.js', import.meta.url).href,
+        mapModule: MAP_MODULE,
         chunkSize: flags['chunk-size'],
         initial: () => ({ imported: 0, rows: NO_ROWS }),
         fold: addRows,

@@ -6,12 +6,14 @@ import { defineCommand } from '../../runtime/program/define-command.js';
 import { DEFAULT_MAX_RECORD_BYTES } from '../../engine/framing.js';
 import { chunkSizeFlag, MAX_RECORD_SIZE, WORKERS_FLAG } from '../engine-flags.js';
 import type { FileAnalysis, FileCitation } from './file-analysis.js';
+import { ANALYZE_MAP } from './analyze-map-module.js';
 
 export const analyzeCommand = defineCommand({
   name: 'analyze',
   description: 'Column statistics of CSV files: rows, and per column'
     + ' its type, counts, nulls, min, max, sum, mean and lengths',
   dangerLevel: DangerLevel.Safe,
+  maps: { stats: ANALYZE_MAP },
   positionals: [{
     name: 'file',
     type: 'string',

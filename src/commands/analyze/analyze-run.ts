@@ -17,8 +17,8 @@ import { StintError } from '../../contract/stint-error.js';
 import { columnsWanted, pickColumns } from './column-pick.js';
 import type { FileAnalysis, FileCitation } from './file-analysis.js';
 import { plural } from '../../runtime/cli/plural.js';
+import { ANALYZE_MAP } from './analyze-map-module.js';
 
-const MAP_MODULE = new URL('./csv-stats-map.js', import.meta.url).href;
 /**
  * Each chunk's sketches are garbage soon after it is sent: a small young generation collects them before V8
  * grows it to its maximum on a long input (peak RSS on 1 GiB about 150 MiB instead of 180, same CPU time).
@@ -232,7 +232,7 @@ export async function runAnalyze({ positionals, flags }: AnalyzeInput, ctx: Comm
     const outcome = await processFiles(ctx, {
       paths: positionals.file,
       framing: Framing.Csv,
-      mapModule: MAP_MODULE,
+      mapModule: ANALYZE_MAP,
       workers: flags.workers,
       workerYoungGenerationMb: WORKER_YOUNG_GENERATION_MB,
       chunkSize: flags['chunk-size'],

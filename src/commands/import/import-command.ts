@@ -5,6 +5,7 @@ import { defineCommand } from '../../runtime/program/define-command.js';
 import { chunkSizeFlag, IMPORT_CHUNK_SIZE, WORKERS_FLAG } from '../engine-flags.js';
 import { OnBadRow } from './on-bad-row.js';
 import { renderImportText } from './import-text.js';
+import { IMPORT_MAP } from './import-map-module.js';
 
 export { OnBadRow } from './on-bad-row.js';
 
@@ -12,6 +13,7 @@ export const importCommand = defineCommand({
   name: 'import',
   description: 'Import a CSV file into a LevelDB table exactly once: resumable, idempotent, with every bad row named',
   dangerLevel: DangerLevel.Mutating,
+  maps: { rows: IMPORT_MAP },
   // Repeats are answered from the table's own record of the run (prior-run.ts), even from another state folder.
   keyedReplay: false,
   positionals: [{ name: 'file', type: 'string', description: 'The CSV file (a header row, then records)' }],

@@ -25,9 +25,9 @@ import { openTable, TableKey, type Table } from './table-store.js';
 import { importFold } from './import-fold.js';
 import type { OnBadRow } from './on-bad-row.js';
 import { importSink, putHeaderSpan, spanWriter, type ImportSink, type ImportStore } from './import-sink.js';
+import { IMPORT_MAP } from './import-map-module.js';
 
 
-const MAP_MODULE = new URL('./import-map.js', import.meta.url).href;
 /** Chunk failures that say nothing about the rows: the run fails with them and the same call resumes. */
 const RESUMABLE_FAILURES: ReadonlySet<string> = new Set([
   ErrorCode.InputTruncated, ErrorCode.InputReplaced, ErrorCode.FileUnreadable,
@@ -189,7 +189,7 @@ function fileWork(
   return {
     path: call.path,
     framing: Framing.Csv,
-    mapModule: MAP_MODULE,
+    mapModule: IMPORT_MAP,
     options: { width: call.header.names.length, ...keyed } satisfies ImportMapOptions,
     initial: () => ({
       nextId, imported: 0, badCount: 0, badSample: [], ranges: [], rangeOpen: false, pending: undefined,

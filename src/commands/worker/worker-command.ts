@@ -7,6 +7,7 @@ import { OutputFormat } from '../../contract/vocabulary/output-format.js';
 import type { CommandSpec } from '../../runtime/program/command-spec.js';
 import { WorkerLog } from './worker-log.js';
 import type { WorkerFlags } from './worker-run.js';
+import { QUEUE_ACCESS_EXITS } from './queue-access-exits.js';
 
 
 /** BullMQ's own lock duration: a dead worker's chunk runs again about this long after it died. */
@@ -49,10 +50,7 @@ export const workerCommand = (version: string): CommandSpec => ({
       description: 'A chunk ran past --chunk-timeout (WORKER_FAILED): the worker stopped; start it again',
       retryable: true, sideEffects: SideEffects.None, errorCodes: [ErrorCode.WorkerFailed],
     },
-    [ExitCode.UNAVAILABLE]: {
-      description: 'Redis cannot be reached at start (QUEUE_UNREACHABLE, naming the URL)',
-      retryable: true, sideEffects: SideEffects.None, errorCodes: [ErrorCode.QueueUnreachable],
-    },
+    ...QUEUE_ACCESS_EXITS,
   },
   examples: [
     {

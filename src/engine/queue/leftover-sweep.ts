@@ -1,6 +1,6 @@
 import { Queue, type JobType } from 'bullmq';
 import { runOfJob, type ChunkJobData, type ChunkJobResult } from './chunk-job.js';
-import { CHUNK_QUEUE, failFastClient, QUEUE_PREFIX, redisOptions, settledWithin } from './queue-connection.js';
+import { chunkQueue, failFastClient, queueOptions, settledWithin } from './queue-connection.js';
 import { isLive, LIVE_TTL_MS } from './run-liveness.js';
 
 /** Where a run's leftovers rest once no worker holds them (a held one is dropped by its worker as it ends). */
@@ -26,8 +26,7 @@ export interface LeftoverSweep {
 
 export async function startLeftoverSweep(url: string): Promise<LeftoverSweep> {
   const client = await failFastClient(url);
-  const connection = redisOptions(url);
-  const queue = new Queue<ChunkJobData, ChunkJobResult, string>(CHUNK_QUEUE, { connection, prefix: QUEUE_PREFIX });
+  const queue = new Queue<ChunkJobData, ChunkJobResult, string>(chunkQueue(), queueOptions(url));
   queue.on('error', () => undefined); // an outage: the next sweep tries again
   const busy = new Set<Promise<unknown>>();
   const track = (work: Promise<unknown>) => {

@@ -1,13 +1,17 @@
-import { statSync } from 'node:fs';
 import { Job, Queue, QueueEvents } from 'bullmq';
+import type { WarningDetail } from '../../contract/envelope.js';
 import { ErrorCode } from '../../contract/error-code.js';
 import type { ChunkPool } from '../chunk-pool.js';
 import type { ChunkReply, ChunkTask } from '../worker-protocol.js';
-import { decodeClone, encodeClone } from './chunk-codec.js';
-import { chunkJobId, type ChunkJobData, type ChunkJobResult, type FileSeen } from './chunk-job.js';
+import { decodeClone } from './chunk-codec.js';
+import { replySigned, type ChunkJobData, type ChunkJobResult } from './chunk-job.js';
+import { chunkJob, type SeenFiles } from './chunk-job-data.js';
+import { queueSecret, verifies } from './job-signature.js';
+import { watchLeftOut } from './left-out-watch.js';
 import {
-  answeredWithin, CHUNK_QUEUE, checkReachable, QUEUE_PREFIX, redisOptions, settledWithin, shownUrl,
+  answeredWithin, checkReachable, chunkQueue, queueBase, queueOptions, settledWithin, shownUrl,
 } from './queue-connection.js';
+import { retryOptions } from './retry-options.js';
 import { keepLive } from './run-liveness.js';
 
 /** Between two looks at the jobs in flight, beside the completion events (an event lost in a Redis restart). */
@@ -20,8 +24,6 @@ const OUTAGE_LIMIT_MS = 30_000;
 const outageLimitMs = () => Number(process.env['STINT_TEST_QUEUE_OUTAGE_MS'] ?? OUTAGE_LIMIT_MS);
 /** How long a close waits for its removals: with Redis away, the workers sweep what they leave. */
 const CLOSE_WAIT_MS = 2_000;
-/** A job a worker failed (it threw, or it stalled too often) is tried this many times in all. */
-const ATTEMPTS = 3;
 /** A job no one removed (Redis lost the removal) goes after this long; the workers sweep ended runs sooner. */
 const LEFTOVER_AGE_S = 3_600;
 
@@ -33,6 +35,8 @@ export interface QueuePoolSpec {
   readonly workers: number;
   /** Told the distinct worker processes (their ids) that completed this run's chunks, each time one is new. */
   readonly onWorkers?: (workers: readonly string[]) => void;
+  /** Told each warning for the call's answer (a worker left out of the run). */
+  readonly onWarning?: (warning: WarningDetail) => void;
 }
 
 interface Pending {
@@ -40,7 +44,12 @@ interface Pending {
   readonly data: ChunkJobData;
   readonly task: ChunkTask;
   readonly settle: (reply: ChunkReply<unknown>) => void;
+  /** How often a worker refused it, or its result did not verify: it is added again, up to REDOS times. */
+  redos: number;
 }
+
+/** A chunk refused by a worker (its job altered in Redis) or with a result that does not verify runs again. */
+const REDOS = 5;
 
 /** A reply that is not the chunk's own: the queue failed it, or Redis went away. Retryable, as a dead thread. */
 const failedReply = (task: ChunkTask, message: string): ChunkReply<never> => ({
@@ -55,10 +64,11 @@ const failedReply = (task: ChunkTask, message: string): ChunkReply<never> => ({
  * return values, read when a completion event names the job or at the next poll. Redis must answer at open.
  */
 export async function openQueuePool(spec: QueuePoolSpec): Promise<ChunkPool> {
+  // First: a setting out of range refuses the call before anything opens.
+  const retries = retryOptions(process.env);
   await checkReachable(spec.url);
-  const connection = redisOptions(spec.url);
-  const queue = new Queue<ChunkJobData, ChunkJobResult, string>(CHUNK_QUEUE, { connection, prefix: QUEUE_PREFIX });
-  const events = new QueueEvents(CHUNK_QUEUE, { connection, prefix: QUEUE_PREFIX });
+  const queue = new Queue<ChunkJobData, ChunkJobResult, string>(chunkQueue(), queueOptions(spec.url));
+  const events = new QueueEvents(chunkQueue(), queueBase(spec.url));
   queue.on('error', () => undefined); // a lost connection is seen by the poll (outage), not thrown
   events.on('error', () => undefined);
   // The run's live key (run-liveness.ts), set before any chunk is added.
@@ -70,7 +80,8 @@ export async function openQueuePool(spec: QueuePoolSpec): Promise<ChunkPool> {
     removals.add(removal);
     void removal.finally(() => removals.delete(removal));
   };
-  const seen = new Map<string, FileSeen>();
+  const seen: SeenFiles = new Map();
+  const leftOut = await watchLeftOut(spec.url, spec.runKey, (warning) => spec.onWarning?.(warning));
   let downSince: number | undefined;
   const workersSeen = new Set<string>();
   const noteWorker = (worker: string) => {
@@ -81,7 +92,7 @@ export async function openQueuePool(spec: QueuePoolSpec): Promise<ChunkPool> {
 
   const add = (entry: Pending) => queue.add('chunk', entry.data, {
     jobId: entry.id,
-    attempts: ATTEMPTS,
+    ...retries,
     removeOnComplete: { age: LEFTOVER_AGE_S },
     removeOnFail: { age: LEFTOVER_AGE_S },
   });
@@ -100,18 +111,34 @@ export async function openQueuePool(spec: QueuePoolSpec): Promise<ChunkPool> {
       await add(entry);
       return;
     }
-    const result = job.finishedOn ? job.returnvalue : undefined;
-    if (typeof result?.reply === 'string') {
-      noteWorker(result.worker);
-      finish(entry, decodeClone<ChunkReply<unknown>>(result.reply));
-    } else if (job.finishedOn && job.failedReason) {
+    if (!job.finishedOn) return;
+    const { reply, worker, replySig } = job.data;
+    if (job.returnvalue && typeof reply === 'string' && typeof worker === 'string') {
+      if (verifies(queueSecret(), replySig, replySigned(entry.id, reply, worker))) {
+        noteWorker(worker);
+        finish(entry, decodeClone<ChunkReply<unknown>>(reply));
+      } else await redo(entry, 'its result does not verify with STINT_QUEUE_SECRET');
+    } else if (job.failedReason?.startsWith(ErrorCode.JobRefused)) {
+      await redo(entry, job.failedReason);
+    } else if (job.failedReason) {
       finish(entry, failedReply(entry.task, `a queue worker failed the chunk: ${job.failedReason}`));
     }
+  }
+  /** Drops what Redis holds of the chunk and adds it again as this coordinator made it (or gives up). */
+  async function redo(entry: Pending, why: string): Promise<void> {
+    if (++entry.redos > REDOS) {
+      finish(entry, failedReply(entry.task, `the chunk ran ${REDOS} times without a result to fold: ${why}`));
+      return;
+    }
+    await queue.remove(entry.id);
+    await add(entry);
   }
   async function poll(): Promise<void> {
     try {
       const looks = async () => {
         for (const entry of [...pending.values()]) await look(entry);
+        const none = await leftOut.noneLeft();
+        if (none) for (const entry of [...pending.values()]) finish(entry, notShared(entry.task, none));
       };
       await answeredWithin(looks(), ANSWER_LIMIT_MS);
       downSince = undefined;
@@ -139,12 +166,8 @@ export async function openQueuePool(spec: QueuePoolSpec): Promise<ChunkPool> {
   return {
     workers: spec.workers,
     async run<P>(task: ChunkTask): Promise<ChunkReply<P>> {
-      const check = task.bytes ? undefined : seenOf(seen, task.path);
-      const data: ChunkJobData = {
-        task: encodeClone(task), path: task.path, nominalStart: task.nominalStart, ...(check ? { seen: check } : {}),
-      };
-      const id = chunkJobId(spec.runKey, task, check);
-      const reply = new Promise<ChunkReply<unknown>>((settle) => pending.set(id, { id, data, task, settle }));
+      const { id, data } = chunkJob(spec.runKey, task, seen);
+      const reply = new Promise<ChunkReply<unknown>>((settle) => pending.set(id, { id, data, task, settle, redos: 0 }));
       // Redis away: the poll adds it once Redis is back, or fails it after the outage limit.
       await settledWithin([add(pending.get(id)!)], ANSWER_LIMIT_MS);
       return reply as Promise<ChunkReply<P>>;
@@ -159,18 +182,15 @@ export async function openQueuePool(spec: QueuePoolSpec): Promise<ChunkPool> {
         remove(entry.id);
       }
       await settledWithin(removals, CLOSE_WAIT_MS);
-      await settledWithin([events.close(), queue.close()], CLOSE_WAIT_MS);
+      await settledWithin([events.close(), queue.close(), leftOut.close()], CLOSE_WAIT_MS);
     },
   };
 }
 
-/** The file as the coordinator sees it, once per path: what each worker compares its own view with. */
-function seenOf(seen: Map<string, FileSeen>, path: string): FileSeen {
-  let file = seen.get(path);
-  if (!file) {
-    const stat = statSync(path);
-    file = { path, size: stat.size, mtimeMs: stat.mtimeMs };
-    seen.set(path, file);
-  }
-  return file;
-}
+/** No worker can read the input as the coordinator does: the chunk's coded failure (INPUT_NOT_SHARED). */
+const notShared = (task: ChunkTask, message: string): ChunkReply<never> => ({
+  kind: 'failed',
+  start: task.nominalStart,
+  end: task.nominalStart,
+  error: { code: ErrorCode.InputNotShared, message, context: { path: task.path } },
+});

@@ -1,14 +1,22 @@
 import { existsSync, statSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
 import { hostname } from 'node:os';
-import { Worker, type Job } from 'bullmq';
+import { DelayedError, UnrecoverableError, Worker, type Job } from 'bullmq';
 import { ErrorCode } from '../../contract/error-code.js';
 import { openChunkPool } from '../chunk-pool.js';
+import { buildIdentity, mapUrlOf } from '../map-registry.js';
 import type { ChunkReply, ChunkTask } from '../worker-protocol.js';
+import { rangeDigest } from './chunk-digest.js';
 import { decodeClone, encodeClone } from './chunk-codec.js';
-import type { ChunkJobData, ChunkJobResult, FileSeen } from './chunk-job.js';
+import {
+  jobSigned, replySigned, runOfJob, type ChunkJobData, type ChunkJobResult, type FileSeen,
+} from './chunk-job.js';
+import { queueSecret, signed, verifies } from './job-signature.js';
+import { leaveOut } from './left-out.js';
 import { startLeftoverSweep } from './leftover-sweep.js';
-import { CHUNK_QUEUE, checkReachable, QUEUE_PREFIX, redisOptions } from './queue-connection.js';
+import { isLive } from './run-liveness.js';
+import { checkReachable, chunkQueue, failFastClient, queueBase } from './queue-connection.js';
+import { newWorkerId, registerWorker } from './worker-registry.js';
 
 export interface QueueWorkerSpec {
   readonly url: string;
@@ -28,6 +36,12 @@ export interface QueueWorkerSpec {
   onTake(job: string, path: string, nominalStart: number): void;
   /** Each chunk done or failed, as it ends. */
   onChunk(event: ChunkEvent): void;
+  /** A job refused (not this program's map or build, or not signed with the secret): it fails, nothing runs. */
+  onRefuse(job: string, why: string): void;
+  /** This worker cannot read a run's input as its coordinator does: it hands that run's chunks back. */
+  onLeftOut(job: string, why: string): void;
+  /** The program's version, shown in `worker list`. */
+  readonly version: string;
 }
 
 /** One chunk a worker ran: where, how it ended, how long it took. */
@@ -43,6 +57,9 @@ export interface ChunkEvent {
 
 /** A running worker: how many chunks it ran, and `drain` (finish the chunks in hand, take no more). */
 export interface QueueWorker {
+  /** Unique per process (worker-registry.ts), named in each chunk's result and in `worker list`. */
+  readonly id: string;
+  readonly build: string;
   chunks(): number;
   drain(): Promise<void>;
   /** Why the worker stopped on its own (a chunk hung past the timeout), or undefined. */
@@ -69,64 +86,113 @@ function withinTimeout<T>(work: Promise<T>, ms: number | undefined, late: () => 
   return Promise.race([work, limit]).finally(() => clearTimeout(timer));
 }
 
-/** A file this worker cannot read as the coordinator saw it: the chunk's coded failure. */
-function notShared(task: ChunkTask, message: string): ChunkReply<never> {
-  return {
-    kind: 'failed',
-    start: task.nominalStart,
-    end: task.nominalStart,
-    error: { code: ErrorCode.InputNotShared, message, context: { path: task.path, worker: hostname() } },
-  };
-}
-
-/** The input as the coordinator saw it (path, size, mtime), or why this machine sees another. */
-function checkSeen(task: ChunkTask, seen: FileSeen): ChunkReply<never> | undefined {
+/** The input as the coordinator saw it (path, size, mtime, the planned range's bytes), or why this worker does not. */
+function whyNotShared(task: ChunkTask, seen: FileSeen, self: string): string | undefined {
   let stat;
   try {
     stat = statSync(seen.path);
   } catch (error) {
-    return notShared(task, `worker ${hostname()} cannot read ${seen.path}: ${(error as Error).message}`);
+    return `worker ${self} cannot read ${seen.path}: ${(error as Error).message}`;
   }
-  if (stat.size === seen.size && stat.mtimeMs === seen.mtimeMs) return undefined;
-  return notShared(task, `worker ${hostname()} sees another ${seen.path}: ${stat.size} bytes, mtime`
-    + ` ${new Date(stat.mtimeMs).toISOString()}; the coordinator's has ${seen.size} bytes, mtime`
-    + ` ${new Date(seen.mtimeMs).toISOString()}`);
+  if (stat.size !== seen.size || stat.mtimeMs !== seen.mtimeMs) {
+    return `worker ${self} sees another ${seen.path}: ${stat.size} bytes, mtime`
+      + ` ${new Date(stat.mtimeMs).toISOString()}; the coordinator's has ${seen.size} bytes, mtime`
+      + ` ${new Date(seen.mtimeMs).toISOString()}`;
+  }
+  const end = Math.min(task.nominalEnd, task.fileSize);
+  if (rangeDigest(seen.path, task.nominalStart, end) === seen.digest) return undefined;
+  return `worker ${self} reads other bytes in ${seen.path} [${task.nominalStart}, ${end}) than the coordinator`
+    + ' (same size and mtime, other content)';
 }
 
+/** Why a job is not this worker's to run (signature, build, map), or its task with the registered map module. */
+function accepted(job: Job<ChunkJobData, ChunkJobResult>, build: string): { task: ChunkTask } | { refused: string } {
+  const data = job.data;
+  if (!verifies(queueSecret(), data.sig, jobSigned(job.id ?? '', data))) {
+    return { refused: 'its signature does not verify with STINT_QUEUE_SECRET (forged, or altered in Redis)' };
+  }
+  if (data.build !== build) return { refused: `it is of build ${String(data.build)}, this worker's is ${build}` };
+  const url = typeof data.map === 'string' ? mapUrlOf(data.map) : undefined;
+  if (!url) return { refused: `its map ${JSON.stringify(data.map)} is not one this program registers` };
+  return { task: { ...decodeClone<Omit<ChunkTask, 'mapModule'>>(data.task), mapModule: url } };
+}
+
+/** How long a chunk handed back (by a worker left out of its run) waits before a worker takes it again. */
+const HAND_BACK_MS = 500;
+
 /**
- * Takes chunk jobs from the queue at `url` and maps them on its own threads with the same task handler the
- * in-process pool uses: any map module the job names that this machine can import (stint's, or a program's
- * at the same path). Redis must answer at start (QUEUE_UNREACHABLE otherwise).
+ * Takes chunk jobs of its program's build from the queue at `url` and maps them on its own threads with the
+ * same task handler the in-process pool uses, with the program's registered maps only. Redis must answer at
+ * start (AUTH_REQUIRED, PERMISSION_DENIED or QUEUE_UNREACHABLE otherwise); a failed start leaves nothing open.
  */
 export async function startQueueWorker(spec: QueueWorkerSpec): Promise<QueueWorker> {
   await checkReachable(spec.url);
+  const opened: (() => Promise<unknown>)[] = [];
+  try {
+    return await startWith(spec, opened);
+  } catch (error) {
+    await Promise.allSettled(opened.map((close) => close()));
+    throw error;
+  }
+}
+
+async function startWith(spec: QueueWorkerSpec, opened: (() => Promise<unknown>)[]): Promise<QueueWorker> {
   const pool = await openChunkPool(spec.concurrency);
-  // Named in each chunk's result: the coordinator counts the distinct workers that took part.
-  const self = `${hostname()}:${process.pid}`;
+  opened.push(() => pool.close());
+  const build = buildIdentity();
+  const self = newWorkerId();
+  const client = await failFastClient(spec.url);
+  opened.push(async () => client.disconnect());
+  // Runs this worker is left out of, with why: said again with each chunk handed back, so that a later run
+  // under the same key (its coordinator removed the first run's list as it ended) hears it too.
+  const excluded = new Map<string, string>();
   let done = 0;
   let giveUp: (job: Job<ChunkJobData, ChunkJobResult>, task: ChunkTask) => void = () => undefined;
-  const runJob = async (job: Job<ChunkJobData, ChunkJobResult>): Promise<ChunkJobResult> => {
+  /** Left out of the job's run: the chunk goes back to the queue, for a worker that reads the input right. */
+  const handBack = async (job: Job<ChunkJobData, ChunkJobResult>, token: string | undefined, run: string) => {
+    // Not after its coordinator ended the run (and removed the list): the chunk is swept with the run.
+    if (await isLive(client, run)) await leaveOut(client, run, self, excluded.get(run)!);
+    await job.moveToDelayed(Date.now() + HAND_BACK_MS, token);
+    throw new DelayedError();
+  };
+  const runJob = async (job: Job<ChunkJobData, ChunkJobResult>, token?: string): Promise<ChunkJobResult> => {
     const began = Date.now();
-    const task = decodeClone<ChunkTask>(job.data.task);
+    const verdict = accepted(job, build);
+    if ('refused' in verdict) {
+      spec.onRefuse(job.id ?? '', verdict.refused);
+      throw new UnrecoverableError(`${ErrorCode.JobRefused}: worker ${self} refused the job: ${verdict.refused}`);
+    }
+    const task = verdict.task;
+    const run = runOfJob(job.id ?? '') ?? '';
+    if (excluded.has(run)) return handBack(job, token, run);
     spec.onTake(job.id ?? '', task.path, task.nominalStart);
     // The thread pool checks the inode of a file opened here; the coordinator's may be another machine's.
     const { fileIno: _ino, ...local } = task;
-    const mapped = async () => {
+    const mapped = async (): Promise<ChunkReply<unknown> | string> => {
       await testHold(process.env, task);
-      return (job.data.seen ? checkSeen(task, job.data.seen) : undefined) ?? pool.run<unknown>(local);
+      const why = job.data.seen ? whyNotShared(task, job.data.seen, self) : undefined;
+      return why ?? pool.run<unknown>(local);
     };
     const reply = await withinTimeout(mapped(), spec.chunkTimeoutMs, () => giveUp(job, task));
+    if (typeof reply === 'string') {
+      excluded.set(run, reply);
+      spec.onLeftOut(job.id ?? '', reply);
+      return handBack(job, token, run);
+    }
     done++;
     const code = reply.kind === 'failed' ? { code: reply.error.code } : {};
     const end = reply.kind === 'misaligned' ? reply.start : reply.end;
     spec.onChunk({
       job: job.id ?? '', path: task.path, start: reply.start, end, outcome: reply.kind, ...code, ms: Date.now() - began,
     });
-    return { reply: encodeClone(reply), worker: self };
+    const encoded = encodeClone(reply);
+    const secret = queueSecret();
+    const replySig = secret ? { replySig: signed(secret, replySigned(job.id ?? '', encoded, self)) } : {};
+    await job.updateData({ ...job.data, reply: encoded, worker: self, ...replySig });
+    return { worker: self };
   };
-  const worker = new Worker<ChunkJobData, ChunkJobResult>(CHUNK_QUEUE, runJob, {
-    connection: redisOptions(spec.url),
-    prefix: QUEUE_PREFIX,
+  const worker = new Worker<ChunkJobData, ChunkJobResult>(chunkQueue(), runJob, {
+    ...queueBase(spec.url),
     concurrency: spec.concurrency,
     lockDuration: spec.lockMs,
     stalledInterval: spec.lockMs,
@@ -134,16 +200,25 @@ export async function startQueueWorker(spec: QueueWorkerSpec): Promise<QueueWork
     maxStalledCount: 3,
     removeOnComplete: { age: 3_600 },
   });
+  opened.push(() => worker.close(true));
   worker.on('error', () => undefined); // a lost connection: ioredis reconnects, BullMQ resumes
   const sweep = await startLeftoverSweep(spec.url);
+  opened.push(() => sweep.close());
   worker.on('completed', (job) => sweep.dropIfEnded(job.id));
   worker.on('failed', (job) => sweep.dropIfEnded(job?.id));
+  const entry = {
+    id: self, build, version: spec.version, host: hostname(), pid: process.pid, concurrency: spec.concurrency,
+    startedAt: new Date().toISOString(),
+  };
+  const registration = await registerWorker(spec.url, entry, () => done);
+  opened.push(() => registration.end());
   let closing: Promise<void> | undefined;
   let ended!: () => void;
   const closed = new Promise<void>((resolve) => (ended = resolve));
   const stop = async (force: boolean) => {
     await worker.close(force);
-    await Promise.all([pool.close(), sweep.close()]);
+    await Promise.all([pool.close(), sweep.close(), registration.end()]);
+    client.disconnect();
   };
   const drain = () => (closing ??= stop(false).finally(ended));
   let hung: string | undefined;
@@ -153,5 +228,5 @@ export async function startQueueWorker(spec: QueueWorkerSpec): Promise<QueueWork
     closing ??= stop(true).finally(ended);
   };
   await worker.waitUntilReady();
-  return { chunks: () => done, drain, hung: () => hung, closed };
+  return { id: self, build, chunks: () => done, drain, hung: () => hung, closed };
 }

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { failFastClient, QUEUE_PREFIX } from './queue-connection.js';
+import { failFastClient, queuePrefix } from './queue-connection.js';
 
 /**
  * How long a run stays "live" in Redis without its coordinator renewing it: a coordinator killed with kill -9
@@ -9,7 +9,7 @@ export const LIVE_TTL_MS = 10_000;
 const RENEW_MS = 2_000;
 
 /** The key that says a coordinator still reads this run's chunks; gone once the run ended (or its coordinator). */
-export const liveKey = (runKey: string): string => `${QUEUE_PREFIX}:live:${runKey}`;
+export const liveKey = (runKey: string): string => `${queuePrefix()}:live:${runKey}`;
 
 export async function isLive(client: Redis, runKey: string): Promise<boolean> {
   return (await client.exists(liveKey(runKey))) === 1;

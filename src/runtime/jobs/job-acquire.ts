@@ -10,6 +10,7 @@ import { settleJob } from './job-outcomes.js';
 import { heartbeatOf, identityFields, type JobRecord } from './job-record.js';
 import type { JobStore } from './job-store.js';
 import { identityOf } from './process-identity.js';
+import { argvWithoutSecrets } from './argv-secrets.js';
 
 /** The job of an invocation: one this call runs, or one another process runs that the call attaches to. */
 export type Acquired =
@@ -24,7 +25,7 @@ function newRecord(inv: Invocation, store: JobStore, id: string): JobRecord {
     key: inv.key,
     program: inv.program.identity.name,
     command: inv.command.path,
-    argv: inv.host.argv,
+    argv: argvWithoutSecrets(inv.host.argv),
     cwd: inv.host.cwd,
     programWords: inv.host.programWords(),
     detach: interruption.detach,

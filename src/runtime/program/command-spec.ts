@@ -308,6 +308,12 @@ export interface CommandSpec<
    */
   readonly relay?: boolean;
   readonly examples?: readonly { readonly description: string; readonly command: string }[];
+  /**
+   * The worker-side map modules the command's chunked runs use, by name (module URLs:
+   * `new URL('./my-map.js', import.meta.url).href`). A queue worker runs only the maps its program's commands
+   * register here, so a run through --queue uses one of these.
+   */
+  readonly maps?: Readonly<Record<string, string>>;
   run(input: CommandInput<F, P>, ctx: CommandContext): Promise<CommandResult<D>>;
   /**
    * True for a call whose data is a stream on stdout (`export --output -`). Such a call answers on

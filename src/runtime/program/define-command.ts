@@ -22,6 +22,19 @@ const NO_SPACE_ENTRY = (isWriter: boolean): Pick<ExitCodeEntry, 'description' | 
   sideEffects: isWriter ? SideEffects.Partial : SideEffects.None,
 });
 
+/** What a call with --queue answers when its Redis refuses it (never retryable as it is). */
+const QUEUE_ACCESS_ENTRIES: Readonly<Record<number, ExitCodeEntry>> = {
+  [ExitCode.AUTH_REQUIRED]: {
+    ...STANDARD_EXIT_CODES[ExitCode.AUTH_REQUIRED],
+    description: 'The Redis of --queue refused the credentials (AUTH_REQUIRED): set STINT_QUEUE_PASSWORD',
+    errorCodes: [ErrorCode.AuthRequired],
+  },
+  [ExitCode.PERMISSION_DENIED]: {
+    ...STANDARD_EXIT_CODES[ExitCode.PERMISSION_DENIED],
+    description: 'An input cannot be read, or the Redis user of --queue lacks a right (PERMISSION_DENIED)',
+  },
+};
+
 /** A command that asks first also exits 2 when it is not confirmed. */
 const UNCONFIRMED_ENTRY: ExitCodeEntry = {
   ...STANDARD_EXIT_CODES[ExitCode.ARG_ERROR],
@@ -302,6 +315,8 @@ export function registerCommand(spec: CommandSpec, builtin: boolean): Registered
   if (spec.relay) {
     for (const code of Object.values(SignalExitCode)) exitCodes[code] = STANDARD_EXIT_CODES[code];
   }
+  // --queue: its Redis may refuse the credentials (AUTH_REQUIRED) or a command (PERMISSION_DENIED).
+  if (spec.interruption && spec.interruption.chunks !== false) Object.assign(exitCodes, QUEUE_ACCESS_ENTRIES);
   if (replaysKeys) exitCodes[ExitCode.CONFLICT] = KEY_REUSED_ENTRY;
   // Reading stdin can fail before any work (INPUT_REQUIRED), and so can a state folder that refuses writes or
   // that is refused (STATE_DIR_UNUSABLE, STATE_DIR_UNSAFE).

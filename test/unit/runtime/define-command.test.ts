@@ -49,9 +49,11 @@ test('the framework adds its flags and exit codes', () => {
     exitCodes: { 0: ok, 14: { description: 'Paused', retryable: false, sideEffects: 'partial' } },
   }), false);
   assert.deepEqual(Object.keys(registered.flags).sort(), ['budget', 'heartbeat-ms', 'idempotency-key', 'queue', 'timeout']);
-  // 6: a repeated --idempotency-key with other arguments (IDEMPOTENCY_KEY_REUSED), answered by the framework.
-  assert.deepEqual(Object.keys(registered.exitCodes).map(Number).sort((a, b) => a - b), [0, 1, 2, 4, 6, 10, 12, 14]);
+  // 6: a repeated --idempotency-key with other arguments (IDEMPOTENCY_KEY_REUSED), answered by the framework;
+  // 7 and 8: the Redis of --queue denies a command (PERMISSION_DENIED) or refuses the credentials (AUTH_REQUIRED).
+  assert.deepEqual(Object.keys(registered.exitCodes).map(Number).sort((a, b) => a - b), [0, 1, 2, 4, 6, 7, 8, 10, 12, 14]);
   assert.deepEqual(registered.exitCodes[6]!.errorCodes, ['IDEMPOTENCY_KEY_REUSED']);
+  assert.deepEqual(registered.exitCodes[8]!.errorCodes, ['AUTH_REQUIRED']);
   const own = registerCommand(base({
     dangerLevel: 'mutating', keyedReplay: false,
     interruption: { detach: false, resume: true },
@@ -67,6 +69,7 @@ test('an interruptible command whose work runs no chunks (interruption.chunks fa
     exitCodes: { 0: ok, 14: { description: 'Paused', retryable: false, sideEffects: 'partial' } },
   }), false);
   assert.deepEqual(Object.keys(registered.flags).sort(), ['budget', 'heartbeat-ms', 'idempotency-key', 'timeout']);
+  assert.equal(registered.exitCodes[8], undefined, 'no --queue, no AUTH_REQUIRED');
 });
 
 test('a flag default that is not a value of its type is refused naming it (the handler gets it unparsed)', () => {
