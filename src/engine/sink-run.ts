@@ -61,9 +61,13 @@ export function sinkCommits<S>(
   let inflight: Promise<void> = Promise.resolve();
   async function safePoint(state: S, watermark: Watermark): Promise<boolean> {
     await inflight;
+    ctx.pace?.safePoint();
     // Taken now: the fold may change its state while the commit is in flight.
     const { done, total, unit, rows } = how.progressOf(state, watermark);
+    // Measured from before the call: a store that commits synchronously spends its time inside it.
+    const committing = ctx.now();
     inflight = sink.commit({ watermark, state, input }).then(async () => {
+      ctx.pace?.committed(ctx.now() - committing);
       // A store that never leaves the thread (PGlite's wasm) would starve the timers: the budget, the heartbeat.
       await nextTurn();
       ctx.progress(done, total, unit, rows);

@@ -54,13 +54,13 @@ export async function runJob(
   const sources = wireStopSources({
     host, store, job, mode,
     deadline: budgetDeadline(inv),
-    budgetMs: inv.options.budgetMs,
+    started: inv.started,
     progressAt: () => status.lastProgressAt,
     onWatch: () => status.refresh(),
   });
   // Only now, with the signals handled, may anyone learn which process runs the job.
   announce?.();
-  const executed = executeCommand(inv, sources.stop, (progress) => status.report(progress));
+  const executed = executeCommand(inv, sources.stop, (progress) => status.report(progress), undefined, sources.pace);
   let winner: Winner;
   try {
     winner = await Promise.race([
