@@ -44,6 +44,11 @@ export class BudgetPlan implements Pace {
     return this.pieces.length > 0 ? Math.max(...this.pieces) : this.firstPiece;
   }
 
+  /** Whether this call committed anything yet (a checkpoint saved, a sink's commit durable). */
+  get committedOnce(): boolean {
+    return this.commits.length > 0;
+  }
+
   get commitMs(): number {
     return this.commits.length > 0 ? Math.max(...this.commits) : 0;
   }

@@ -29,27 +29,51 @@ function retryableOf(inv: Invocation): (job: JobRecord) => boolean {
   };
 }
 
+/** A call's answer, and what its process still does before it ends (the first safe point of a forced stop). */
+export interface InterruptibleAnswer {
+  readonly envelope: Envelope;
+  readonly after?: Promise<void>;
+}
+
 /** The caller's side of an interruptible command: run within the budget, then hand off or pause. */
-export async function runInterruptible(inv: Invocation): Promise<Envelope> {
+export async function runInterruptible(inv: Invocation): Promise<InterruptibleAnswer> {
   const store = openJobStore(inv);
   const acquired = await inStateDirAsync(store.root, () => acquireJob(inv, store));
-  if (acquired.kind === 'attach') return waitWithinBudget(inv, store, acquired.id);
-  const job = acquired.job;
+  if (acquired.kind === 'attach') return { envelope: await waitWithinBudget(inv, store, acquired.id) };
+  const job = asCalled(acquired.job, inv);
   inv = { ...inv, stdinPath: job.stdinPath };
   const interruption = inv.command.spec.interruption!;
   if (interruption.detach && !interruption.resume) {
     // Work that cannot checkpoint runs in the supervisor from the start; the call waits on it.
     handOff(inv, store, job, undefined);
-    return waitWithinBudget(inv, store, job.id);
+    return { envelope: await waitWithinBudget(inv, store, job.id) };
   }
   const outcome = await runJob(inv, store, job, RunMode.Front);
-  if (outcome.kind === 'ended') return outcome.envelope;
-  const { progress } = outcome;
+  if (outcome.kind === 'ended') return { envelope: outcome.envelope };
+  const { progress, finishing } = outcome;
+  if (finishing) {
+    // Answered at the budget from the last checkpoint; the job stays this process's until its first safe point.
+    const after = finishing.then((late) => void (late.kind === 'stopped' && pause(inv, store, job, late.progress)));
+    return { envelope: incomplete(inv, job, IncompleteState.Paused, progress), after };
+  }
   const state = interruption.detach ? handOff(inv, store, job, progress) : pause(inv, store, job, progress);
+  return { envelope: incomplete(inv, job, state, progress) };
+}
+
+function incomplete(inv: Invocation, job: JobRecord, state: IncompleteState, progress: Progress | undefined) {
   const retryable = inv.command.exitCodes[ExitCode.INCOMPLETE]!.retryable;
   const { budgetMs } = inv.options;
   const durationMs = inv.host.now() - inv.started;
   return incompleteEnvelope({ job, state, progress, retryable, budgetMs, durationMs, meta: callMeta(inv) });
+}
+
+/**
+ * A job this call takes over as the caller now words it: its continue_command repeats this call's flags, so a
+ * continuation given a larger --budget keeps it.
+ */
+function asCalled(job: JobRecord, inv: Invocation): JobRecord {
+  const keyGiven = inv.options.idempotencyKeyGiven ?? job.keyGiven;
+  return { ...job, argv: inv.host.argv, ...(job.idempotencyKey !== undefined ? { keyGiven } : {}) };
 }
 
 /** What the job says within this call's budget: its answer once it ends, else 14 with fresh progress. */

@@ -17,7 +17,19 @@ import { CheckpointFate, STOP_TABLE } from './stop-table.js';
 /** How an in-process run ended: with a response, or stopped at a safe point for a handoff or a pause. */
 export type RunOutcome =
   | { readonly kind: 'ended'; readonly envelope: Envelope }
-  | { readonly kind: 'stopped'; readonly progress: Progress | undefined };
+  | {
+      readonly kind: 'stopped';
+      readonly progress: Progress | undefined;
+      /**
+       * A budget forced before this call reached any safe point of its own: the call answers now, from the last
+       * checkpoint, and its work goes on to that first safe point (so that every call moves the work) before
+       * the process ends: how the job then stands.
+       */
+      readonly finishing?: Promise<RunOutcome>;
+    };
+
+/** How long a call that answered at its budget still waits for its first safe point before it gives up. */
+const FIRST_SAFE_POINT_WAIT_MS = 5_000;
 
 type Winner =
   | { readonly kind: 'executed'; readonly execution: Execution }
@@ -72,15 +84,30 @@ export async function runJob(
     sources.close();
   }
   const run: Run = { inv, store, job, mode, status };
-  if (winner.kind === 'forced') return stopped(run, winner.reason, undefined);
-  const { execution } = winner;
+  if (winner.kind === 'forced') {
+    const outcome = stopped(run, winner.reason, undefined);
+    const first = winner.reason === StopReason.Budget && mode === RunMode.Front && !sources.pace?.committedOnce;
+    const pausing = job.resume && !job.detach && outcome.kind === 'stopped';
+    return first && pausing ? { ...outcome, finishing: finishLate(run, executed) } : outcome;
+  }
+  return settle(run, winner.execution, sources.stop.reason);
+}
+
+/** The handler returned: the job ends, or stops for the reason asked (14 unasked is taken as the budget's). */
+async function settle(run: Run, execution: Execution, asked: StopReason | undefined): Promise<RunOutcome> {
   // The handler is done with its checkpoint store either way; the end says whether the checkpoint stays.
   await execution.finish(false);
   const { result } = execution;
-  // A handler that answers 14 without being asked to stop is taken as stopping for the budget.
-  const reason = sources.stop.reason ?? StopReason.Budget;
-  if (result.exitCode === ExitCode.INCOMPLETE) return stopped(run, reason, result.data);
+  if (result.exitCode === ExitCode.INCOMPLETE) return stopped(run, asked ?? StopReason.Budget, result.data);
   return ended(run, execution);
+}
+
+/** After the answer: the work's first safe point (the stop is already asked for), within a bound. */
+async function finishLate(run: Run, executed: Promise<Execution>): Promise<RunOutcome> {
+  const gaveUp = run.inv.host.sleep(FIRST_SAFE_POINT_WAIT_MS).then(() => undefined);
+  const execution = await Promise.race([executed, gaveUp]);
+  if (!execution) return { kind: 'stopped', progress: run.status.lastProgress };
+  return settle(run, execution, StopReason.Budget);
 }
 
 const self = (run: Run): Holder => ({ kind: 'self', pid: run.inv.host.pid });
