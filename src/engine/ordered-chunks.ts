@@ -30,6 +30,11 @@ export interface ChunkPlan {
   readonly fileSize: number;
   readonly fileIno?: number;
   readonly chunkSize: number;
+  /**
+   * A smaller first chunk (a writer's, whose answer does not depend on where its chunks end): the first commit
+   * of a call with a small budget comes early. Default: `chunkSize`.
+   */
+  readonly firstChunkSize?: number;
   readonly maxRecordBytes: number;
   /** Lines end in a lone CR (ChunkTask.crLineEnds). */
   readonly crLineEnds?: boolean;
@@ -44,8 +49,11 @@ export interface ChunkPlan {
  * and, when a quoted newline fooled it, maps it again from the true start.
  */
 export async function* orderedChunks<P>(pool: ChunkPool, plan: ChunkPlan): AsyncGenerator<VerifiedChunk<P>> {
-  const nominal = (index: number) => Math.min(plan.from + index * plan.chunkSize, plan.fileSize);
-  const count = Math.max(0, Math.ceil((plan.fileSize - plan.from) / plan.chunkSize));
+  const first = Math.min(plan.firstChunkSize ?? plan.chunkSize, plan.chunkSize);
+  const nominal = (index: number) =>
+    index === 0 ? plan.from : Math.min(plan.from + first + (index - 1) * plan.chunkSize, plan.fileSize);
+  const left = plan.fileSize - plan.from;
+  const count = left <= 0 ? 0 : 1 + Math.max(0, Math.ceil((left - first) / plan.chunkSize));
   const task = (index: number, start: number, speculative: boolean): ChunkTask => ({
     mapModule: plan.mapModule,
     path: plan.path,

@@ -80,6 +80,20 @@ export function sinkCommits<S>(
   return { safePoint, settled: () => inflight };
 }
 
+/** Bytes a writer's first chunk may take per ms of its call's budget: a slow machine's pace, map and commit. */
+const FIRST_PIECE_BYTES_PER_MS = 1024;
+const FIRST_PIECE_MIN_BYTES = 64 * 1024;
+
+/**
+ * A writer's first chunk, sized to its call's budget so that its first commit comes within it (its output does
+ * not depend on where chunks end): a kibibyte per ms of budget, at least 64 KiB, at most a whole chunk.
+ */
+function firstPiece(ctx: CommandContext, chunkSize: number): number {
+  if (!ctx.pace) return chunkSize;
+  const sized = Math.max(FIRST_PIECE_MIN_BYTES, Math.floor(ctx.pace.budgetMs * FIRST_PIECE_BYTES_PER_MS));
+  return Math.min(chunkSize, sized);
+}
+
 /** processFile with a sink: resume from the sink's mark, commit at every safe point (no checkpoint store). */
 export async function foldIntoSink<P, S>(
   ctx: CommandContext, input: ReadableFile, fingerprint: unknown, work: FileWork<P, S> & { readonly sink: Sink<S> },
@@ -87,6 +101,7 @@ export async function foldIntoSink<P, S>(
   const progressOf = work.progress ?? bytesOf(input.size);
   const restored = await resumeFromSink(ctx, work.sink, fingerprint, input, progressOf);
   const { pool, owned } = await choosePool(work, ctx);
+  const chunkSize = work.chunkSize ?? 1024 * 1024;
   try {
     const commits = sinkCommits(ctx, work.sink, fingerprint, { progressOf, ahead: work.commitAhead === true });
     const outcome = await runChunked({
@@ -97,7 +112,8 @@ export async function foldIntoSink<P, S>(
       framing: work.framing,
       mapModule: work.mapModule,
       options: work.options,
-      chunkSize: work.chunkSize ?? 1024 * 1024,
+      chunkSize,
+      firstChunkSize: firstPiece(ctx, chunkSize),
       maxRecordBytes: work.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES,
       from: restored?.watermark ?? work.from ?? { offset: 0, line: 1 },
       state: restored?.state ?? work.initial(),

@@ -16,6 +16,7 @@ import {
   type Declared, type Violation,
 } from './fault-model.js';
 import { isProcessOf } from './fault-state.js';
+import { ProgressWatch } from './fault-progress.js';
 
 type Json = Envelope<Record<string, unknown>>;
 
@@ -84,15 +85,19 @@ export class ScheduleRunner {
   private cancels = 0;
   private sigints = 0;
   private lastContinue: string | undefined;
-  private readonly maxDone = new Map<string, number>();
   private exports = 0;
+  /** Every `done` anyone sees: answers, status files, heartbeats. */
+  private readonly progress: ProgressWatch;
 
   constructor(
     readonly schedule: Schedule,
     readonly world: FaultWorld,
     readonly declared: Declared,
     private readonly input: string[][],
-  ) {}
+  ) {
+    const workload = schedule.workload === Workload.Analyze ? 'analyze' : 'import';
+    this.progress = new ProgressWatch(world.home, workload, (detail) => this.violate(Invariant.Progress, detail));
+  }
 
   /** The original call's words, with its budget. */
   original(budgetMs: number): string {
@@ -114,10 +119,22 @@ export class ScheduleRunner {
     const call: Call = { label, line, command: commandOfLine(line), sent: [] };
     this.calls.push(call);
     const proc = startLine(line, this.world.env);
+    const watching = this.watchStatuses(label);
     if (signal && aim) await this.land(proc, call, signal, aim);
     call.run = await proc.done;
+    watching();
     this.check(call);
     return call;
+  }
+
+  /** Reads the jobs' status files while a call runs (as `job status` and `job watch` would); returns the stop. */
+  private watchStatuses(label: string): () => void {
+    const look = () => this.progress.statuses(`${label} (status)`);
+    const timer = setInterval(look, 25);
+    return () => {
+      clearInterval(timer);
+      look();
+    };
   }
 
   private async arrive(proc: LineProcess, aim: Aim): Promise<void> {
@@ -169,7 +186,7 @@ export class ScheduleRunner {
       this.violate(Invariant.ExitCode, `${what} exit ${code} is not declared by ${call.command} for this call (sent: ${sent})`);
     }
     this.explain(call, what);
-    this.follow(call.envelope);
+    this.follow(call);
   }
 
   private explain(call: Call, what: string): void {
@@ -184,21 +201,21 @@ export class ScheduleRunner {
     this.violate(Invariant.ExplainedError, detail);
   }
 
-  /** Remembers the continuation, and checks that a job's progress never goes back. */
-  private follow(envelope: Json): void {
+  /** Remembers the continuation, and checks that no answer or heartbeat shows progress going back. */
+  private follow(call: Call): void {
+    const envelope = call.envelope!;
+    this.progress.heartbeats(call.run!.stderr, `${call.label} (heartbeat)`);
+    this.progress.answer(envelope, `${call.label} (answer)`);
     // An export's continuation is not the workload's: drive() must continue the import or analyze.
     const workload = envelope.meta.command !== 'export';
-    if (envelope.meta.exit_code !== 14) {
+    const code = envelope.meta.exit_code;
+    // The work ended: an identical call after it starts over (or replays), so its progress begins anew.
+    if (workload && (code === 0 || code === 3)) this.progress.startOver();
+    if (code !== 14) {
       if (workload) this.lastContinue = undefined;
       return;
     }
-    const data = envelope.data as { job_id: string; continue_command: string; progress: { done: number } };
-    if (workload) this.lastContinue = data.continue_command;
-    const before = this.maxDone.get(data.job_id) ?? 0;
-    if (data.progress.done < before) {
-      this.violate(Invariant.Progress, `job ${data.job_id}: progress.done ${data.progress.done} after ${before}`);
-    }
-    this.maxDone.set(data.job_id, Math.max(before, data.progress.done));
+    if (workload) this.lastContinue = (envelope.data as { continue_command: string }).continue_command;
   }
 
   private lineOf(s: Step): string {
@@ -288,6 +305,8 @@ export class ScheduleRunner {
     }
     call.run ??= await proc.done;
     this.check(call);
+    // The cancel discarded the checkpoint: the next call starts from nothing.
+    if (id) this.progress.startOver();
   }
 
   /** An export (maybe signalled, maybe beside an import call, maybe to a symlink): all or nothing, link kept. */

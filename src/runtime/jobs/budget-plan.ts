@@ -29,7 +29,7 @@ export class BudgetPlan implements Pace {
     private readonly onChange: () => void,
   ) {}
 
-  private get budgetMs(): number {
+  get budgetMs(): number {
     return this.deadline - this.started;
   }
 

@@ -39,7 +39,7 @@ export interface InterruptibleAnswer {
 export async function runInterruptible(inv: Invocation): Promise<InterruptibleAnswer> {
   const store = openJobStore(inv);
   const acquired = await inStateDirAsync(store.root, () => acquireJob(inv, store));
-  if (acquired.kind === 'attach') return { envelope: await waitWithinBudget(inv, store, acquired.id) };
+  if (acquired.kind === 'attach') return { envelope: await attached(inv, store, acquired.id) };
   const job = asCalled(acquired.job, inv);
   inv = { ...inv, stdinPath: job.stdinPath };
   const interruption = inv.command.spec.interruption!;
@@ -54,17 +54,20 @@ export async function runInterruptible(inv: Invocation): Promise<InterruptibleAn
   if (finishing) {
     // Answered at the budget from the last checkpoint; the job stays this process's until its first safe point.
     const after = finishing.then((late) => void (late.kind === 'stopped' && pause(inv, store, job, late.progress)));
-    return { envelope: incomplete(inv, job, IncompleteState.Paused, progress), after };
+    return { envelope: incomplete(inv, job, IncompleteState.Paused, progress, true), after };
   }
   const state = interruption.detach ? handOff(inv, store, job, progress) : pause(inv, store, job, progress);
   return { envelope: incomplete(inv, job, state, progress) };
 }
 
-function incomplete(inv: Invocation, job: JobRecord, state: IncompleteState, progress: Progress | undefined) {
+function incomplete(
+  inv: Invocation, job: JobRecord, state: IncompleteState, progress: Progress | undefined, finishing = false,
+): Envelope {
   const retryable = inv.command.exitCodes[ExitCode.INCOMPLETE]!.retryable;
   const { budgetMs } = inv.options;
   const durationMs = inv.host.now() - inv.started;
-  return incompleteEnvelope({ job, state, progress, retryable, budgetMs, durationMs, meta: callMeta(inv) });
+  const meta = callMeta(inv);
+  return incompleteEnvelope({ job, state, progress, retryable, budgetMs, durationMs, meta, finishing });
 }
 
 /**
@@ -74,6 +77,13 @@ function incomplete(inv: Invocation, job: JobRecord, state: IncompleteState, pro
 function asCalled(job: JobRecord, inv: Invocation): JobRecord {
   const keyGiven = inv.options.idempotencyKeyGiven ?? job.keyGiven;
   return { ...job, argv: inv.host.argv, ...(job.idempotencyKey !== undefined ? { keyGiven } : {}) };
+}
+
+/** What the job another process runs (or ran, unseen) says; an unseen answer, once given, frees the key. */
+async function attached(inv: Invocation, store: JobStore, id: string): Promise<Envelope> {
+  const envelope = await waitWithinBudget(inv, store, id);
+  if (store.readStatus(id)?.unseen) store.releaseKey(inv.key, id);
+  return envelope;
 }
 
 /** What the job says within this call's budget: its answer once it ends, else 14 with fresh progress. */

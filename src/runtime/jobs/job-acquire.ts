@@ -73,6 +73,8 @@ export async function acquireJob(inv: Invocation, store: JobStore): Promise<Acqu
         await waitFor(inv.host, () => store.readStatus(claim.id) !== undefined);
         continue;
       case Verdict.Ended:
+        // An answer its caller has not seen yet is the identical call's; after that the key goes to a new job.
+        if (status?.unseen) return { kind: 'attach', id: claim.id };
         store.releaseKey(inv.key, claim.id);
         continue;
       case Verdict.Running:

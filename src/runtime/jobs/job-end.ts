@@ -31,6 +31,11 @@ export interface JobEnding {
   readonly answer: Envelope | undefined;
   readonly checkpoint: CheckpointFate;
   readonly holder: Holder;
+  /**
+   * Its caller was answered 14 before the work ended (a budget forced before the call's first safe point):
+   * the invocation key stays with the job, so the next identical call gets this answer (JobStatus.unseen).
+   */
+  readonly unseen?: boolean;
 }
 
 /**
@@ -45,10 +50,10 @@ export function endJob(store: JobStore, job: JobRecord, ending: JobEnding): void
   if (terminal && ending.answer) store.writeResult(job.id, ending.answer);
   store.writeStatus(job.id, endStatus(ending, terminal));
   releaseHolder(store, job, ending.holder);
-  if (terminal) store.releaseKey(job.key, job.id);
+  if (terminal && !ending.unseen) store.releaseKey(job.key, job.id);
 }
 
-function endStatus({ state, now, from }: JobEnding, terminal: boolean): JobStatus {
+function endStatus({ state, now, from, unseen }: JobEnding, terminal: boolean): JobStatus {
   return {
     state,
     startedAt: from?.startedAt ?? now,
@@ -56,6 +61,7 @@ function endStatus({ state, now, from }: JobEnding, terminal: boolean): JobStatu
     ...(from?.progress ? { progress: from.progress } : {}),
     updatedAt: now,
     ...(terminal ? { endedAt: now } : {}),
+    ...(terminal && unseen ? { unseen: true } : {}),
   };
 }
 

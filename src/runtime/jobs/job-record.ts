@@ -45,6 +45,8 @@ export interface JobStatus {
   /** When progress.done last grew (the idle watchdog's clock). */
   readonly progressAt: number;
   readonly endedAt?: number;
+  /** Ended after its caller was answered 14: the next identical call gets the job's answer (job-end.ts). */
+  readonly unseen?: boolean;
 }
 
 /** The stored final response of an ended job. */

@@ -42,6 +42,8 @@ interface Run {
   readonly job: JobRecord;
   readonly mode: RunMode;
   readonly status: RunningStatus;
+  /** The caller already has its answer (14): an end now is kept for the next identical call. */
+  readonly answered?: boolean;
 }
 
 export function budgetDeadline(inv: Pick<Invocation, 'options' | 'started'>): number | undefined {
@@ -99,7 +101,7 @@ async function settle(run: Run, execution: Execution, asked: StopReason | undefi
   await execution.finish(false);
   const { result } = execution;
   if (result.exitCode === ExitCode.INCOMPLETE) return stopped(run, asked ?? StopReason.Budget, result.data);
-  return ended(run, execution);
+  return ended(run, execution, run.answered === true);
 }
 
 /** After the answer: the work's first safe point (the stop is already asked for), within a bound. */
@@ -107,7 +109,7 @@ async function finishLate(run: Run, executed: Promise<Execution>): Promise<RunOu
   const gaveUp = run.inv.host.sleep(FIRST_SAFE_POINT_WAIT_MS).then(() => undefined);
   const execution = await Promise.race([executed, gaveUp]);
   if (!execution) return { kind: 'stopped', progress: run.status.lastProgress };
-  return settle(run, execution, StopReason.Budget);
+  return settle({ ...run, answered: true }, execution, StopReason.Budget);
 }
 
 const self = (run: Run): Holder => ({ kind: 'self', pid: run.inv.host.pid });
@@ -133,7 +135,7 @@ function stopped(run: Run, reason: StopReason, data: unknown): RunOutcome {
 }
 
 /** The work ran to its end: done or failed, with its own response. */
-function ended(run: Run, execution: Execution): RunOutcome {
+function ended(run: Run, execution: Execution, unseen = false): RunOutcome {
   const { inv, store, job, status } = run;
   const { result } = execution;
   // A run through the queue names how many worker processes took part (job status relays this answer).
@@ -143,6 +145,7 @@ function ended(run: Run, execution: Execution): RunOutcome {
   const state = envelope.meta.exit_code === ExitCode.SUCCESS ? JobState.Done : JobState.Failed;
   const checkpoint = workEnded(result.exitCode) ? CheckpointFate.Discard : CheckpointFate.Keep;
   const now = inv.host.now();
-  endJob(store, job, { state, now, from: status.workSoFar, answer: envelope, checkpoint, holder: self(run) });
+  const holder = self(run);
+  endJob(store, job, { state, now, from: status.workSoFar, answer: envelope, checkpoint, holder, unseen });
   return { kind: 'ended', envelope };
 }
