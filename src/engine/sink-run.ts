@@ -67,10 +67,12 @@ export function sinkCommits<S>(
     // Measured from before the call: a store that commits synchronously spends its time inside it.
     const committing = ctx.now();
     inflight = sink.commit({ watermark, state, input }).then(async () => {
-      ctx.pace?.committed(ctx.now() - committing);
+      const took = ctx.now() - committing;
       // A store that never leaves the thread (PGlite's wasm) would starve the timers: the budget, the heartbeat.
       await nextTurn();
+      // Published first: a stop answered on the commit's word answers with it.
       ctx.progress(done, total, unit, rows);
+      ctx.pace?.committed(took);
     });
     // Its failure (a full disk) is thrown where it is awaited; until then it must not count as unhandled.
     inflight.catch(() => undefined);

@@ -21,7 +21,8 @@ const MAX_CALLS = 400;
 const BUDGET = '100ms';
 let homes = 0;
 /** A state folder of its own, test mode on, and the budget a `job wait` continuation gets from the environment. */
-const freshEnv = () => ({ STINT_HOME: world.path(`home-${++homes}`), STINT_TEST_MODE: '1', AGENT_CALL_BUDGET_MS: '100' });
+const freshEnv = () =>
+  ({ STINT_HOME: world.path(`home-${++homes}`), STINT_TEST_MODE: '1', AGENT_CALL_BUDGET_MS: '100' });
 
 type Json = Envelope<Record<string, unknown>>;
 
@@ -41,7 +42,9 @@ async function whole(args: readonly string[], cwd: string, env: Record<string, s
 }
 
 /** The first call at a 100 ms budget, then continue_command verbatim while it answers 14; the last answer. */
-async function loop(args: readonly string[], cwd: string, env: Record<string, string>): Promise<{ end: Json; calls: number }> {
+async function loop(
+  args: readonly string[], cwd: string, env: Record<string, string>,
+): Promise<{ end: Json; calls: number }> {
   let run: CliRun = (await runJson([...args, '--budget', BUDGET], { cwd, env })).run;
   let calls = 1;
   let best = -1;

@@ -16,7 +16,7 @@ import {
   type Declared, type Violation,
 } from './fault-model.js';
 import { isProcessOf } from './fault-state.js';
-import { ProgressWatch } from './fault-progress.js';
+import { ProgressWatch, type CallProgress } from './fault-progress.js';
 
 type Json = Envelope<Record<string, unknown>>;
 
@@ -30,6 +30,10 @@ export interface Call {
   anchor?: Anchor;
   run?: CliRun & { hung: boolean };
   envelope?: Json;
+  /** What its observers saw of progress (answer, status files, heartbeats). */
+  progress?: CallProgress;
+  /** It answered the work's end (0 or 3). */
+  endedWork?: boolean;
 }
 
 /** Where a schedule runs: its own STINT_HOME, input, table and export files. */
@@ -116,25 +120,15 @@ export class ScheduleRunner {
 
   /** Runs a line, lands the signal (if any) where aimed, and checks the answer. */
   async call(label: string, line: string, signal?: NodeJS.Signals, aim?: Aim): Promise<Call> {
-    const call: Call = { label, line, command: commandOfLine(line), sent: [] };
+    const call: Call = { label, line, command: commandOfLine(line), sent: [], progress: this.progress.begin(label) };
     this.calls.push(call);
     const proc = startLine(line, this.world.env);
-    const watching = this.watchStatuses(label);
+    const watching = watchStatuses(call.progress!);
     if (signal && aim) await this.land(proc, call, signal, aim);
     call.run = await proc.done;
     watching();
     this.check(call);
     return call;
-  }
-
-  /** Reads the jobs' status files while a call runs (as `job status` and `job watch` would); returns the stop. */
-  private watchStatuses(label: string): () => void {
-    const look = () => this.progress.statuses(`${label} (status)`);
-    const timer = setInterval(look, 25);
-    return () => {
-      clearInterval(timer);
-      look();
-    };
   }
 
   private async arrive(proc: LineProcess, aim: Aim): Promise<void> {
@@ -155,6 +149,14 @@ export class ScheduleRunner {
 
   /** Every call's answer: one valid envelope, a declared exit code, an error its faults explain. */
   private check(call: Call): void {
+    call.progress?.heartbeats(call.run!.stderr);
+    this.checkAnswer(call);
+    call.progress?.end();
+    // The work ended: an identical call after it starts over (or replays), so its progress begins anew.
+    if (call.endedWork) this.progress.startOver();
+  }
+
+  private checkAnswer(call: Call): void {
     const run = call.run!;
     const what = `${call.label}: ${call.line.replace(`${process.execPath} ${STINT_BIN}`, 'stint')}`;
     if (run.hung) return this.violate(Invariant.Hang, `${what} still ran after the guard`);
@@ -204,13 +206,11 @@ export class ScheduleRunner {
   /** Remembers the continuation, and checks that no answer or heartbeat shows progress going back. */
   private follow(call: Call): void {
     const envelope = call.envelope!;
-    this.progress.heartbeats(call.run!.stderr, `${call.label} (heartbeat)`);
-    this.progress.answer(envelope, `${call.label} (answer)`);
+    call.progress?.answer(envelope);
     // An export's continuation is not the workload's: drive() must continue the import or analyze.
     const workload = envelope.meta.command !== 'export';
     const code = envelope.meta.exit_code;
-    // The work ended: an identical call after it starts over (or replays), so its progress begins anew.
-    if (workload && (code === 0 || code === 3)) this.progress.startOver();
+    call.endedWork = workload && (code === 0 || code === 3);
     if (code !== 14) {
       if (workload) this.lastContinue = undefined;
       return;
@@ -288,7 +288,7 @@ export class ScheduleRunner {
 
   /** `job cancel` of the step's job, aimed like a signal; after its 14, when the call answered first. */
   private async cancelDuring(label: string, line: string, aim: Aim): Promise<void> {
-    const call: Call = { label, line, command: commandOfLine(line), sent: [] };
+    const call: Call = { label, line, command: commandOfLine(line), sent: [], progress: this.progress.begin(label) };
     this.calls.push(call);
     const proc = startLine(line, this.world.env);
     await this.arrive(proc, aim);
@@ -386,6 +386,15 @@ export class ScheduleRunner {
     this.violate(Invariant.FinalAnswer, `the work did not end after ${FINISH_ATTEMPTS} calls with --budget 0`);
     return undefined;
   }
+}
+
+/** Reads the jobs' status files while a call runs (as `job status` and `job watch` would); returns the stop. */
+function watchStatuses(progress: CallProgress): () => void {
+  const timer = setInterval(() => progress.statuses(), 25);
+  return () => {
+    clearInterval(timer);
+    progress.statuses();
+  };
 }
 
 function tryEnvelope(run: CliRun): Json | undefined {

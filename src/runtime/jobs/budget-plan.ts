@@ -26,7 +26,8 @@ export class BudgetPlan implements Pace {
     private readonly clock: { now(): number },
     private readonly started: number,
     readonly deadline: number,
-    private readonly onChange: () => void,
+    /** Told after each safe point and each commit (`committed`: the work's state up to now is kept). */
+    private readonly onChange: (committed: boolean) => void,
   ) {}
 
   get budgetMs(): number {
@@ -76,12 +77,12 @@ export class BudgetPlan implements Pace {
     if (this.lastSafePoint === undefined) this.firstPiece = now - this.started;
     else remember(this.pieces, now - this.lastSafePoint);
     this.lastSafePoint = now;
-    this.onChange();
+    this.onChange(false);
   }
 
   committed(ms: number): void {
     remember(this.commits, ms);
-    this.onChange();
+    this.onChange(true);
   }
 
   private unknownShare(): number {

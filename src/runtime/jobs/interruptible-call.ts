@@ -32,7 +32,8 @@ function retryableOf(inv: Invocation): (job: JobRecord) => boolean {
 /** A call's answer, and what its process still does before it ends (the first safe point of a forced stop). */
 export interface InterruptibleAnswer {
   readonly envelope: Envelope;
-  readonly after?: Promise<void>;
+  /** Run once the answer is out, before the process ends. */
+  readonly after?: () => unknown;
 }
 
 /** The caller's side of an interruptible command: run within the budget, then hand off or pause. */
@@ -53,11 +54,17 @@ export async function runInterruptible(inv: Invocation): Promise<InterruptibleAn
   const { progress, finishing } = outcome;
   if (finishing) {
     // Answered at the budget from the last checkpoint; the job stays this process's until its first safe point.
-    const after = finishing.then((late) => void (late.kind === 'stopped' && pause(inv, store, job, late.progress)));
-    return { envelope: incomplete(inv, job, IncompleteState.Paused, progress, true), after };
+    const after = () => finishing.then((late) => {
+      if (late.kind === 'stopped') pause(inv, store, job, late.progress);
+    });
+    return { envelope: incomplete(inv, job, IncompleteState.Paused, progress, progress === undefined), after };
   }
-  const state = interruption.detach ? handOff(inv, store, job, progress) : pause(inv, store, job, progress);
-  return { envelope: incomplete(inv, job, state, progress) };
+  if (interruption.detach) {
+    // Answered first: starting the supervisor is the slow part of a handoff, and the answer does not need it.
+    const after = () => handOff(inv, store, job, progress);
+    return { envelope: incomplete(inv, job, IncompleteState.Running, progress), after };
+  }
+  return { envelope: incomplete(inv, job, pause(inv, store, job, progress), progress) };
 }
 
 function incomplete(
@@ -97,7 +104,7 @@ function waitWithinBudget(inv: Invocation, store: JobStore, id: string): Promise
 }
 
 /** The job goes on in a detached supervisor; the call answers 14 running. */
-function handOff(inv: Invocation, store: JobStore, job: JobRecord, progress: Progress | undefined): IncompleteState {
+function handOff(inv: Invocation, store: JobStore, job: JobRecord, progress: Progress | undefined): void {
   const now = inv.host.now();
   const startedAt = store.readStatus(job.id)?.startedAt ?? now;
   store.releaseLease(job.id, inv.host.pid);
@@ -105,7 +112,6 @@ function handOff(inv: Invocation, store: JobStore, job: JobRecord, progress: Pro
   // The supervisor's idle clock starts when it does; so does an observer's.
   const running = { state: JobState.Running, startedAt, updatedAt: now, progressAt: now, ...supervisor };
   store.writeStatus(job.id, { ...running, ...(progress ? { progress } : {}) });
-  return IncompleteState.Running;
 }
 
 /** The job waits, paused, for the identical call; the call answers 14 paused. */

@@ -21,9 +21,9 @@ export type RunOutcome =
       readonly kind: 'stopped';
       readonly progress: Progress | undefined;
       /**
-       * A budget forced before this call reached any safe point of its own: the call answers now, from the last
-       * checkpoint, and its work goes on to that first safe point (so that every call moves the work) before
-       * the process ends: how the job then stands.
+       * A budget forced before this call committed anything: the call answers now, from the last checkpoint,
+       * and its work goes on to its first safe point (the stop is asked for, so it is the next one) before the
+       * process ends, so that every call moves the work: how the job then stands.
        */
       readonly finishing?: Promise<RunOutcome>;
     };
@@ -90,7 +90,10 @@ export async function runJob(
     const outcome = stopped(run, winner.reason, undefined);
     const first = winner.reason === StopReason.Budget && mode === RunMode.Front && !sources.pace?.committedOnce;
     const pausing = job.resume && !job.detach && outcome.kind === 'stopped';
-    return first && pausing ? { ...outcome, finishing: finishLate(run, executed) } : outcome;
+    if (first && pausing) return { ...outcome, finishing: finishLate(run, executed) };
+    // Answered without it: a handler that still returns (it was winding down) lets go of its checkpoint store.
+    void executed.then((execution) => execution.finish(false)).catch(() => undefined);
+    return outcome;
   }
   return settle(run, winner.execution, sources.stop.reason);
 }

@@ -83,14 +83,17 @@ function wireBudget(wiring: Wiring): { plan: BudgetPlan; cancel: Cancel } | unde
   const { host, mode, deadline, started, stop, force, later } = wiring;
   if (mode !== RunMode.Front || deadline === undefined) return undefined;
   let request: Cancel | undefined;
-  const arm = () => {
+  const requestLater = () =>
+    host.setTimeout(() => stop.request(StopReason.Budget), Math.max(0, plan.stopAt() - host.now()));
+  const arm = (committed: boolean) => {
     request?.();
-    if (stop.requested) return;
-    if (plan.dueHere()) stop.request(StopReason.Budget);
-    else request = host.setTimeout(() => stop.request(StopReason.Budget), Math.max(0, plan.stopAt() - host.now()));
+    if (!stop.requested && plan.dueHere()) stop.request(StopReason.Budget);
+    // The stop's own commit is durable: the answer need not wait for the handler to wind down.
+    if (committed && stop.reason === StopReason.Budget) force(StopReason.Budget);
+    else if (!stop.requested) request = requestLater();
   };
   const plan: BudgetPlan = new BudgetPlan(host, started, deadline, arm);
-  request = host.setTimeout(() => stop.request(StopReason.Budget), Math.max(0, plan.stopAt() - host.now()));
+  request = requestLater();
   later(plan.forceAt() - host.now(), () => force(StopReason.Budget));
   return { plan, cancel: () => request?.() };
 }

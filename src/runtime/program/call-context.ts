@@ -160,8 +160,9 @@ export function createCallContext(parts: CallContextParts): CallContext {
         const savedAt = host.now();
         await store.save({ version: CHECKPOINT_FORMAT, fingerprint, progress: offer, state, savedAt, ...seen });
         lastSave = host.now();
-        parts.pace?.committed(lastSave - savedAt);
+        // Published first: a stop answered on the commit's word answers with it.
         publish(offer);
+        parts.pace?.committed(lastSave - savedAt);
       }
       // Asked again: the save's own time may have been what made the next safe point too late.
       return stop || parts.stopRequested();

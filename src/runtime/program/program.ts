@@ -314,7 +314,7 @@ async function runCall(program: ProgramContext, host: Host): Promise<ProcessExit
     if (inv.command.spec.interruption) {
       const call = await runInterruptible(inv);
       const code = await respond(call.envelope, text);
-      await call.after;
+      await call.after?.();
       return code;
     }
     return await answer(await runDirect(inv));
