@@ -45,7 +45,7 @@ export class CallProgress {
     const mine = this.own.get(observer) ?? new Map<string, number>();
     this.own.set(observer, mine);
     for (const subject of subjects) {
-      const what = subject === LINEAGE ? 'the work' : `job ${subject}`;
+      const what = subject === LINEAGE ? `the work${of.jobId !== undefined ? ` (job ${of.jobId})` : ''}` : `job ${subject}`;
       const earlier = this.before.get(subject) ?? 0;
       const own = mine.get(subject) ?? 0;
       const shows = `${this.label}: its ${observer} shows ${what} at ${done}`;
