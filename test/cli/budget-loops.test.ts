@@ -130,6 +130,24 @@ describe('export', () => {
   });
 });
 
+test('a continuation given a larger --budget keeps it: its continue_command names the budget it was given', async () => {
+  const dir = world.path('larger');
+  mkdirSync(dir, { recursive: true });
+  // Thousands of synced commits: no machine finishes this in one call of 300 ms.
+  writeFileSync(`${dir}/in.csv`, generateCsv(3, { rows: 100_000, columns: 5, newlines: 0 }));
+  const env = freshEnv();
+  const args = ['import', 'in.csv', '--into', 't.db', '--chunk-size', '4KiB'];
+  const first = envelopeOf((await runJson([...args, '--budget', BUDGET], { cwd: dir, env })).run);
+  assert.equal(first.meta.exit_code, 14);
+  const line = (first.data as { continue_command: string }).continue_command;
+  assert.match(line, /--budget 100ms/);
+  const larger = line.replace('--budget 100ms', '--budget 300ms');
+  const next = envelopeOf(await runShell(`cd ${shellQuote(dir)} && ${larger}`, env));
+  assert.equal(next.meta.exit_code, 14);
+  assert.equal(next.meta['budget_ms'], 300);
+  assert.equal((next.data as { continue_command: string }).continue_command, larger);
+});
+
 loops('local', () => [], false);
 
 const missing = redisMissing();

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import type { Progress } from '../../contract/incomplete.js';
 import { JobState } from '../../contract/vocabulary/job-state.js';
 import type { Host } from '../host.js';
 import type { Invocation } from '../program/invocation.js';
@@ -10,6 +11,8 @@ import { markLost, markStalled } from './job-outcomes.js';
 import { identityFields, type JobRecord } from './job-record.js';
 import type { JobStore } from './job-store.js';
 import { identityOf, isAlive } from './process-identity.js';
+
+const CHECKPOINT_KEPT: readonly JobState[] = [JobState.Lost, JobState.Stalled];
 
 /** The job of an invocation: one this call runs, or one another process runs that the call attaches to. */
 export type Acquired =
@@ -45,13 +48,16 @@ function newRecord(inv: Invocation, store: JobStore, id: string): JobRecord {
  */
 export async function acquireJob(inv: Invocation, store: JobStore): Promise<Acquired> {
   const id = newJobId(inv.command.id);
+  // What a lost or stalled job had kept: the new job continues from that checkpoint, so it starts there.
+  let carried: Progress | undefined;
   for (let attempt = 0; attempt < 20; attempt++) {
     const claim = store.claimKey(inv.key, id);
     if (claim.kind === 'claimed') {
       const job = newRecord(inv, store, id);
       const now = inv.host.now();
       const self = identityFields(identityOf(inv.host.pid));
-      store.create(job, { state: JobState.Running, ...self, startedAt: now, updatedAt: now, progressAt: now });
+      const from = carried ? { progress: carried } : {};
+      store.create(job, { state: JobState.Running, ...self, startedAt: now, updatedAt: now, progressAt: now, ...from });
       if (inv.stdinPath) adoptSpool(inv.stdinPath, store.dir(id));
       store.takeLease(id, inv.host.pid);
       return { kind: 'own', job };
@@ -75,15 +81,19 @@ export async function acquireJob(inv: Invocation, store: JobStore): Promise<Acqu
       case Verdict.Ended:
         // An answer its caller has not seen yet is the identical call's; after that the key goes to a new job.
         if (status?.unseen) return { kind: 'attach', id: claim.id };
+        // A job found lost or stalled before kept its checkpoint; one cancelled or timed out did not.
+        if (status && CHECKPOINT_KEPT.includes(status.state)) carried = status.progress;
         store.releaseKey(inv.key, claim.id);
         continue;
       case Verdict.Running:
         return { kind: 'attach', id: claim.id };
       case Verdict.Stalled:
         markStalled(store, held, status!, now);
+        carried = status?.progress;
         continue;
       case Verdict.Lost:
         markLost(store, held, status?.pid, now);
+        carried = status?.progress;
         continue;
       case Verdict.Paused:
         // Whoever takes the lease continues it; everyone else waits on it.
