@@ -22,7 +22,7 @@ const MiB = 1024 ** 2;
 const workers = 2;
 
 /** A generated CSV, kept between runs (same seed, same bytes). */
-function dataFile(name: string, bytes: number): string {
+export function dataFile(name: string, bytes: number): string {
   mkdirSync(WORK, { recursive: true });
   const path = join(WORK, `${name}-${bytes}.csv`);
   if (!existsSync(path)) {
@@ -32,7 +32,7 @@ function dataFile(name: string, bytes: number): string {
   return path;
 }
 
-const home = (name: string) => {
+export const home = (name: string) => {
   const dir = join(WORK, 'state', `${name}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`);
   mkdirSync(dir, { recursive: true });
   return dir;

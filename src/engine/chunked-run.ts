@@ -48,6 +48,8 @@ export interface ChunkedRun<P, S> {
   /** Lines end in a lone CR (ChunkTask.crLineEnds). */
   readonly crLineEnds?: boolean;
   readonly chunkSize: number;
+  /** A smaller first chunk (ChunkPlan.firstChunkSize). */
+  readonly firstChunkSize?: number;
   readonly maxRecordBytes: number;
   /** Where to begin: the data start, or a restored checkpoint's watermark. */
   readonly from: Watermark;
@@ -88,6 +90,7 @@ export async function runChunked<P, S>(run: ChunkedRun<P, S>): Promise<ChunkedOu
     fileSize: run.fileSize,
     ...(run.fileIno !== undefined ? { fileIno: run.fileIno } : {}),
     chunkSize: run.chunkSize,
+    ...(run.firstChunkSize !== undefined ? { firstChunkSize: run.firstChunkSize } : {}),
     maxRecordBytes: run.maxRecordBytes,
     ...(run.crLineEnds ? { crLineEnds: true } : {}),
     window: Math.max(2, run.pool.workers * 2),

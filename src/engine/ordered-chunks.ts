@@ -32,6 +32,11 @@ export interface ChunkPlan {
   readonly fileSize: number;
   readonly fileIno?: number;
   readonly chunkSize: number;
+  /**
+   * A smaller first piece (a writer's, whose answer does not depend on where its chunks end): the first commit
+   * of a call with a small budget comes early. The pieces after it keep to the grid. Default: none.
+   */
+  readonly firstChunkSize?: number;
   readonly maxRecordBytes: number;
   /** Lines end in a lone CR (ChunkTask.crLineEnds). */
   readonly crLineEnds?: boolean;
@@ -49,12 +54,12 @@ export async function* orderedChunks<P>(pool: ChunkPool, plan: ChunkPlan): Async
   const first = gridCell(plan.from, plan.chunkSize);
   const nominal = (index: number) => Math.min((first + index) * plan.chunkSize, plan.fileSize);
   const count = plan.from < plan.fileSize ? Math.ceil(plan.fileSize / plan.chunkSize) - first : 0;
-  const task = (index: number, start: number, speculative: boolean): ChunkTask => ({
+  const task = (start: number, end: number, speculative: boolean): ChunkTask => ({
     mapModule: plan.mapModule,
     path: plan.path,
     framing: plan.framing,
     nominalStart: start,
-    nominalEnd: nominal(index + 1),
+    nominalEnd: end,
     fileSize: plan.fileSize,
     ...(plan.fileIno !== undefined ? { fileIno: plan.fileIno } : {}),
     speculative,
@@ -62,33 +67,52 @@ export async function* orderedChunks<P>(pool: ChunkPool, plan: ChunkPlan): Async
     options: plan.options,
     ...(plan.crLineEnds ? { crLineEnds: true } : {}),
   });
+  let expected = plan.from;
+  const leadEnd = plan.firstChunkSize === undefined ? Infinity : plan.from + plan.firstChunkSize;
+  if (count > 0 && leadEnd < nominal(1)) {
+    const chunk = verified(await pool.run<P>(task(plan.from, leadEnd, false)), first);
+    if (chunk.kind === 'failed') {
+      yield chunk;
+      return;
+    }
+    if (chunk.end > chunk.start) yield chunk;
+    expected = chunk.end;
+  }
   const inFlight = new Map<number, Promise<ChunkReply<P>>>();
   let next = 0;
+  const cellTask = (index: number, start: number, speculative: boolean) => task(start, nominal(index + 1), speculative);
   const fill = () => {
     while (next < count && inFlight.size < plan.window) {
-      inFlight.set(next, pool.run<P>(next === 0 ? task(0, plan.from, false) : task(next, nominal(next), true)));
+      const start = next === 0 ? expected : nominal(next);
+      inFlight.set(next, pool.run<P>(cellTask(next, start, next > 0)));
       next++;
     }
   };
 
-  let expected = plan.from;
   for (let index = 0; index < count; index++) {
     fill();
     let reply = await inFlight.get(index)!;
     inFlight.delete(index);
     if (reply.kind === 'misaligned' || reply.start !== expected) {
       // The previous chunk's end may lie past this cell's end (a long record): the exact chunk is then empty.
-      reply = await pool.run<P>(task(index, expected, false));
+      reply = await pool.run<P>(cellTask(index, expected, false));
     }
     fill();
-    if (reply.kind === 'misaligned') throw new Error('an exact chunk cannot be misaligned');
-    if (reply.kind === 'failed') {
-      yield { kind: 'failed', index: first + index, start: reply.start, end: reply.end, error: reply.error };
+    const chunk = verified(reply, first + index);
+    if (chunk.kind === 'failed') {
+      yield chunk;
       return;
     }
-    const { start, end, newlines, partial } = reply;
-    if (end === start) continue;
-    yield { kind: 'mapped', index: first + index, start, end, newlines, partial };
-    expected = reply.end;
+    if (chunk.end === chunk.start) continue;
+    yield chunk;
+    expected = chunk.end;
   }
+}
+
+/** An exact (non-speculative) reply as the fold's chunk of grid cell `index`. */
+function verified<P>(reply: ChunkReply<P>, index: number): VerifiedChunk<P> {
+  if (reply.kind === 'misaligned') throw new Error('an exact chunk cannot be misaligned');
+  if (reply.kind === 'failed') return { kind: 'failed', index, start: reply.start, end: reply.end, error: reply.error };
+  const { start, end, newlines, partial } = reply;
+  return { kind: 'mapped', index, start, end, newlines, partial };
 }

@@ -61,12 +61,18 @@ export function sinkCommits<S>(
   let inflight: Promise<void> = Promise.resolve();
   async function safePoint(state: S, watermark: Watermark): Promise<boolean> {
     await inflight;
+    ctx.pace?.safePoint();
     // Taken now: the fold may change its state while the commit is in flight.
     const { done, total, unit, rows } = how.progressOf(state, watermark);
+    // Measured from before the call: a store that commits synchronously spends its time inside it.
+    const committing = ctx.now();
     inflight = sink.commit({ watermark, state, input }).then(async () => {
+      const took = ctx.now() - committing;
       // A store that never leaves the thread (PGlite's wasm) would starve the timers: the budget, the heartbeat.
       await nextTurn();
+      // Published first: a stop answered on the commit's word answers with it.
       ctx.progress(done, total, unit, rows);
+      ctx.pace?.committed(took);
     });
     // Its failure (a full disk) is thrown where it is awaited; until then it must not count as unhandled.
     inflight.catch(() => undefined);
@@ -76,6 +82,20 @@ export function sinkCommits<S>(
   return { safePoint, settled: () => inflight };
 }
 
+/** Bytes a writer's first chunk may take per ms of its call's budget: a slow machine's pace, map and commit. */
+const FIRST_PIECE_BYTES_PER_MS = 1024;
+const FIRST_PIECE_MIN_BYTES = 64 * 1024;
+
+/**
+ * A writer's first chunk, sized to its call's budget so that its first commit comes within it (its output does
+ * not depend on where chunks end): a kibibyte per ms of budget, at least 64 KiB, at most a whole chunk.
+ */
+function firstPiece(ctx: CommandContext, chunkSize: number): number {
+  if (!ctx.pace) return chunkSize;
+  const sized = Math.max(FIRST_PIECE_MIN_BYTES, Math.floor(ctx.pace.budgetMs * FIRST_PIECE_BYTES_PER_MS));
+  return Math.min(chunkSize, sized);
+}
+
 /** processFile with a sink: resume from the sink's mark, commit at every safe point (no checkpoint store). */
 export async function foldIntoSink<P, S>(
   ctx: CommandContext, input: ReadableFile, fingerprint: unknown, work: FileWork<P, S> & { readonly sink: Sink<S> },
@@ -83,6 +103,7 @@ export async function foldIntoSink<P, S>(
   const progressOf = work.progress ?? bytesOf(input.size);
   const restored = await resumeFromSink(ctx, work.sink, fingerprint, input, progressOf);
   const { pool, owned } = await choosePool(work, ctx);
+  const chunkSize = work.chunkSize ?? 1024 * 1024;
   try {
     const commits = sinkCommits(ctx, work.sink, fingerprint, { progressOf, ahead: work.commitAhead === true });
     const outcome = await runChunked({
@@ -93,7 +114,8 @@ export async function foldIntoSink<P, S>(
       framing: work.framing,
       mapModule: work.mapModule,
       options: work.options,
-      chunkSize: work.chunkSize ?? 1024 * 1024,
+      chunkSize,
+      firstChunkSize: firstPiece(ctx, chunkSize),
       maxRecordBytes: work.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES,
       from: restored?.watermark ?? work.from ?? { offset: 0, line: 1 },
       state: restored?.state ?? work.initial(),

@@ -193,7 +193,8 @@ describe('running jobs and continuation', () => {
   });
 
   test('a handler that stops reporting progress ends with exit 10 STALLED', async () => {
-    const env = freshHome({ AGENT_CALL_BUDGET_MS: '300' });
+    // Every step saved: what the stalled answer reports is what was kept, so it is all five.
+    const env = freshHome({ AGENT_CALL_BUDGET_MS: '300', STINT_CHECKPOINT_INTERVAL_MS: '0' });
     const first = await runJson(['hang', '5'], { program: demo, env });
     assert.equal(first.run.code, 14);
     const end = await runJson(['job', 'wait', incompleteOf(first.envelope).job_id, '--budget', '0'], { program: demo, env, killAfterMs: 30_000 });

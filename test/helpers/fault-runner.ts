@@ -16,6 +16,7 @@ import {
   type Declared, type Violation,
 } from './fault-model.js';
 import { isProcessOf } from './fault-state.js';
+import { ProgressWatch, type CallProgress } from './fault-progress.js';
 
 type Json = Envelope<Record<string, unknown>>;
 
@@ -29,6 +30,10 @@ export interface Call {
   anchor?: Anchor;
   run?: CliRun & { hung: boolean };
   envelope?: Json;
+  /** What its observers saw of progress (answer, status files, heartbeats). */
+  progress?: CallProgress;
+  /** It answered the work's end (0 or 3). */
+  endedWork?: boolean;
 }
 
 /** Where a schedule runs: its own STINT_HOME, input, table and export files. */
@@ -84,15 +89,19 @@ export class ScheduleRunner {
   private cancels = 0;
   private sigints = 0;
   private lastContinue: string | undefined;
-  private readonly maxDone = new Map<string, number>();
   private exports = 0;
+  /** Every `done` anyone sees: answers, status files, heartbeats. */
+  private readonly progress: ProgressWatch;
 
   constructor(
     readonly schedule: Schedule,
     readonly world: FaultWorld,
     readonly declared: Declared,
     private readonly input: string[][],
-  ) {}
+  ) {
+    const workload = schedule.workload === Workload.Analyze ? 'analyze' : 'import';
+    this.progress = new ProgressWatch(world.home, workload, (detail) => this.violate(Invariant.Progress, detail));
+  }
 
   /** The original call's words, with its budget. */
   original(budgetMs: number): string {
@@ -111,11 +120,13 @@ export class ScheduleRunner {
 
   /** Runs a line, lands the signal (if any) where aimed, and checks the answer. */
   async call(label: string, line: string, signal?: NodeJS.Signals, aim?: Aim): Promise<Call> {
-    const call: Call = { label, line, command: commandOfLine(line), sent: [] };
+    const call: Call = { label, line, command: commandOfLine(line), sent: [], progress: this.progress.begin(label) };
     this.calls.push(call);
     const proc = startLine(line, this.world.env);
+    const watching = watchStatuses(call.progress!);
     if (signal && aim) await this.land(proc, call, signal, aim);
     call.run = await proc.done;
+    watching();
     this.check(call);
     return call;
   }
@@ -138,6 +149,14 @@ export class ScheduleRunner {
 
   /** Every call's answer: one valid envelope, a declared exit code, an error its faults explain. */
   private check(call: Call): void {
+    call.progress?.heartbeats(call.run!.stderr);
+    this.checkAnswer(call);
+    call.progress?.end();
+    // The work ended: an identical call after it starts over (or replays), so its progress begins anew.
+    if (call.endedWork) this.progress.startOver();
+  }
+
+  private checkAnswer(call: Call): void {
     const run = call.run!;
     const what = `${call.label}: ${call.line.replace(`${process.execPath} ${STINT_BIN}`, 'stint')}`;
     if (run.hung) return this.violate(Invariant.Hang, `${what} still ran after the guard`);
@@ -169,7 +188,7 @@ export class ScheduleRunner {
       this.violate(Invariant.ExitCode, `${what} exit ${code} is not declared by ${call.command} for this call (sent: ${sent})`);
     }
     this.explain(call, what);
-    this.follow(call.envelope);
+    this.follow(call);
   }
 
   private explain(call: Call, what: string): void {
@@ -184,21 +203,19 @@ export class ScheduleRunner {
     this.violate(Invariant.ExplainedError, detail);
   }
 
-  /** Remembers the continuation, and checks that a job's progress never goes back. */
-  private follow(envelope: Json): void {
+  /** Remembers the continuation, and checks that no answer or heartbeat shows progress going back. */
+  private follow(call: Call): void {
+    const envelope = call.envelope!;
+    call.progress?.answer(envelope);
     // An export's continuation is not the workload's: drive() must continue the import or analyze.
     const workload = envelope.meta.command !== 'export';
-    if (envelope.meta.exit_code !== 14) {
+    const code = envelope.meta.exit_code;
+    call.endedWork = workload && (code === 0 || code === 3);
+    if (code !== 14) {
       if (workload) this.lastContinue = undefined;
       return;
     }
-    const data = envelope.data as { job_id: string; continue_command: string; progress: { done: number } };
-    if (workload) this.lastContinue = data.continue_command;
-    const before = this.maxDone.get(data.job_id) ?? 0;
-    if (data.progress.done < before) {
-      this.violate(Invariant.Progress, `job ${data.job_id}: progress.done ${data.progress.done} after ${before}`);
-    }
-    this.maxDone.set(data.job_id, Math.max(before, data.progress.done));
+    if (workload) this.lastContinue = (envelope.data as { continue_command: string }).continue_command;
   }
 
   private lineOf(s: Step): string {
@@ -271,7 +288,7 @@ export class ScheduleRunner {
 
   /** `job cancel` of the step's job, aimed like a signal; after its 14, when the call answered first. */
   private async cancelDuring(label: string, line: string, aim: Aim): Promise<void> {
-    const call: Call = { label, line, command: commandOfLine(line), sent: [] };
+    const call: Call = { label, line, command: commandOfLine(line), sent: [], progress: this.progress.begin(label) };
     this.calls.push(call);
     const proc = startLine(line, this.world.env);
     await this.arrive(proc, aim);
@@ -288,6 +305,8 @@ export class ScheduleRunner {
     }
     call.run ??= await proc.done;
     this.check(call);
+    // The cancel discarded the checkpoint: the next call starts from nothing.
+    if (id) this.progress.startOver();
   }
 
   /** An export (maybe signalled, maybe beside an import call, maybe to a symlink): all or nothing, link kept. */
@@ -367,6 +386,15 @@ export class ScheduleRunner {
     this.violate(Invariant.FinalAnswer, `the work did not end after ${FINISH_ATTEMPTS} calls with --budget 0`);
     return undefined;
   }
+}
+
+/** Reads the jobs' status files while a call runs (as `job status` and `job watch` would); returns the stop. */
+function watchStatuses(progress: CallProgress): () => void {
+  const timer = setInterval(() => progress.statuses(), 25);
+  return () => {
+    clearInterval(timer);
+    progress.statuses();
+  };
 }
 
 function tryEnvelope(run: CliRun): Json | undefined {

@@ -19,6 +19,8 @@ export interface IncompleteParts {
   readonly budgetMs: number | undefined;
   readonly durationMs: number;
   readonly meta?: Readonly<Record<string, unknown>>;
+  /** The answering process goes on to its first safe point before it exits (run-job.ts, `finishing`). */
+  readonly finishing?: boolean;
 }
 
 /**
@@ -47,7 +49,9 @@ export function cancelCommand(job: JobRecord): string {
  * The INCOMPLETE error's message: how far the work got, and whether it goes on by itself.
  * `Stopped at the call's 30s budget with 82% done (2.4 GiB of 2.9 GiB); the work goes on in the background`.
  */
-function incompleteMessage(budgetMs: number | undefined, state: IncompleteState, progress?: Progress): string {
+function incompleteMessage(
+  budgetMs: number | undefined, state: IncompleteState, progress?: Progress, finishing = false,
+): string {
   const running = state === IncompleteState.Running;
   const next = running ? 'the work goes on in the background' : 'the state is saved';
   const done = progress && progressDone(progress);
@@ -58,7 +62,10 @@ function incompleteMessage(budgetMs: number | undefined, state: IncompleteState,
   }
   const budget = `the call's ${formatChosenDuration(budgetMs)} budget`;
   if (done === undefined) {
-    const after = running ? next : 'the next call starts from the beginning';
+    const paused = finishing
+      ? 'this process commits its first piece before it exits, and the next call continues from there'
+      : 'the next call starts from the beginning';
+    const after = running ? next : paused;
     return `${budget[0]!.toUpperCase()}${budget.slice(1)} ran out before the first safe point; ${after}`;
   }
   return `${running ? 'Stopped' : 'Paused'} at ${budget} with ${done}; ${next}`;
@@ -67,7 +74,7 @@ function incompleteMessage(budgetMs: number | undefined, state: IncompleteState,
 /** The INCOMPLETE (14) response: neither success nor failure, with the one command that continues the work. */
 export function incompleteEnvelope(parts: IncompleteParts): Envelope<IncompleteData> {
   const { job, state, progress } = parts;
-  const message = incompleteMessage(parts.budgetMs, state, progress);
+  const message = incompleteMessage(parts.budgetMs, state, progress, parts.finishing);
   return buildEnvelope<IncompleteData>({
     exitCode: ExitCode.INCOMPLETE,
     durationMs: parts.durationMs,

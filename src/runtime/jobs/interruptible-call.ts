@@ -30,27 +30,68 @@ function retryableOf(inv: Invocation): (job: JobRecord) => boolean {
   };
 }
 
+/** A call's answer, and what its process still does before it ends (the first safe point of a forced stop). */
+export interface InterruptibleAnswer {
+  readonly envelope: Envelope;
+  /** Run once the answer is out, before the process ends. */
+  readonly after?: () => unknown;
+}
+
 /** The caller's side of an interruptible command: run within the budget, then hand off or pause. */
-export async function runInterruptible(inv: Invocation): Promise<Envelope> {
+export async function runInterruptible(inv: Invocation): Promise<InterruptibleAnswer> {
   const store = openJobStore(inv);
   const acquired = await inStateDirAsync(store.root, () => acquireJob(inv, store));
-  if (acquired.kind === 'attach') return waitWithinBudget(inv, store, acquired.id);
-  const job = acquired.job;
+  if (acquired.kind === 'attach') return { envelope: await attached(inv, store, acquired.id) };
+  const job = asCalled(acquired.job, inv);
   inv = { ...inv, stdinPath: job.stdinPath };
   const interruption = inv.command.spec.interruption!;
   if (interruption.detach && !interruption.resume) {
     // Work that cannot checkpoint runs in the supervisor from the start; the call waits on it.
     handOff(inv, store, job, undefined);
-    return waitWithinBudget(inv, store, job.id);
+    return { envelope: await waitWithinBudget(inv, store, job.id) };
   }
   const outcome = await runJob(inv, store, job, RunMode.Front);
-  if (outcome.kind === 'ended') return outcome.envelope;
-  const { progress } = outcome;
-  const state = interruption.detach ? handOff(inv, store, job, progress) : pause(inv, store, job, progress);
+  if (outcome.kind === 'ended') return { envelope: outcome.envelope };
+  const { progress, finishing } = outcome;
+  if (finishing) {
+    // Answered at the budget from the last checkpoint; the job stays this process's until its first safe point.
+    const after = () => finishing.then((late) => {
+      if (late.kind === 'stopped') pause(inv, store, job, late.progress);
+    });
+    return { envelope: incomplete(inv, job, IncompleteState.Paused, progress, progress === undefined), after };
+  }
+  if (interruption.detach) {
+    // Answered first: starting the supervisor is the slow part of a handoff, and the answer does not need it.
+    const after = () => handOff(inv, store, job, progress);
+    return { envelope: incomplete(inv, job, IncompleteState.Running, progress), after };
+  }
+  return { envelope: incomplete(inv, job, pause(inv, store, job, progress), progress) };
+}
+
+function incomplete(
+  inv: Invocation, job: JobRecord, state: IncompleteState, progress: Progress | undefined, finishing = false,
+): Envelope {
   const retryable = inv.command.exitCodes[ExitCode.INCOMPLETE]!.retryable;
   const { budgetMs } = inv.options;
   const durationMs = inv.host.now() - inv.started;
-  return incompleteEnvelope({ job, state, progress, retryable, budgetMs, durationMs, meta: callMeta(inv) });
+  const meta = callMeta(inv);
+  return incompleteEnvelope({ job, state, progress, retryable, budgetMs, durationMs, meta, finishing });
+}
+
+/**
+ * A job this call takes over as the caller now words it: its continue_command repeats this call's flags, so a
+ * continuation given a larger --budget keeps it.
+ */
+function asCalled(job: JobRecord, inv: Invocation): JobRecord {
+  const keyGiven = inv.options.idempotencyKeyGiven ?? job.keyGiven;
+  return { ...job, argv: inv.host.argv, ...(job.idempotencyKey !== undefined ? { keyGiven } : {}) };
+}
+
+/** What the job another process runs (or ran, unseen) says; an unseen answer, once given, frees the key. */
+async function attached(inv: Invocation, store: JobStore, id: string): Promise<Envelope> {
+  const envelope = await waitWithinBudget(inv, store, id);
+  if (store.readStatus(id)?.unseen) store.releaseKey(inv.key, id);
+  return envelope;
 }
 
 /** What the job says within this call's budget: its answer once it ends, else 14 with fresh progress. */
@@ -64,7 +105,7 @@ function waitWithinBudget(inv: Invocation, store: JobStore, id: string): Promise
 }
 
 /** The job goes on in a detached supervisor; the call answers 14 running. */
-function handOff(inv: Invocation, store: JobStore, job: JobRecord, progress: Progress | undefined): IncompleteState {
+function handOff(inv: Invocation, store: JobStore, job: JobRecord, progress: Progress | undefined): void {
   const now = inv.host.now();
   const startedAt = store.readStatus(job.id)?.startedAt ?? now;
   store.releaseLease(job.id, inv.host.pid);
@@ -73,7 +114,6 @@ function handOff(inv: Invocation, store: JobStore, job: JobRecord, progress: Pro
   const beat = heartbeatOf(inv.host.monotonic());
   const running = { state: JobState.Running, startedAt, updatedAt: now, progressAt: now, ...supervisor, ...beat };
   store.writeStatus(job.id, { ...running, ...(progress ? { progress } : {}) });
-  return IncompleteState.Running;
 }
 
 /** The job waits, paused, for the identical call; the call answers 14 paused. */

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import type { Progress } from '../../contract/incomplete.js';
 import { JobState } from '../../contract/vocabulary/job-state.js';
 import type { Host } from '../host.js';
 import type { Invocation } from '../program/invocation.js';
@@ -11,6 +12,8 @@ import { heartbeatOf, identityFields, type JobRecord } from './job-record.js';
 import type { JobStore } from './job-store.js';
 import { identityOf } from './process-identity.js';
 import { argvWithoutSecrets } from './argv-secrets.js';
+
+const CHECKPOINT_KEPT: readonly JobState[] = [JobState.Lost, JobState.Stalled];
 
 /** The job of an invocation: one this call runs, or one another process runs that the call attaches to. */
 export type Acquired =
@@ -47,13 +50,16 @@ function newRecord(inv: Invocation, store: JobStore, id: string): JobRecord {
  */
 export async function acquireJob(inv: Invocation, store: JobStore): Promise<Acquired> {
   const id = newJobId(inv.command.id);
+  // What a lost or stalled job had kept: the new job continues from that checkpoint, so it starts there.
+  let carried: Progress | undefined;
   for (let attempt = 0; attempt < 20; attempt++) {
     const claim = store.claimKey(inv.key, id);
     if (claim.kind === 'claimed') {
       const job = newRecord(inv, store, id);
       const now = inv.host.now();
       const self = { ...identityFields(identityOf(inv.host.pid)), ...heartbeatOf(inv.host.monotonic()) };
-      store.create(job, { state: JobState.Running, ...self, startedAt: now, updatedAt: now, progressAt: now });
+      const from = carried ? { progress: carried } : {};
+      store.create(job, { state: JobState.Running, ...self, startedAt: now, updatedAt: now, progressAt: now, ...from });
       if (inv.stdinPath) adoptSpool(inv.stdinPath, store.dir(id));
       store.takeLease(id, inv.host.pid);
       return { kind: 'own', job };
@@ -69,14 +75,21 @@ export async function acquireJob(inv: Invocation, store: JobStore): Promise<Acqu
     const held = store.readRecord(claim.id)!;
     const look = { now: inv.host.now(), reading: inv.host.monotonic() };
     // A stalled or lost job is ended so (Ended then): the next round makes a new job continue from its checkpoint.
-    switch (settleJob(store, held, { look }).verdict) {
+    const settled = settleJob(store, held, { look });
+    switch (settled.verdict) {
       case Verdict.Starting:
         // Past this wait the job is old enough to be judged lost if its status is still unreadable.
         await waitFor(inv.host, () => store.readStatus(claim.id) !== undefined);
         continue;
-      case Verdict.Ended:
+      case Verdict.Ended: {
+        const status = settled.status;
+        // An answer its caller has not seen yet is the identical call's; after that the key goes to a new job.
+        if (status?.unseen) return { kind: 'attach', id: claim.id };
+        // A job found lost or stalled (now or before) kept its checkpoint; one cancelled or timed out did not.
+        if (status && CHECKPOINT_KEPT.includes(status.state)) carried = status.progress;
         store.releaseKey(inv.key, claim.id);
         continue;
+      }
       case Verdict.Running:
         return { kind: 'attach', id: claim.id };
       case Verdict.Paused:

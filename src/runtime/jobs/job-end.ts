@@ -33,6 +33,11 @@ export interface JobEnding {
   readonly holder: Holder;
   /** Ends another observer wrote that this one may replace (a cancel of a job found lost); default none. */
   readonly replaces?: readonly JobState[];
+  /**
+   * Its caller was answered 14 before the work ended (a budget forced before the call's first safe point):
+   * the invocation key stays with the job, so the next identical call gets this answer (JobStatus.unseen).
+   */
+  readonly unseen?: boolean;
 }
 
 /**
@@ -53,7 +58,7 @@ export function endJob(store: JobStore, job: JobRecord, ending: JobEnding): Enve
   if (!terminal) store.writeStatus(job.id, status);
   if (ending.checkpoint === CheckpointFate.Discard) discardCheckpoint(store.root, job.key);
   releaseHolder(store, job, ending.holder);
-  if (terminal) store.releaseKey(job.key, job.id);
+  if (terminal && !ending.unseen) store.releaseKey(job.key, job.id);
   return ending.answer;
 }
 
@@ -63,7 +68,7 @@ function wrote(store: JobStore, job: JobRecord, ending: JobEnding, status: JobSt
   return store.claimEnd(job.id, end) || store.replaceObserverEnd(job.id, end, ending.replaces ?? []);
 }
 
-function endStatus({ state, now, from }: JobEnding, terminal: boolean): JobStatus {
+function endStatus({ state, now, from, unseen }: JobEnding, terminal: boolean): JobStatus {
   return {
     state,
     startedAt: from?.startedAt ?? now,
@@ -71,6 +76,7 @@ function endStatus({ state, now, from }: JobEnding, terminal: boolean): JobStatu
     ...(from?.progress ? { progress: from.progress } : {}),
     updatedAt: now,
     ...(terminal ? { endedAt: now } : {}),
+    ...(terminal && unseen ? { unseen: true } : {}),
   };
 }
 

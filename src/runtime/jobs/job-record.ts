@@ -64,6 +64,8 @@ export interface JobStatus {
   readonly endedAt?: number;
   /** Written by a running process whose system has a boot clock. */
   readonly heartbeat?: Heartbeat;
+  /** Ended after its caller was answered 14: the next identical call gets the job's answer (job-end.ts). */
+  readonly unseen?: boolean;
 }
 
 /** The stored final response of an ended job. */

@@ -17,7 +17,19 @@ import { CheckpointFate, STOP_TABLE } from './stop-table.js';
 /** How an in-process run ended: with a response, or stopped at a safe point for a handoff or a pause. */
 export type RunOutcome =
   | { readonly kind: 'ended'; readonly envelope: Envelope }
-  | { readonly kind: 'stopped'; readonly progress: Progress | undefined };
+  | {
+      readonly kind: 'stopped';
+      readonly progress: Progress | undefined;
+      /**
+       * A budget forced before this call committed anything: the call answers now, from the last checkpoint,
+       * and its work goes on to its first safe point (the stop is asked for, so it is the next one) before the
+       * process ends, so that every call moves the work: how the job then stands.
+       */
+      readonly finishing?: Promise<RunOutcome>;
+    };
+
+/** How long a call that answered at its budget still waits for its first safe point before it gives up. */
+const FIRST_SAFE_POINT_WAIT_MS = 5_000;
 
 type Winner =
   | { readonly kind: 'executed'; readonly execution: Execution }
@@ -30,6 +42,8 @@ interface Run {
   readonly job: JobRecord;
   readonly mode: RunMode;
   readonly status: RunningStatus;
+  /** The caller already has its answer (14): an end now is kept for the next identical call. */
+  readonly answered?: boolean;
 }
 
 export function budgetDeadline(inv: Pick<Invocation, 'options' | 'started'>): number | undefined {
@@ -54,13 +68,13 @@ export async function runJob(
   const sources = wireStopSources({
     host, store, job, mode,
     deadline: budgetDeadline(inv),
-    budgetMs: inv.options.budgetMs,
+    started: inv.started,
     progressAt: () => status.lastProgressAt,
     onWatch: () => status.refresh(),
   });
   // Only now, with the signals handled, may anyone learn which process runs the job.
   announce?.();
-  const executed = executeCommand(inv, sources.stop, (progress) => status.report(progress));
+  const executed = executeCommand(inv, sources.stop, (progress) => status.report(progress), undefined, sources.pace);
   let winner: Winner;
   try {
     winner = await Promise.race([
@@ -72,15 +86,33 @@ export async function runJob(
     sources.close();
   }
   const run: Run = { inv, store, job, mode, status };
-  if (winner.kind === 'forced') return stopped(run, winner.reason, undefined);
-  const { execution } = winner;
+  if (winner.kind === 'forced') {
+    const outcome = stopped(run, winner.reason, undefined);
+    const first = winner.reason === StopReason.Budget && mode === RunMode.Front && !sources.pace?.committedOnce;
+    const pausing = job.resume && !job.detach && outcome.kind === 'stopped';
+    if (first && pausing) return { ...outcome, finishing: finishLate(run, executed) };
+    // Answered without it: a handler that still returns (it was winding down) lets go of its checkpoint store.
+    void executed.then((execution) => execution.finish(false)).catch(() => undefined);
+    return outcome;
+  }
+  return settle(run, winner.execution, sources.stop.reason);
+}
+
+/** The handler returned: the job ends, or stops for the reason asked (14 unasked is taken as the budget's). */
+async function settle(run: Run, execution: Execution, asked: StopReason | undefined): Promise<RunOutcome> {
   // The handler is done with its checkpoint store either way; the end says whether the checkpoint stays.
   await execution.finish(false);
   const { result } = execution;
-  // A handler that answers 14 without being asked to stop is taken as stopping for the budget.
-  const reason = sources.stop.reason ?? StopReason.Budget;
-  if (result.exitCode === ExitCode.INCOMPLETE) return stopped(run, reason, result.data);
-  return ended(run, execution);
+  if (result.exitCode === ExitCode.INCOMPLETE) return stopped(run, asked ?? StopReason.Budget, result.data);
+  return ended(run, execution, run.answered === true);
+}
+
+/** After the answer: the work's first safe point (the stop is already asked for), within a bound. */
+async function finishLate(run: Run, executed: Promise<Execution>): Promise<RunOutcome> {
+  const gaveUp = run.inv.host.sleep(FIRST_SAFE_POINT_WAIT_MS).then(() => undefined);
+  const execution = await Promise.race([executed, gaveUp]);
+  if (!execution) return { kind: 'stopped', progress: run.status.lastProgress };
+  return settle({ ...run, answered: true }, execution, StopReason.Budget);
 }
 
 const self = (run: Run): Holder => ({ kind: 'self', pid: run.inv.host.pid });
@@ -106,7 +138,7 @@ function stopped(run: Run, reason: StopReason, data: unknown): RunOutcome {
 }
 
 /** The work ran to its end: done or failed, with its own response. */
-function ended(run: Run, execution: Execution): RunOutcome {
+function ended(run: Run, execution: Execution, unseen = false): RunOutcome {
   const { inv, store, job, status } = run;
   const { result } = execution;
   // A run through the queue names how many worker processes took part (job status relays this answer).
@@ -116,7 +148,7 @@ function ended(run: Run, execution: Execution): RunOutcome {
   const state = envelope.meta.exit_code === ExitCode.SUCCESS ? JobState.Done : JobState.Failed;
   const checkpoint = workEnded(result.exitCode) ? CheckpointFate.Discard : CheckpointFate.Keep;
   const now = inv.host.now();
-  const ending = { state, now, from: status.workSoFar, answer: envelope, checkpoint, holder: self(run) };
+  const ending = { state, now, from: status.workSoFar, answer: envelope, checkpoint, holder: self(run), unseen };
   // An observer that judged this run stalled (it froze) wrote the end first: its answer stands.
   return { kind: 'ended', envelope: endJob(store, job, ending) ?? envelope };
 }

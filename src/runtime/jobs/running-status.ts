@@ -7,9 +7,6 @@ import { heartbeatOf, identityFields, type JobRecord, type JobStatus } from './j
 import type { JobStore } from './job-store.js';
 import { identityOf } from './process-identity.js';
 
-/** Status files are rewritten at most this often while progress moves (and always at the end). */
-const STATUS_EVERY_MS = 250;
-
 /**
  * The `running` status of a job this process runs: written when the run
  * starts, kept current as progress moves and as a sign of life, and the
@@ -59,7 +56,9 @@ export class RunningStatus {
       this.progressMs = ms;
     }
     this.progress = next;
-    if (!this.closed && ms - this.lastWrite >= STATUS_EVERY_MS) this.note();
+    // Every published figure is written (it is what was kept, so there are few): `job status` never shows less
+    // than a heartbeat or an answer of this process showed before it.
+    if (!this.closed) this.note();
   }
 
   /** A sign of life for observers (job wait, the identical call): a frozen process falls silent, judged stalled. */

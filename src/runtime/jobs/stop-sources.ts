@@ -4,11 +4,8 @@ import type { JobRecord } from './job-record.js';
 import type { JobStore } from './job-store.js';
 import { RunMode } from './run-mode.js';
 import { StopController } from './stop-controller.js';
+import { BudgetPlan } from './budget-plan.js';
 
-/** Time kept back from the budget for stopping at a safe point and answering. */
-const HANDOFF_RESERVE_MS = 250;
-/** How far past its budget a call may wait for a handler to reach its first safe point. */
-const FORCE_GRACE_MS = 1_000;
 const WATCH_EVERY_MS = 100;
 /** How long a handler gets to reach a safe point after each stop before the call answers without it. */
 const GRACE_MS = {
@@ -27,7 +24,8 @@ export interface StopSourceParts {
   readonly mode: RunMode;
   /** When the caller's budget ends (front only); undefined: no budget. */
   readonly deadline: number | undefined;
-  readonly budgetMs: number | undefined;
+  /** When the call started: the budget's plan counts its first piece from here. */
+  readonly started: number;
   /** When progress last grew, on the host's monotonic clock (the idle watchdog's). */
   readonly progressAt: () => number;
   /** Called on each watch tick: the running process's sign of life. */
@@ -39,6 +37,8 @@ export interface StopSources {
   readonly stop: StopController;
   /** Resolves with the stop reason when the handler reached no safe point in time: the call answers without it. */
   readonly forced: Promise<StopReason>;
+  /** What the work's safe points tell the budget (nothing listens without one). */
+  readonly pace: BudgetPlan | undefined;
   /** Unwires every source (timers, watch, signal listeners). */
   close(): void;
 }
@@ -56,10 +56,14 @@ export function wireStopSources(parts: StopSourceParts): StopSources {
     later(GRACE_MS[reason], () => force(reason));
   };
   const wiring: Wiring = { ...parts, stop, force, later, graced };
-  wireBudget(wiring);
+  const budget = wireBudget(wiring);
   wireTimeout(wiring);
   cancels.push(wireWatch(wiring), ...wireSignals(wiring));
-  return { stop, forced, close: () => cancels.forEach((cancel) => cancel()) };
+  const close = () => {
+    budget?.cancel();
+    cancels.forEach((cancel) => cancel());
+  };
+  return { stop, forced, pace: budget?.plan, close };
 }
 
 interface Wiring extends StopSourceParts {
@@ -71,14 +75,27 @@ interface Wiring extends StopSourceParts {
 }
 
 /**
- * The budget (front only): stop a little before it; a handler that reaches no safe point (stuck, or still
- * starting up) holds the caller only a little past it.
+ * The budget (front only), planned from the work's pace (budget-plan.ts): the stop is asked for when the next
+ * safe point, its commit and the answer would no longer fit, and forced just before the budget ends, so a
+ * handler that reaches no safe point in time (stuck, or still starting up) answers from its last checkpoint.
  */
-function wireBudget({ host, mode, deadline, budgetMs = 0, stop, force, later }: Wiring): void {
-  if (mode !== RunMode.Front || deadline === undefined) return;
-  const reserve = Math.min(HANDOFF_RESERVE_MS, Math.floor(budgetMs / 5));
-  later(deadline - reserve - host.now(), () => stop.request(StopReason.Budget));
-  later(deadline + Math.min(FORCE_GRACE_MS, Math.floor(budgetMs / 2)) - host.now(), () => force(StopReason.Budget));
+function wireBudget(wiring: Wiring): { plan: BudgetPlan; cancel: Cancel } | undefined {
+  const { host, mode, deadline, started, stop, force, later } = wiring;
+  if (mode !== RunMode.Front || deadline === undefined) return undefined;
+  let request: Cancel | undefined;
+  const requestLater = () =>
+    host.setTimeout(() => stop.request(StopReason.Budget), Math.max(0, plan.stopAt() - host.now()));
+  const arm = (committed: boolean) => {
+    request?.();
+    if (!stop.requested && plan.dueHere()) stop.request(StopReason.Budget);
+    // The stop's own commit is durable: the answer need not wait for the handler to wind down.
+    if (committed && stop.reason === StopReason.Budget) force(StopReason.Budget);
+    else if (!stop.requested) request = requestLater();
+  };
+  const plan: BudgetPlan = new BudgetPlan(host, started, deadline, arm);
+  request = requestLater();
+  later(plan.forceAt() - host.now(), () => force(StopReason.Budget));
+  return { plan, cancel: () => request?.() };
 }
 
 /** The wall clock over the whole work (--timeout, max lifetime), counted from the job's creation. */

@@ -11,12 +11,13 @@ import { CHECKPOINT_FORMAT, openCheckpointStore, type CheckpointStore } from '..
 import type { CommandContext, Restored, StreamOut } from './command-spec.js';
 import type { Host } from '../host.js';
 import { ensurePrivateDir } from '../storage/state-dir.js';
+import { testModeOn } from './test-mode.js';
+import type { Pace } from './pace.js';
 
 /** How often a safe point writes its checkpoint when nothing forces it (at least every 10 s of work, per C-035). */
 export const CHECKPOINT_INTERVAL_MS = 1_000;
 export const CHECKPOINT_INTERVAL_ENV = 'STINT_CHECKPOINT_INTERVAL_MS';
-/** Under this variable a decreasing progress report is a framework error (seed 001). */
-export const TEST_MODE_ENV = 'STINT_TEST_MODE';
+export { TEST_MODE_ENV } from './test-mode.js';
 
 export interface CallContextParts {
   readonly host: Host;
@@ -33,6 +34,8 @@ export interface CallContextParts {
   /** Why, as an Outcome cause, once requested. */
   readonly stopCause: () => Cause | undefined;
   readonly onProgress?: (progress: Progress) => void;
+  /** The budget's ear on the safe points (none without a budget). */
+  readonly pace?: Pace;
   /** The caller's stdout, for a call whose data streams there. */
   readonly stdout?: (text: string) => Promise<void>;
   /** The item stream of a streaming command. */
@@ -49,7 +52,7 @@ export interface CallContext {
 
 export function createCallContext(parts: CallContextParts): CallContext {
   const { host, invocationKey, warnings } = parts;
-  const testMode = Boolean(host.env[TEST_MODE_ENV]);
+  const testMode = testModeOn(host.env);
   const interval = Number(host.env[CHECKPOINT_INTERVAL_ENV] ?? CHECKPOINT_INTERVAL_MS);
   let progress: Progress | undefined;
   let store: CheckpointStore | undefined;
@@ -58,19 +61,28 @@ export function createCallContext(parts: CallContextParts): CallContext {
   // The queue workers that took part, across a resume (kept with the checkpoint); their count is progress.workers.
   const workerIds = new Set<string>();
 
-  const report = (done: number, total?: number, unit?: string, rows?: number) => {
-    if (testMode && progress && done < progress.done) {
-      throw new StintError(ErrorCode.ProgressDecreased, `progress went from ${progress.done} down to ${done}`);
+  // What a safe point offered last: test mode checks that it never decreases, even between the saves.
+  let offered = 0;
+  const next = (done: number, total?: number, unit?: string, rows?: number): Progress => {
+    if (testMode && done < Math.max(offered, progress?.done ?? 0)) {
+      const before = Math.max(offered, progress?.done ?? 0);
+      throw new StintError(ErrorCode.ProgressDecreased, `progress went from ${before} down to ${done}`);
     }
-    progress = {
+    offered = Math.max(offered, done);
+    return {
       done: Math.max(done, progress?.done ?? 0),
       ...(total !== undefined ? { total } : {}),
       ...(unit !== undefined ? { unit } : {}),
       ...(rows !== undefined ? { rows } : {}),
       ...(workerIds.size > 0 ? { workers: workerIds.size } : {}),
     };
+  };
+  const publish = (kept: Progress) => {
+    progress = kept;
     parts.onProgress?.(progress);
   };
+  const report = (done: number, total?: number, unit?: string, rows?: number) =>
+    publish(next(done, total, unit, rows));
 
   const ctx: CommandContext = {
     cwd: host.cwd,
@@ -94,6 +106,7 @@ export function createCallContext(parts: CallContextParts): CallContext {
     warn: (warning) => void warnings.push(warning),
     log: (message) => host.writeStderr(`${message}\n`),
     stopRequested: parts.stopRequested,
+    ...(parts.pace ? { pace: parts.pace } : {}),
     stopCause: parts.stopCause,
     now: () => host.now(),
     sleep: (ms) => host.sleep(ms),
@@ -138,15 +151,22 @@ export function createCallContext(parts: CallContextParts): CallContext {
         const message = 'checkpoint() before restore(): a resumable command restores first';
         throw new StintError(ErrorCode.InternalError, message);
       }
-      report(at.done, at.total, at.unit, at.rows);
+      const offer = next(at.done, at.total, at.unit, at.rows);
+      parts.pace?.safePoint();
       const stop = parts.stopRequested();
+      // Only what is saved is published: a stop forced before the next save answers with it, and a
+      // continuation resumes from it, so no caller or observer ever sees `done` go back.
       if (force || stop || host.now() - lastSave >= interval) {
         const seen = workerIds.size > 0 ? { workers: [...workerIds] } : {};
         const savedAt = host.now();
-        await store.save({ version: CHECKPOINT_FORMAT, fingerprint, progress: progress!, state, savedAt, ...seen });
+        await store.save({ version: CHECKPOINT_FORMAT, fingerprint, progress: offer, state, savedAt, ...seen });
         lastSave = host.now();
+        // Published first: a stop answered on the commit's word answers with it.
+        publish(offer);
+        parts.pace?.committed(lastSave - savedAt);
       }
-      return stop;
+      // Asked again: the save's own time may have been what made the next safe point too late.
+      return stop || parts.stopRequested();
     },
   };
 

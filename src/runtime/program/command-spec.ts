@@ -1,6 +1,7 @@
 import type { Envelope, ErrorDetail, WarningDetail } from '../../contract/envelope.js';
 import type { ExitCode, ExitCodeEntry } from '../../contract/exit-code.js';
 import type { DangerLevel } from '../../contract/vocabulary/danger-level.js';
+import type { Pace } from './pace.js';
 import type { ProgressUnit } from '../../contract/vocabulary/progress-unit.js';
 import type { Progress } from '../../contract/incomplete.js';
 import type { Cause } from '../../contract/vocabulary/cause.js';
@@ -169,6 +170,12 @@ export interface CommandContext {
   log(message: string): void;
   /** True once a stop was requested (budget, signal, cancel); honour it at the next safe point. */
   readonly stopRequested: () => boolean;
+  /**
+   * A safe point of your own (not `checkpoint`, which tells it already): call `safePoint()` on reaching it and
+   * `committed(ms)` with how long its commit took, so that a budget stops where the answer still fits.
+   * Undefined when the call has no budget.
+   */
+  readonly pace?: Pace;
   /** The caller's stdin, spooled to a file before the work started, for a command that declares stdin. */
   readonly stdinPath: string | undefined;
   /** Why the stop was requested, as the cause a partial Outcome reports (budget, cancelled, timeout...). */

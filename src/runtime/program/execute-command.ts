@@ -3,6 +3,7 @@ import { ExitCode } from '../../contract/exit-code.js';
 import type { Progress } from '../../contract/incomplete.js';
 import { CAUSE_OF_STOP } from '../../contract/vocabulary/stop-reason.js';
 import { createCallContext } from './call-context.js';
+import type { Pace } from './pace.js';
 import type { CommandInput, CommandResult, StreamOut } from './command-spec.js';
 import { streamsStdout, type Invocation } from './invocation.js';
 import { heartbeat, terminalBar } from '../cli/progress-display.js';
@@ -24,6 +25,7 @@ export async function executeCommand(
   stop: StopController,
   onProgress?: (progress: Progress) => void,
   stream?: StreamOut,
+  pace?: Pace,
 ): Promise<Execution> {
   const { host, command } = inv;
   const warnings: WarningDetail[] = [];
@@ -45,6 +47,7 @@ export async function executeCommand(
     ...(stream ? { stream } : {}),
     warnings,
     stopRequested: () => stop.requested,
+    ...(pace ? { pace } : {}),
     stopCause: () => (stop.reason ? CAUSE_OF_STOP[stop.reason] : undefined),
     onProgress: (progress) => {
       display?.update(progress);

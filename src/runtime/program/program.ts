@@ -315,7 +315,12 @@ async function runCall(program: ProgramContext, host: Host): Promise<ProcessExit
       return await answer(await runDirect(unbudgeted));
     }
     if (streamsItems(inv, early.flags)) return await runStreaming(inv, format, text);
-    if (inv.command.spec.interruption) return await respond(await runInterruptible(inv), text);
+    if (inv.command.spec.interruption) {
+      const call = await runInterruptible(inv);
+      const code = await respond(call.envelope, text);
+      await call.after?.();
+      return code;
+    }
     return await answer(await runDirect(inv));
   } catch (thrown) {
     // The framework's own I/O failed (a full disk, a state folder that refuses writes): still one coded answer.

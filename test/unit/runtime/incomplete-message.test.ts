@@ -39,3 +39,12 @@ test('a budget that ran out before the first safe point says what the next call 
   assert.equal(none(IncompleteState.Running),
     "The call's 700ms budget ran out before the first safe point; the work goes on in the background");
 });
+
+test('a call that commits its first piece after answering says so', () => {
+  const message = incompleteEnvelope({
+    job, state: IncompleteState.Paused, progress: undefined, retryable: true, budgetMs: 100, durationMs: 0,
+    finishing: true,
+  }).error!.message;
+  assert.equal(message, "The call's 100ms budget ran out before the first safe point; this process commits its "
+    + 'first piece before it exits, and the next call continues from there');
+});

@@ -201,14 +201,13 @@ for (const ending of ENDINGS) {
   }
 }
 
-test('a handler stuck past the budget: 14 paused a little after the budget, from its last checkpoint', async () => {
-  const { home, clock, run } = setUp('stuck-budget');
-  const started = clock.now;
+test('a handler stuck past the budget: 14 paused within the budget, from its last checkpoint', async () => {
+  const { home, run } = setUp('stuck-budget');
   const stuck = await run(['stuck', String(STEPS), '--budget', '1s']);
   assert.equal(stuck.code, ExitCode.INCOMPLETE);
   assert.equal(stuck.envelope.data?.['state'], JobState.Paused);
   assert.equal(doneOf(stuck), 3, 'the last step it checkpointed');
-  assert.ok(clock.now - started <= 1_000 + 1_000, 'held at most the force grace past the budget (fake time)');
+  assert.ok(stuck.envelope.meta.duration_ms < 1_000, 'answered before the budget ended (fake time)');
   const job = newestJob(home);
   assert.equal(job.status.state, JobState.Paused);
   assert.ok(job.checkpoint);
