@@ -6,6 +6,7 @@ import { isTerminal } from '../../contract/vocabulary/job-state.js';
 import { readJsonFile, writeFileAtomic } from '../storage/atomic-file.js';
 import { ensurePrivateDir } from '../storage/state-dir.js';
 import { isJobRecord, isJobStatus, type JobRecord, type JobResult, type JobStatus } from './job-record.js';
+import { DELETE_SLICE_MS, PrunedJobs } from './pruned-jobs.js';
 import { formatIdentity, identityOf, isAlive, parseIdentity, type ProcessIdentity } from './process-identity.js';
 
 /** Finished jobs are kept this long, then cleaned. */
@@ -16,6 +17,11 @@ const LAST_SWEEP_FILE = 'last-sweep';
 const LOG_TAIL_BYTES = 2048;
 /** A lease file still empty or unreadable after this long was left by a writer that died mid-write. */
 const LEASE_WRITE_GRACE_MS = 2_000;
+
+/** Whether an ended job is past its retention: a sweep removes it, and listings already leave it out. */
+export function isExpired(status: JobStatus, now: number, retentionMs = JOB_RETENTION_MS): boolean {
+  return isTerminal(status.state) && now - (status.endedAt ?? status.updatedAt) > retentionMs;
+}
 
 /** The outcome of claiming an invocation key: this process owns a new job, or another job holds the key. */
 export type Claim = { readonly kind: 'claimed' } | { readonly kind: 'held'; readonly id: string };
@@ -211,14 +217,14 @@ export class JobStore {
     this.sweep(now);
   }
 
-  /** Removes jobs that ended more than the retention period ago. */
+  /** Removes jobs that ended more than the retention period ago (their files go within a time slice). */
   sweep(now: number, retentionMs = JOB_RETENTION_MS): void {
+    const pruned = new PrunedJobs(this.root);
     for (const id of this.list()) {
       const status = this.readStatus(id);
-      if (status && isTerminal(status.state) && now - (status.endedAt ?? status.updatedAt) > retentionMs) {
-        rmSync(this.dir(id), { recursive: true, force: true });
-      }
+      if (status && isExpired(status, now, retentionMs)) pruned.take(this.dir(id), id);
     }
+    pruned.deleteFor(DELETE_SLICE_MS, Date.now);
     // Temp files a killed writer left behind.
     for (const id of readdirSync(this.jobsDir)) {
       const dir = this.dir(id);
