@@ -116,8 +116,9 @@ describe('stint job watch', () => {
 
     // Watching is not running: the job was neither cancelled nor stopped.
     const status = await runJson(['job', 'status', job.job_id], { env });
-    assert.ok(status.run.code === 14 || status.run.code === 0, `the job goes on: ${status.run.stdout.slice(0, 300)}`);
-    if (status.run.code === 14) assert.equal(incompleteOf(status.envelope).state, 'running');
+    // Still running, or already ended on its own (a fast machine): never cancelled, never paused.
+    const said = status.run.code === 14 ? incompleteOf(status.envelope).state : status.run.code;
+    assert.ok(said === 'running' || said === 0, `the job goes on: ${status.run.stdout.slice(0, 300)}`);
 
     const whole = await runCli(['job', 'watch', job.job_id], { env, killAfterMs: 120_000 });
     assert.equal(whole.code, 0, whole.stderr);
@@ -213,7 +214,7 @@ describe('stint job watch', () => {
     const text = await runCli(['job', 'watch', next.job_id, '--format', 'text'], { env, program: demo });
     assert.equal(text.code, 0, text.stderr);
     const lines = text.stdout.trimEnd().split('\n');
-    assert.match(lines[0]!, new RegExp(`^${next.job_id} running: \\d+ steps/60 steps \\(\\d+%\\)`));
+    assert.match(lines[0]!, new RegExp(`^${next.job_id} running: \\d+ steps?/60 steps \\(\\d+%\\)`));
     assert.ok(!lines.some((line) => line.startsWith('{')), `no JSON for a person: ${text.stdout}`);
     assert.match(text.stdout, /sum: 1830/);
 
