@@ -19,7 +19,11 @@ const LOG_TAIL_BYTES = 2048;
 const LEASE_WRITE_GRACE_MS = 2_000;
 
 /** Whether an ended job is past its retention: a sweep removes it, and listings already leave it out. */
-export function isExpired(status: JobStatus, now: number, retentionMs = JOB_RETENTION_MS): boolean {
+export function isExpired(
+  status: Pick<JobStatus, 'state' | 'updatedAt' | 'endedAt'>,
+  now: number,
+  retentionMs = JOB_RETENTION_MS,
+): boolean {
   return isTerminal(status.state) && now - (status.endedAt ?? status.updatedAt) > retentionMs;
 }
 
@@ -201,6 +205,11 @@ export class JobStore {
 
   list(): string[] {
     return readdirSync(this.jobsDir).filter((name) => this.exists(name));
+  }
+
+  /** The names in the jobs folder, unchecked: one read of the folder, for a walk that opens few of them. */
+  names(): string[] {
+    return readdirSync(this.jobsDir);
   }
 
   /** Sweeps unless a sweep ran in the last SWEEP_EVERY_MS (one small read when not due). */

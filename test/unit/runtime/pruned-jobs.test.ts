@@ -4,7 +4,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { JobStore, JOB_RETENTION_MS } from '../../../src/runtime/jobs/job-store.js';
 import { PrunedJobs } from '../../../src/runtime/jobs/pruned-jobs.js';
-import { viewsOf } from '../../../src/runtime/jobs/commands/job-list-command.js';
+import { jobRows } from '../../../src/runtime/jobs/commands/job-walk.js';
 import { JobState } from '../../../src/contract/vocabulary/job-state.js';
 import type { JobRecord } from '../../../src/runtime/jobs/job-record.js';
 import { tempWorld } from '../../helpers/temp-world.js';
@@ -30,7 +30,7 @@ test('a taken job leaves every listing at once; a second take of it says it was 
   assert.equal(pruned.take(store.dir('analyze-00000001'), 'analyze-00000001'), true);
   assert.equal(pruned.take(store.dir('analyze-00000001'), 'analyze-00000001'), false);
   assert.deepEqual(store.list().sort(), ['analyze-00000000', 'analyze-00000002']);
-  assert.deepEqual(viewsOf(store, 2_000).map((v) => v.job_id), ['analyze-00000000', 'analyze-00000002']);
+  assert.deepEqual(jobRows(store, 2_000).map((row) => row.id), ['analyze-00000000', 'analyze-00000002']);
 });
 
 test('deleting runs for its time slice on the given clock, at least one folder a call, until none is left', () => {
@@ -52,7 +52,7 @@ test('the listing leaves out jobs past their retention without waiting for a swe
   const store = storeOfDone('retention', 4, t0);
   const now = t0 + 2 + JOB_RETENTION_MS;
   // Ended at t0, t0+1 (more than the retention ago), t0+2 (exactly), t0+3.
-  assert.deepEqual(viewsOf(store, now).map((v) => v.job_id), ['analyze-00000002', 'analyze-00000003']);
+  assert.deepEqual(jobRows(store, now).map((row) => row.id), ['analyze-00000002', 'analyze-00000003']);
   assert.ok(existsSync(store.dir('analyze-00000000')), 'left for the sweep to remove');
   store.sweep(now);
   assert.deepEqual(store.list().sort(), ['analyze-00000002', 'analyze-00000003']);

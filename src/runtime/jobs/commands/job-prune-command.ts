@@ -7,8 +7,9 @@ import { DRY_RUN_FLAG } from '../../cli/framework-flags.js';
 import type { JobStore } from '../job-store.js';
 import { DELETE_SLICE_MS, PrunedJobs } from '../pruned-jobs.js';
 import type { JobCommandDeps } from './job-command-parts.js';
-import { DEFAULT_LIMIT, viewsOf } from './job-list-command.js';
+import { DEFAULT_LIMIT } from './job-list-command.js';
 import type { JobView } from './job-view.js';
+import { jobRows, viewsOfRows, type JobRow } from './job-walk.js';
 import { KeyedAnswers } from './keyed-answers.js';
 
 /** What `job prune` did (data.effect). */
@@ -22,25 +23,26 @@ export const PruneEffect = { Removed: 'removed', WouldRemove: 'would_remove' } a
 export const PRUNE_SHOWN = DEFAULT_LIMIT;
 
 /** The jobs that ended (judged now) at least `olderThanMs` ago, oldest first; running and paused ones never. */
-function endedJobs(store: JobStore, now: number, olderThanMs: number): JobView[] {
+function endedJobs(store: JobStore, now: number, olderThanMs: number): JobRow[] {
   // An ended job's status was last written when it ended.
-  return viewsOf(store, now).filter((view) => isTerminal(view.state) && view.updated_ms_ago >= olderThanMs);
+  return jobRows(store, now).filter((row) => isTerminal(row.state) && now - row.updatedAt >= olderThanMs);
 }
 
 /** Takes the jobs out of the state folder (those another call took first are not counted), then deletes for a slice. */
-function removeJobs(store: JobStore, jobs: readonly JobView[], clock: () => number): JobView[] {
+function removeJobs(store: JobStore, rows: readonly JobRow[], clock: () => number): JobRow[] {
   const pruned = new PrunedJobs(store.root);
-  const taken = jobs.filter((job) => pruned.take(store.dir(job.job_id), job.job_id));
+  const taken = rows.filter((row) => pruned.take(store.dir(row.id), row.id));
   pruned.deleteFor(DELETE_SLICE_MS, clock);
   return taken;
 }
 
 /** The count, the count of each state, and the first PRUNE_SHOWN jobs (`truncated` when there were more). */
-function summaryOf(jobs: readonly JobView[]) {
+function summaryOf(rows: readonly JobRow[], shown: readonly JobView[]) {
   const states: Partial<Record<JobState, number>> = {};
-  for (const job of jobs) states[job.state] = (states[job.state] ?? 0) + 1;
-  const shown = jobs.slice(0, PRUNE_SHOWN);
-  return { count: jobs.length, states, jobs: shown, truncated: shown.length < jobs.length };
+  for (const row of rows) states[row.state] = (states[row.state] ?? 0) + 1;
+  const ids = new Set(rows.map((row) => row.id));
+  const jobs = shown.filter((view) => ids.has(view.job_id));
+  return { count: rows.length, states, jobs, truncated: jobs.length < rows.length };
 }
 
 const statesText = (states: Partial<Record<JobState, number>>): string =>
@@ -81,16 +83,18 @@ export function jobPruneCommand({ storeOf }: JobCommandDeps): CommandSpec {
       const earlier = dryRun ? 'go' : answers.earlier(options, `older-than ${olderThan}`);
       if (earlier !== 'go') return earlier;
       const ended = endedJobs(store, ctx.now(), olderThan);
+      // Read before the folders move away.
+      const shown = viewsOfRows(store, ended.slice(0, PRUNE_SHOWN), ctx.now());
       const jobs = dryRun ? ended : removeJobs(store, ended, () => ctx.now());
       const effect = dryRun ? PruneEffect.WouldRemove : PruneEffect.Removed;
-      const data = { effect, ...summaryOf(jobs) };
+      const data = { effect, ...summaryOf(jobs, shown) };
       const result = { exitCode: ExitCode.SUCCESS, data, ...(dryRun ? { meta: { dry_run: true } } : {}) };
       if (!dryRun) answers.keep(options, `older-than ${olderThan}`, result);
       const verb = dryRun ? 'Would remove' : 'Removed';
       const more = data.count - data.jobs.length;
       const text = async () => `${verb} ${jobs.length} ended ${jobs.length === 1 ? 'job' : 'jobs'}.\n`
         + (jobs.length ? (await import('./job-table.js')).jobTable(data.jobs) : '')
-        + (more > 0 ? `and ${more} more (${statesText(data.states)}).\n` : '');
+        + (more > 0 ? `and ${more} more; in all: ${statesText(data.states)}.\n` : '');
       return { ...result, text };
     },
   };
