@@ -10,7 +10,14 @@ import { median, type Figure } from './measure.js';
 const JOBS = 10_000;
 const PROBE = join(REPO_ROOT, 'build', 'bench', 'startup-probe.js');
 
-interface Measured { readonly wallMs: number; readonly cpuMs: number; readonly bytes: number; readonly code: number | null }
+interface Measured {
+  readonly wallMs: number;
+  readonly cpuMs: number;
+  readonly bytes: number;
+  readonly code: number | null;
+}
+
+type Add = (name: string, value: number, unit: string, target?: string, detail?: string) => void;
 
 /** Runs stint under GNU time: wall time, user + system CPU time and the answer's size. */
 function measure(args: readonly string[], home: string): Promise<Measured> {
@@ -50,12 +57,16 @@ export function seedEndedJobs(home: string, count: number): void {
 /** job list with 10,000 jobs against job list of an empty state folder; job prune --yes over the 10,000. */
 export async function jobScaleFigures(work: string): Promise<Figure[]> {
   const figures: Figure[] = [];
-  const add = (name: string, value: number, unit: string, target?: string, detail?: string) =>
-    figures.push({ suite: 'scale', name, value, unit, ...(target ? { target } : {}), ...(detail ? { detail } : {}) });
+  const add: Add = (name, value, unit, target, detail) =>
+    void figures.push({ suite: 'scale', name, value, unit, ...(target ? { target } : {}), ...(detail ? { detail } : {}) });
   const empty = join(work, `scale-empty-${process.pid}`);
   const full = join(work, `scale-full-${process.pid}`);
   mkdirSync(empty, { recursive: true });
   seedEndedJobs(full, JOBS);
+  // The first listing reads every job's files and learns the index of ended jobs; later ones read the index.
+  const learning = await measure(['job', 'list'], full);
+  add(`first job list, ${JOBS} jobs (learns the index; CPU)`, learning.cpuMs, 'ms', undefined,
+    `wall ${learning.wallMs.toFixed(0)} ms`);
   // Alternating, so that a change of load during the runs favours neither side.
   const bare: Measured[] = [];
   const listed: Measured[] = [];
@@ -66,7 +77,8 @@ export async function jobScaleFigures(work: string): Promise<Figure[]> {
   const cpu = (all: Measured[]) => median(all.map((m) => m.cpuMs));
   const wall = (all: Measured[]) => median(all.map((m) => m.wallMs));
   add(`job list, ${JOBS} jobs / no jobs (CPU)`, cpu(listed) / cpu(bare), 'x', undefined,
-    `CPU ${cpu(listed).toFixed(0)} / ${cpu(bare).toFixed(0)} ms, wall ${wall(listed).toFixed(0)} / ${wall(bare).toFixed(0)} ms`);
+    `CPU ${cpu(listed).toFixed(0)} / ${cpu(bare).toFixed(0)} ms,`
+    + ` wall ${wall(listed).toFixed(0)} / ${wall(bare).toFixed(0)} ms`);
   add(`job list, ${JOBS} jobs: answer size`, listed[0]!.bytes / 1024, 'KiB', undefined, 'the first 100 jobs (--limit)');
   const pruned = await measure(['job', 'prune', '--yes'], full);
   if (pruned.code !== 0) throw new Error(`job prune failed with ${pruned.code}`);
@@ -82,7 +94,7 @@ export async function jobScaleFigures(work: string): Promise<Figure[]> {
 }
 
 /** Spawn to the first module Node runs, and spawn to stint's SIGINT listener, medians of 15 `--version` runs. */
-function startupWindow(home: string, add: (name: string, value: number, unit: string, target?: string, detail?: string) => void): void {
+function startupWindow(home: string, add: Add): void {
   const node: number[] = [];
   const stint: number[] = [];
   for (let k = 0; k < 15; k++) {
