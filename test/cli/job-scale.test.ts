@@ -15,11 +15,17 @@ const demoJson = (args: readonly string[]) => runJson(args, { program: demo, env
 interface Listed { job_id: string; state: string }
 interface Page { data: Listed[]; meta: { pagination: { total: number; has_more: boolean; next_cursor: string | null } } }
 
-/** One real finished job, its folder copied under new ids (each a later creation time); their ids, oldest first. */
+/**
+ * One real finished job, its folder copied under new ids (each a later creation time); their ids, oldest first.
+ * Its end is moved two minutes back: the index keeps only ends that have stood a minute.
+ */
 async function seedEndedJobs(): Promise<string[]> {
   assert.equal((await demoJson(['count', '3', '--step-ms', '1', '--budget', '0'])).run.code, 0);
   const jobs = join(env.STINT_HOME, 'jobs');
   const [first] = readdirSync(jobs);
+  const statusPath = join(jobs, first!, 'status.json');
+  const status = JSON.parse(readFileSync(statusPath, 'utf8')) as { updatedAt: number; endedAt: number };
+  writeFileSync(statusPath, JSON.stringify({ ...status, updatedAt: status.updatedAt - 120_000, endedAt: status.endedAt - 120_000 }));
   const record = JSON.parse(readFileSync(join(jobs, first!, 'job.json'), 'utf8')) as { createdAt: number };
   const ids = [first!];
   for (let k = 1; k < JOBS; k++) {

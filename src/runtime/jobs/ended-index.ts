@@ -59,7 +59,9 @@ export class EndedIndex {
 
   add(entries: readonly EndedEntry[]): void {
     if (entries.length === 0) return;
-    appendFileSync(this.path, entries.map((entry) => `${JSON.stringify(entry)}\n`).join(''), { mode: 0o600 });
+    // A leading newline ends a line torn by a writer that died mid-line, so this one is not joined to it.
+    const text = `${entries.map((entry) => `\n${JSON.stringify(entry)}`).join('')}\n`;
+    appendFileSync(this.path, text, { mode: 0o600 });
   }
 
   /** Keeps only these entries (the others' jobs are gone); a line appended meanwhile may be lost, and read again. */

@@ -20,6 +20,15 @@ const rowOf = (entry: EndedEntry): JobRow => ({
   updatedAt: entry.updatedAt,
 });
 
+/**
+ * How long an end must stand before the index keeps it: an observer's verdict
+ * (lost, stalled) can still give way to the job's own end in its first moments.
+ */
+export const SETTLED_MS = 60_000;
+
+const settled = (entry: EndedEntry, now: number): boolean =>
+  isTerminal(entry.state) && now - (entry.endedAt ?? entry.updatedAt) > SETTLED_MS;
+
 /** Reads and judges a job the index does not know (a job found stalled or lost is ended so). */
 function judged(store: JobStore, id: string, now: number): EndedEntry | undefined {
   const job = store.readRecord(id);
@@ -42,7 +51,7 @@ export function jobRows(store: JobStore, now: number): JobRow[] {
   for (const id of store.names()) {
     const entry = known.get(id) ?? judged(store, id, now);
     if (!entry) continue;
-    if (!known.has(id) && isTerminal(entry.state)) learned.push(entry);
+    if (!known.has(id) && settled(entry, now)) learned.push(entry);
     if (!isExpired(entry, now)) kept.push(entry);
   }
   // Lines of jobs gone (pruned, swept) are dropped once they are most of the index.
