@@ -13,7 +13,8 @@ const env = { STINT_HOME: world.path('home'), STINT_TEST_MODE: '1' };
 const demoJson = (args: readonly string[]) => runJson(args, { program: demo, env });
 
 interface Listed { job_id: string; state: string }
-interface Page { data: Listed[]; meta: { pagination: { total: number; has_more: boolean; next_cursor: string | null } } }
+interface Pagination { total: number; has_more: boolean; next_cursor: string | null }
+interface Page { data: Listed[]; meta: { pagination: Pagination } }
 
 /**
  * One real finished job, its folder copied under new ids (each a later creation time); their ids, oldest first.
@@ -25,7 +26,8 @@ async function seedEndedJobs(): Promise<string[]> {
   const [first] = readdirSync(jobs);
   const statusPath = join(jobs, first!, 'status.json');
   const status = JSON.parse(readFileSync(statusPath, 'utf8')) as { updatedAt: number; endedAt: number };
-  writeFileSync(statusPath, JSON.stringify({ ...status, updatedAt: status.updatedAt - 120_000, endedAt: status.endedAt - 120_000 }));
+  const earlier = { updatedAt: status.updatedAt - 120_000, endedAt: status.endedAt - 120_000 };
+  writeFileSync(statusPath, JSON.stringify({ ...status, ...earlier }));
   const record = JSON.parse(readFileSync(join(jobs, first!, 'job.json'), 'utf8')) as { createdAt: number };
   const ids = [first!];
   for (let k = 1; k < JOBS; k++) {

@@ -10,6 +10,8 @@ import { writeBigCsv } from '../helpers/big-csv.js';
 import { checkStream } from '../helpers/stream-contract.js';
 import { dataWithoutExtras } from '../helpers/stats-oracle.js';
 
+/** A guard for a whole 320 MiB analysis, not a bound on its speed: minutes on a loaded machine. */
+const SLOW_GUARD_MS = 900_000;
 const world = tempWorld('watch');
 const demo = programPath('demo-jobs');
 let homes = 0;
@@ -120,7 +122,7 @@ describe('stint job watch', () => {
     const said = status.run.code === 14 ? incompleteOf(status.envelope).state : status.run.code;
     assert.ok(said === 'running' || said === 0, `the job goes on: ${status.run.stdout.slice(0, 300)}`);
 
-    const whole = await runCli(['job', 'watch', job.job_id], { env, killAfterMs: 120_000 });
+    const whole = await runCli(['job', 'watch', job.job_id], { env, killAfterMs: SLOW_GUARD_MS });
     assert.equal(whole.code, 0, whole.stderr);
     const stream = checkStream(whole.stdout, whole.code);
     checkItems(stream.items, job.job_id);
@@ -135,7 +137,7 @@ describe('stint job watch', () => {
   test('a watch from the start sees the progress items, each with where the job stands, then the summary', async () => {
     const env = freshHome();
     const job = await backgroundJob(['analyze', big, '--workers', '1'], env);
-    const run = await runCli(['job', 'watch', job.job_id, '--heartbeat-ms', '0'], { env, killAfterMs: 120_000 });
+    const run = await runCli(['job', 'watch', job.job_id, '--heartbeat-ms', '0'], { env, killAfterMs: SLOW_GUARD_MS });
     const stream = checkStream(run.stdout, run.code);
     assert.ok(stream.items.length >= 1, 'a running job gives at least the item of where it stands');
     checkItems(stream.items, job.job_id);
@@ -144,7 +146,7 @@ describe('stint job watch', () => {
     const progress = stream.items.at(-1)!['progress'] as Progress;
     assert.equal(progress.unit, 'bytes');
     assert.ok(progress.total! > 300 * 1024 * 1024);
-    const direct = await runJson(['analyze', big, '--budget', '0'], { env: freshHome() });
+    const direct = await runJson(['analyze', big, '--budget', '0'], { env: freshHome(), killAfterMs: SLOW_GUARD_MS });
     // The added statistics' estimates depend on where a resume falls (README): the rest is exact.
     assert.deepEqual(dataWithoutExtras(stream.terminal['data']), dataWithoutExtras(direct.envelope.data),
       'the same data as the analysis itself');
@@ -153,7 +155,7 @@ describe('stint job watch', () => {
   test('a job that fails while watched ends the stream with its own error envelope and exit code', async () => {
     const env = freshHome();
     const job = await backgroundJob(['analyze', broken, '--workers', '1'], env);
-    const run = await runCli(['job', 'watch', job.job_id], { env, killAfterMs: 120_000 });
+    const run = await runCli(['job', 'watch', job.job_id], { env, killAfterMs: SLOW_GUARD_MS });
     const stream = checkStream(run.stdout, run.code);
     const waited = await runJson(['job', 'wait', job.job_id, '--budget', '0'], { env });
     assert.notEqual(waited.run.code, 0);

@@ -66,7 +66,8 @@ describe('the sync call budget', () => {
 
     const { final } = await continueUntilDone(envelope, { ...env, AGENT_CALL_BUDGET_MS: '1500' });
     assert.equal(final.meta.exit_code, 0);
-    const whole = await runJson(['analyze', big, '--budget', '0'], { env: freshHome() });
+    // 480 MiB in one call: minutes on a loaded machine, so a guard far above the default minute.
+    const whole = await runJson(['analyze', big, '--budget', '0'], { env: freshHome(), killAfterMs: 900_000 });
     assert.equal(whole.envelope.meta.budget_ms, 0);
     // The added statistics' estimates depend on where a resume falls (README): the rest is exact.
     assert.deepEqual(dataWithoutExtras(final.data), dataWithoutExtras(whole.envelope.data),

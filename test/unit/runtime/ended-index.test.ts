@@ -17,13 +17,16 @@ function record(id: string, createdAt: number): JobRecord {
 
 const ids = (root: string) => [...new EndedIndex(root).read().keys()].sort();
 
-test('an end is kept in the index once it has stood SETTLED_MS; a paused job never; a torn line is skipped', () => {
+test('an end is kept in the index once it has stood SETTLED_MS; a paused or lost job never; a torn line is skipped', () => {
   const store = new JobStore(world.path('settle'));
   const t0 = 1_000_000;
   store.create(record('analyze-00000001', t0), { state: JobState.Done, startedAt: t0, updatedAt: t0, progressAt: t0, endedAt: t0 });
+  // A cancel may still replace an observer's verdict: never kept.
+  store.create(record('analyze-00000003', t0 + 2), { state: JobState.Lost, startedAt: t0, updatedAt: t0, progressAt: t0, endedAt: t0 });
   store.create(record('analyze-00000002', t0 + 1), { state: JobState.Paused, startedAt: t0, updatedAt: t0, progressAt: t0 });
   appendFileSync(join(store.root, 'ended-jobs'), '{"id":"analyze-0000');
-  assert.deepEqual(jobRows(store, t0 + SETTLED_MS).map((row) => row.state), [JobState.Done, JobState.Paused]);
+  const states = [JobState.Done, JobState.Paused, JobState.Lost];
+  assert.deepEqual(jobRows(store, t0 + SETTLED_MS).map((row) => row.state), states);
   assert.deepEqual(ids(store.root), [], 'not yet: an observer\'s verdict could still give way to the job\'s own end');
   jobRows(store, t0 + SETTLED_MS + 1);
   assert.deepEqual(ids(store.root), ['analyze-00000001']);

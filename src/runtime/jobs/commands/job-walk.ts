@@ -1,4 +1,4 @@
-import { isTerminal, type JobState } from '../../../contract/vocabulary/job-state.js';
+import { JobState } from '../../../contract/vocabulary/job-state.js';
 import { EndedIndex, type EndedEntry } from '../ended-index.js';
 import { settleJob } from '../job-outcomes.js';
 import { isExpired, type JobStore } from '../job-store.js';
@@ -21,13 +21,15 @@ const rowOf = (entry: EndedEntry): JobRow => ({
 });
 
 /**
- * How long an end must stand before the index keeps it: an observer's verdict
- * (lost, stalled) can still give way to the job's own end in its first moments.
+ * The ends the index keeps: never an observer's verdict (lost, stalled), which
+ * a later `job cancel` may still replace, and only once the end has stood
+ * SETTLED_MS, past the moments in which ends are still being written.
  */
+const KEPT_ENDS: readonly JobState[] = [JobState.Done, JobState.Failed, JobState.Cancelled, JobState.TimedOut];
 export const SETTLED_MS = 60_000;
 
 const settled = (entry: EndedEntry, now: number): boolean =>
-  isTerminal(entry.state) && now - (entry.endedAt ?? entry.updatedAt) > SETTLED_MS;
+  KEPT_ENDS.includes(entry.state) && now - (entry.endedAt ?? entry.updatedAt) > SETTLED_MS;
 
 /** Reads and judges a job the index does not know (a job found stalled or lost is ended so). */
 function judged(store: JobStore, id: string, now: number): EndedEntry | undefined {
@@ -55,7 +57,7 @@ export function jobRows(store: JobStore, now: number): JobRow[] {
     if (!isExpired(entry, now)) kept.push(entry);
   }
   // Lines of jobs gone (pruned, swept) are dropped once they are most of the index.
-  if (known.size > 2 * kept.length + 100) index.rewrite(kept.filter((entry) => isTerminal(entry.state)));
+  if (known.size > 2 * kept.length + 100) index.rewrite(kept.filter((entry) => settled(entry, now)));
   else index.add(learned);
   return kept.map(rowOf).sort((a, b) => (a.position < b.position ? -1 : a.position > b.position ? 1 : 0));
 }
