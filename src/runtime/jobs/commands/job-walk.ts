@@ -57,7 +57,7 @@ export function jobRows(store: JobStore, now: number): JobRow[] {
     if (!isExpired(entry, now)) kept.push(entry);
   }
   // Lines of jobs gone (pruned, swept) are dropped once they are most of the index.
-  if (known.size > 2 * kept.length + 100) index.rewrite(kept.filter((entry) => settled(entry, now)));
+  if (known.size > 2 * kept.length + 100) index.rewrite([...kept.filter((entry) => known.has(entry.id)), ...learned]);
   else index.add(learned);
   return kept.map(rowOf).sort((a, b) => (a.position < b.position ? -1 : a.position > b.position ? 1 : 0));
 }
