@@ -90,18 +90,20 @@ describe('the sync call budget', () => {
 describe('running jobs and continuation', () => {
   test('continue_command run verbatim until not 14 ends with the --budget 0 data; progress never decreases', async () => {
     const env = freshHome({ AGENT_CALL_BUDGET_MS: '400' });
-    const first = await runJson(['count', '40', '--step-ms', '25'], { program: demo, env });
+    // 10 s of work in the background against calls of 400 ms: several continuations however slow each start is.
+    const first = await runJson(['count', '400', '--step-ms', '25'], { program: demo, env });
     assert.equal(first.run.code, 14);
     const { final, dones } = await continueUntilDone(first.envelope, env);
     assert.ok(dones.length >= 2, `continued ${dones.length} times`);
-    const whole = await runJson(['count', '40', '--step-ms', '1', '--budget', '0'], { program: demo, env: freshHome() });
+    const whole = await runJson(['count', '400', '--step-ms', '1', '--budget', '0'], { program: demo, env: freshHome() });
     assert.deepEqual(final.data, whole.envelope.data);
-    assert.deepEqual(final.data, { steps: 40, sum: 820 });
+    assert.deepEqual(final.data, { steps: 400, sum: 80200 });
   });
 
   test('job wait answers 14 with a larger progress.done while running, then the job\'s own response', async () => {
     const env = freshHome({ AGENT_CALL_BUDGET_MS: '300' });
-    const first = await runJson(['count', '100', '--step-ms', '20'], { program: demo, env });
+    // 10 s of work: still running after the first call, the status and a 500 ms wait, on a loaded machine too.
+    const first = await runJson(['count', '500', '--step-ms', '20'], { program: demo, env });
     const id = incompleteOf(first.envelope).job_id;
     const running = await runJson(['job', 'status', id], { program: demo, env });
     assert.equal(running.run.code, 14, 'job status of a running job exits 14, not 3');
@@ -111,9 +113,9 @@ describe('running jobs and continuation', () => {
     assert.ok(incompleteOf(again.envelope).progress.done > incompleteOf(first.envelope).progress.done);
     const end = await runJson(['job', 'wait', id, '--budget', '0'], { program: demo, env });
     assert.equal(end.run.code, 0);
-    assert.deepEqual(end.envelope.data, { steps: 100, sum: 5050 });
-    // Its 100 steps sleep 20 ms each: the work took at least 2 s on any machine, however fast.
-    assert.ok(end.envelope.meta.duration_ms >= 100 * 20, 'duration_ms is the work\'s, not the wait\'s');
+    assert.deepEqual(end.envelope.data, { steps: 500, sum: 125250 });
+    // Its 500 steps sleep 20 ms each: the work took at least 10 s on any machine, however fast.
+    assert.ok(end.envelope.meta.duration_ms >= 500 * 20, 'duration_ms is the work\'s, not the wait\'s');
     const status = await runJson(['job', 'status', id], { program: demo, env });
     assert.deepEqual(status.envelope, end.envelope, 'an ended job answers its stored response');
   });
