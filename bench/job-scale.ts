@@ -46,6 +46,11 @@ export function seedEndedJobs(home: string, count: number): void {
   const jobs = join(home, 'jobs');
   const [first] = readdirSync(jobs);
   if (!first) throw new Error('the seed analyze left no job');
+  // Ended an hour ago, as jobs a prune finds usually are (a listing indexes ends that stood a minute).
+  const statusPath = join(jobs, first, 'status.json');
+  const status = JSON.parse(readFileSync(statusPath, 'utf8')) as { updatedAt: number; endedAt: number };
+  const hourEarlier = { updatedAt: status.updatedAt - 3_600_000, endedAt: status.endedAt - 3_600_000 };
+  writeFileSync(statusPath, JSON.stringify({ ...status, ...hourEarlier }));
   const record = JSON.parse(readFileSync(join(jobs, first, 'job.json'), 'utf8')) as { createdAt: number };
   for (let k = 1; k < count; k++) {
     const id = `analyze-${(0x10000000 + k).toString(16)}`;
@@ -58,7 +63,8 @@ export function seedEndedJobs(home: string, count: number): void {
 export async function jobScaleFigures(work: string): Promise<Figure[]> {
   const figures: Figure[] = [];
   const add: Add = (name, value, unit, target, detail) =>
-    void figures.push({ suite: 'scale', name, value, unit, ...(target ? { target } : {}), ...(detail ? { detail } : {}) });
+    void figures.push({ suite: 'scale', name, value, unit, ...(target ? { target } : {}),
+      ...(detail ? { detail } : {}) });
   const empty = join(work, `scale-empty-${process.pid}`);
   const full = join(work, `scale-full-${process.pid}`);
   mkdirSync(empty, { recursive: true });
