@@ -1,9 +1,9 @@
-// The benchmarks' one entry point: `npm run bench [-- analyze|jobs|import|budget] [--json] [--no-readme]`.
+// The benchmarks' one entry point: `npm run bench [-- analyze|jobs|import|budget|scale] [--json] [--no-readme]`.
 // BENCH_GIB sets the big file's size (default 1). Figures are ratios against
 // baselines run in the same process; see bench/README.md. The run writes its
 // figures into bench/README.md's marked region unless --no-readme.
 import { join } from 'node:path';
-import { analyzeSuite, importSuite, jobsSuite } from './suites.js';
+import { analyzeSuite, importSuite, jobsSuite, scaleSuite } from './suites.js';
 import { budgetSuite } from './budget-keeping.js';
 import { printFigures, type Figure } from './measure.js';
 import { figuresTable, writeReadmeFigures } from './readme-figures.js';
@@ -16,12 +16,13 @@ const readme = !args.includes('--no-readme');
 const which = new Set(args.filter((arg) => !arg.startsWith('--')));
 const all = which.size === 0;
 const gib = Number(process.env['BENCH_GIB'] ?? 1);
-const suites = ['analyze', 'jobs', 'import', 'budget'].filter((suite) => all || which.has(suite));
+const suites = ['analyze', 'jobs', 'import', 'budget', 'scale'].filter((suite) => all || which.has(suite));
 const figures: Figure[] = [];
 if (suites.includes('analyze')) figures.push(...(await analyzeSuite(gib)));
 if (suites.includes('jobs')) figures.push(...(await jobsSuite(gib)));
 if (suites.includes('import')) figures.push(...(await importSuite()));
 if (suites.includes('budget')) figures.push(...(await budgetSuite(gib)));
+if (suites.includes('scale')) figures.push(...(await scaleSuite()));
 const machine = thisMachine();
 if (json) console.log(JSON.stringify({ machine, suites, gib, figures }));
 else printFigures(figures);

@@ -11,6 +11,7 @@ import { REPO_ROOT, STINT_BIN } from '../test/helpers/paths.js';
 import { csvParseStats } from './csv-parse-baseline.js';
 import { IMPORT_CHUNK_SIZE } from '../src/commands/engine-flags.js';
 import { duckDbStats, loadDuckDb } from './duckdb-baseline.js';
+import { jobScaleFigures } from './job-scale.js';
 import { mbps, median, timeCommand, type Figure } from './measure.js';
 import { CHECKPOINT_INTERVAL_MS } from '../src/runtime/program/call-context.js';
 import { byteScan } from '../src/commands/bench/byte-scan.js';
@@ -208,6 +209,9 @@ function readJobId(state: string): string {
   const ids = existsSync(join(state, 'jobs')) ? readdirSync(join(state, 'jobs')) : [];
   return ids[0] ?? 'none-00000000';
 }
+
+/** The job commands with 10,000 jobs, and the start-up window. */
+export const scaleSuite = (): Promise<Figure[]> => jobScaleFigures(join(WORK, 'state'));
 
 export async function importSuite(): Promise<Figure[]> {
   const file = dataFile('import', 100 * MiB);

@@ -1,8 +1,6 @@
-import { buildEnvelope } from '../contract/envelope.js';
-import { ErrorCode } from '../contract/error-code.js';
-import { SignalExitCode } from '../contract/exit-code.js';
-import { Phase } from '../contract/vocabulary/phase.js';
-import { renderJson } from '../runtime/cli/render.js';
+// No static imports: this module loads before the rest of stint, and every
+// module loaded before the handlers are installed widens the window in which
+// a signal still meets Node's default (death, no answer).
 
 type Signal = 'SIGINT' | 'SIGTERM';
 
@@ -17,20 +15,10 @@ export function markAnswered(): void {
 }
 
 function answerAtOnce(signal: Signal): void {
-  const envelope = buildEnvelope({
-    exitCode: SignalExitCode[signal],
-    durationMs: Date.now() - started,
-    data: { partial: true },
-    error: {
-      code: ErrorCode.Cancelled,
-      message: `Command cancelled by ${signal} before its work began`,
-      retryable: false,
-      phase: Phase.Execution,
-      context: { signal },
-    },
-  });
   answered = true;
-  process.stdout.write(renderJson(envelope), () => process.exit(SignalExitCode[signal]));
+  const durationMs = Date.now() - started;
+  // The answer's modules load only now; the rest of stint may still be loading meanwhile.
+  void import('./early-answer.js').then(({ answerEarlySignal }) => answerEarlySignal(signal, durationMs));
 }
 
 /**

@@ -176,11 +176,11 @@ describe('stint analyze: - reads standard input', () => {
     const env = { ...home('paused'), STINT_CHECKPOINT_INTERVAL_MS: '0' };
     const args = ['analyze', '-', '--workers', '1', '--chunk-size', '64KiB', '--budget', '0'];
     const running = startCli(args, { env, stdin: big.toString('utf8') });
+    // Signalled after its first 64 KiB chunk: most of the file is still to read, on any machine.
     assert.ok(await progressAbove(env.STINT_HOME, 1, running.done), 'the run got going');
     running.kill('SIGINT');
     const paused = await running.done;
     const reference = await analyze([path], 'paused-reference');
-    if (paused.code === 0) return; // it ended before the signal: nothing to continue (the file was quick)
     assert.equal(paused.code, 130, paused.stdout);
     const next = (JSON.parse(paused.stdout) as { data: { continue_command: string } }).data.continue_command;
     assert.match(next, /< \S+\/stdin$/, 'the continuation reads the kept spool');

@@ -1,7 +1,7 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { shellJoin } from '../../src/runtime/cli/shell-quote.js';
@@ -76,7 +76,10 @@ describe('job cancel asks first', () => {
   });
 
   test('--dry-run exits 0 with what would be discarded and changes nothing', async () => {
-    const env = freshHome();
+    // The job is held at its first step until the preview was seen: it cannot end before, however slow the machine.
+    const hold = world.path(`hold-${homes}`);
+    writeFileSync(hold, '');
+    const env = { ...freshHome(), DEMO_JOBS_HOLD: hold };
     const running = await runningJob(env, 60);
     const preview = await demoJson(['job', 'cancel', running.job_id, '--dry-run'], env);
     assert.equal(preview.run.code, 0);
@@ -86,6 +89,7 @@ describe('job cancel asks first', () => {
     assert.equal(data['effect'], 'would_cancel');
     assert.deepEqual(data['would_discard'], { checkpoint: true, scratch_files: [] });
     assert.ok(!existsSync(cancelMarker(env, running.job_id)));
+    rmSync(hold);
     assert.equal((await finalOf(env, running.job_id)).run.code, 0, 'the previewed job still completes');
 
     const paused = await pausedJob(env, 'kept');
@@ -314,7 +318,8 @@ describe('job commands at a terminal', () => {
     assert.equal(exitOf(yes), 0, yes.stdout);
     assert.match(yes.stdout, /^state: cancelled$/m);
     // The answer said cancelled once the job stopped; whoever asks now agrees.
-    for (let waited = 0; waited < 100; waited++) {
+    // A generous limit (60 s): a loaded machine may take a while to reach the job's next safe point.
+    for (let waited = 0; waited < 1_200; waited++) {
       const status = await demoJson(['job', 'status', job.job_id], env);
       if (status.run.code !== 14) {
         assert.equal(status.envelope.error!.code, 'CANCELLED');

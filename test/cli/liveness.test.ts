@@ -52,6 +52,12 @@ async function until(what: string, fact: () => boolean): Promise<void> {
 }
 
 /** A continuation took the work on from where it was (14 with progress not behind, or the end). */
+/**
+ * Why a continuation of the paused writer pauses again: its 80 steps sleep 20 ms each, a 400 ms budget
+ * covers at most 20 of them, so at least 60 (1.2 s) are left for the continuation's own 400 ms, on any machine.
+ */
+const LEFT_OVER_BUDGET = 'the work left is longer than the continuation\'s budget';
+
 function assertResumed(next: Response, from: number): void {
   if (next.meta.exit_code !== 14) return assert.equal(next.meta.exit_code, 0, JSON.stringify(next.error));
   assert.ok(incompleteOf(next).progress.done >= from, `resumed at ${incompleteOf(next).progress.done}, had ${from}`);
@@ -140,10 +146,9 @@ describe('a pid that names another process now', () => {
     const impostor = unrelatedProcess();
     writeFileSync(jobFile(env, paused.job_id, 'lease'), JSON.stringify({ pid: impostor.pid, start: impostor.start! - 1 }));
     const next = envelopeOf(await runShell(paused.continue_command, env));
-    if (next.meta.exit_code === 14) {
-      assert.equal(incompleteOf(next).job_id, paused.job_id, 'the same job, taken over');
-      assert.ok(incompleteOf(next).progress.done > paused.progress.done, 'it moved: the lease did not hold it paused');
-    }
+    assert.equal(next.meta.exit_code, 14, LEFT_OVER_BUDGET);
+    assert.equal(incompleteOf(next).job_id, paused.job_id, 'the same job, taken over');
+    assert.ok(incompleteOf(next).progress.done > paused.progress.done, 'it moved: the lease did not hold it paused');
     const final = await continueUntilDone(next, env);
     assert.equal((final.data as { sum: number }).sum, 3240);
     assert.ok(isAlive(impostor));
@@ -183,7 +188,8 @@ describe('damaged or missing job files', () => {
     assert.equal(gone.run.code, 5);
     assert.equal(gone.envelope.error!.code, 'JOB_NOT_FOUND');
     const next = envelopeOf(await runShell(paused.continue_command, env));
-    if (next.meta.exit_code === 14) assert.notEqual(incompleteOf(next).job_id, paused.job_id, 'a new job');
+    assert.equal(next.meta.exit_code, 14, LEFT_OVER_BUDGET);
+    assert.notEqual(incompleteOf(next).job_id, paused.job_id, 'a new job');
     const final = await continueUntilDone(next, env);
     assert.equal((final.data as { sum: number }).sum, 3240);
   });
@@ -198,7 +204,8 @@ describe('damaged or missing job files', () => {
       assert.equal(status.run.code, 1, status.run.stdout);
       assert.equal(status.envelope.error!.code, 'JOB_LOST');
       const next = envelopeOf(await runShell(paused.continue_command, env));
-      if (next.meta.exit_code === 14) assert.notEqual(incompleteOf(next).job_id, paused.job_id, 'a new job');
+      assert.equal(next.meta.exit_code, 14, LEFT_OVER_BUDGET);
+      assert.notEqual(incompleteOf(next).job_id, paused.job_id, 'a new job');
       assertResumed(next, paused.progress.done);
       const final = await continueUntilDone(next, env);
       assert.equal((final.data as { sum: number }).sum, 3240);

@@ -6,6 +6,7 @@ import { isTerminal, type JobState } from '../../contract/vocabulary/job-state.j
 import { createFileOnce, readJsonFile, writeFileAtomic } from '../storage/atomic-file.js';
 import { ensurePrivateDir } from '../storage/state-dir.js';
 import { isJobRecord, isJobStatus, type JobRecord, type JobResult, type JobStatus } from './job-record.js';
+import { DELETE_SLICE_MS, PrunedJobs } from './pruned-jobs.js';
 import { formatIdentity, identityOf, isAlive, parseIdentity, type ProcessIdentity } from './process-identity.js';
 
 /** Finished jobs are kept this long, then cleaned. */
@@ -26,6 +27,15 @@ export interface JobEnd {
 const isJobEnd = (value: unknown): value is JobEnd =>
   typeof value === 'object' && value !== null && isJobStatus((value as JobEnd).status)
   && isTerminal((value as JobEnd).status.state);
+
+/** Whether an ended job is past its retention: a sweep removes it, and listings already leave it out. */
+export function isExpired(
+  status: Pick<JobStatus, 'state' | 'updatedAt' | 'endedAt'>,
+  now: number,
+  retentionMs = JOB_RETENTION_MS,
+): boolean {
+  return isTerminal(status.state) && now - (status.endedAt ?? status.updatedAt) > retentionMs;
+}
 
 /** The outcome of claiming an invocation key: this process owns a new job, or another job holds the key. */
 export type Claim = { readonly kind: 'claimed' } | { readonly kind: 'held'; readonly id: string };
@@ -246,6 +256,11 @@ export class JobStore {
     return readdirSync(this.jobsDir).filter((name) => this.exists(name));
   }
 
+  /** The names in the jobs folder, unchecked: one read of the folder, for a walk that opens few of them. */
+  names(): string[] {
+    return readdirSync(this.jobsDir);
+  }
+
   /** Sweeps unless a sweep ran in the last SWEEP_EVERY_MS (one small read when not due). */
   sweepWhenDue(now: number): void {
     const marker = join(this.root, LAST_SWEEP_FILE);
@@ -260,14 +275,14 @@ export class JobStore {
     this.sweep(now);
   }
 
-  /** Removes jobs that ended more than the retention period ago. */
+  /** Removes jobs that ended more than the retention period ago (their files go within a time slice). */
   sweep(now: number, retentionMs = JOB_RETENTION_MS): void {
+    const pruned = new PrunedJobs(this.root);
     for (const id of this.list()) {
       const status = this.readStatus(id);
-      if (status && isTerminal(status.state) && now - (status.endedAt ?? status.updatedAt) > retentionMs) {
-        rmSync(this.dir(id), { recursive: true, force: true });
-      }
+      if (status && isExpired(status, now, retentionMs)) pruned.take(this.dir(id), id);
     }
+    pruned.deleteFor(DELETE_SLICE_MS, Date.now);
     // Temp files a killed writer left behind.
     for (const id of readdirSync(this.jobsDir)) {
       const dir = this.dir(id);

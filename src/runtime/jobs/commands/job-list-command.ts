@@ -7,17 +7,14 @@ import { membersOf } from '../../../contract/vocabulary/closed-set.js';
 import { Phase } from '../../../contract/vocabulary/phase.js';
 import { SideEffects } from '../../../contract/vocabulary/side-effects.js';
 import type { CommandResult, CommandSpec } from '../../program/command-spec.js';
-import { systemMonotonic } from '../../monotonic-clock.js';
-import { settleJob } from '../job-outcomes.js';
-import type { JobStore } from '../job-store.js';
 import { STATE_FOLDER_EXIT_CODES, type JobCommandDeps } from './job-command-parts.js';
-import { viewOf, type JobView } from './job-view.js';
+import type { JobView } from './job-view.js';
+import { jobRows, viewsOfRows, type JobRow } from './job-walk.js';
 
 export const DEFAULT_LIMIT = 100;
 
 /** Where a page ends: the last row's creation time and id (rows are in that order), opaque to callers. */
-const cursorOf = (view: JobView): string => Buffer.from(`${view.created_at}|${view.job_id}`).toString('base64url');
-const positionOf = (view: JobView): string => `${view.created_at}|${view.job_id}`;
+const cursorOf = (row: JobRow): string => Buffer.from(row.position).toString('base64url');
 
 function readCursor(cursor: string): string | undefined {
   const text = Buffer.from(cursor, 'base64url').toString('utf8');
@@ -37,15 +34,6 @@ function badCursor(cursor: string): CommandResult {
       errors: [{ field: 'cursor', reason: ArgProblem.MalformedValue, message }],
     },
   };
-}
-
-/** Every job as it stands now, oldest first; looking is judging (a job found stalled or lost is ended so). */
-export function viewsOf(store: JobStore, now: number): JobView[] {
-  return store.list().flatMap((id) => {
-    const job = store.readRecord(id);
-    const status = job && settleJob(store, job, { look: { now, reading: systemMonotonic() } }).status;
-    return job && status ? [viewOf(job, status, now)] : [];
-  }).sort((a, b) => positionOf(a).localeCompare(positionOf(b)));
 }
 
 export function jobListCommand({ storeOf }: JobCommandDeps): CommandSpec {
@@ -68,20 +56,22 @@ export function jobListCommand({ storeOf }: JobCommandDeps): CommandSpec {
       const after = flags['cursor'] === undefined ? '' : readCursor(flags['cursor'] as string);
       if (after === undefined) return badCursor(flags['cursor'] as string);
       const store = storeOf(ctx);
-      store.sweep(ctx.now());
+      // A full sweep reads every job: this call's walk already leaves the expired out.
+      store.sweepWhenDue(ctx.now());
       const state = flags['state'] as JobState | undefined;
-      const matching = viewsOf(store, ctx.now()).filter((v) => state === undefined || v.state === state);
-      const rest = matching.filter((v) => positionOf(v) > after);
-      const page = rest.slice(0, flags['limit'] as number);
-      const hasMore = rest.length > page.length;
+      const matching = jobRows(store, ctx.now()).filter((row) => state === undefined || row.state === state);
+      const rest = matching.filter((row) => row.position > after);
+      const rows = rest.slice(0, flags['limit'] as number);
+      const page = viewsOfRows(store, rows, ctx.now());
+      const hasMore = rest.length > rows.length;
       const pagination = {
         total: matching.length,
         returned: page.length,
         truncated: hasMore,
         has_more: hasMore,
-        next_cursor: hasMore ? cursorOf(page.at(-1)!) : null,
+        next_cursor: hasMore ? cursorOf(rows.at(-1)!) : null,
       };
-      const more = hasMore ? `${rest.length - page.length} more: add --cursor ${pagination.next_cursor}\n` : '';
+      const more = hasMore ? `${rest.length - rows.length} more: add --cursor ${pagination.next_cursor}\n` : '';
       const text = async () => {
         const { columnsOf, jobTable } = await import('./job-table.js');
         return jobTable(page, ctx.stdoutWidth ?? columnsOf(ctx.env)) + more;
