@@ -234,7 +234,7 @@ export async function playRace(root: string, seed: number): Promise<RaceOutcome>
   const fate = fates[world.int(fates.length)]!;
   const store = new JobStore(root);
   const observed = new ObservedStore(root, world);
-  const job = recordOf(`model-${seed}`, world, 1_700_000_000_000 + world.mono);
+  const job = recordOf(`model-${seed.toString(16).padStart(8, '0')}`, world, 1_700_000_000_000 + world.mono);
   world.live.add(FRONT_PID);
   store.create(job, { state: JobState.Running, pid: FRONT_PID, startedAt: 0, updatedAt: 0, progressAt: 0,
     ...heartbeatOf(world.monotonic()) });
