@@ -267,6 +267,7 @@ describe('every command × every state-folder fault: each exit is declared in it
     'job.watch': ['job', 'watch', JOB],
     manifest: ['manifest'],
     worker: ['worker', '--queue', 'redis://127.0.0.1:9'],
+    'worker.list': ['worker', 'list', '--queue', 'redis://127.0.0.1:9'],
   };
   const JOB_COMMANDS = ['job.cancel', 'job.list', 'job.logs', 'job.prune', 'job.status', 'job.wait', 'job.watch'];
   let declared: Record<string, Set<number>>;

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { StintError } from '../../contract/stint-error.js';
+import { CHECKPOINT_INTERVAL_ENV } from '../../runtime/program/call-context.js';
 import { StintCode } from '../stint-codes.js';
 
 /** A command to measure, as words (no shell), with where and how it runs. */
@@ -58,8 +59,10 @@ function lastJson(stdout: string): Record<string, unknown> | undefined {
  */
 export function watchRun(target: Target, stop: StopPolicy, fresh: boolean): Promise<Watched> {
   const args = [...target.argv.slice(1), '--budget', '0', '--heartbeat-ms', String(HEARTBEAT_MS)];
+  // Progress is published once it is kept: a checkpoint at every safe point shows each one as it comes.
+  const env = { ...target.env, [CHECKPOINT_INTERVAL_ENV]: '0' };
   const started = performance.now();
-  const child = spawn(target.argv[0]!, args, { cwd: target.cwd, env: target.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(target.argv[0]!, args, { cwd: target.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let firstMs: number | undefined;
   let start: number | undefined = fresh ? 0 : undefined;
   let total: number | undefined;
