@@ -8,6 +8,13 @@ export const WORKERS_FLAG = {
   type: 'integer', min: 1, identity: false, description: 'Worker threads (default: one per core)',
 } as const satisfies FlagSpec;
 
+/**
+ * One default with and without --queue: the chunk grid is fixed by the chunk size, so a default of the queue's
+ * own would make `analyze --queue` answer otherwise than plain `analyze`. Through the queue bigger chunks let one
+ * coordinator feed more workers, but its cost per chunk grows with the chunk (bench/queue.md: about 4, 6 and 12
+ * worker cores fed at 1, 4 and 16 MiB), so no size up to 16 MiB reaches 16 cores and 1 MiB stays the default:
+ * a call over many machines names a bigger `--chunk-size`, and its local run the same one.
+ */
 export const DEFAULT_CHUNK_SIZE = 1024 * 1024;
 /**
  * The largest chunk and the longest record a command accepts: a worker holds

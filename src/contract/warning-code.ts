@@ -6,5 +6,7 @@ export const WarningCode = {
   CheckpointDiscarded: 'CHECKPOINT_DISCARDED',
   /** A queue worker cannot read the input as the coordinator does: its chunks ran on the others. */
   WorkerLeftOut: 'WORKER_LEFT_OUT',
+  /** No live queue worker of the coordinator's build: its chunks wait (and the call gives up after a bound). */
+  NoLiveWorker: 'NO_LIVE_WORKER',
 } as const;
 export type WarningCode = (typeof WarningCode)[keyof typeof WarningCode];

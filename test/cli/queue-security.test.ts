@@ -18,7 +18,7 @@ import { queueLeft } from '../helpers/queue-state.js';
 import { startWorkers, until, WorkerProcess } from '../helpers/queue-worker-process.js';
 import { redisMissing, redisNotOwned, startRedis, type RedisServer } from '../helpers/redis-server.js';
 import { scanRedis, searchable } from '../helpers/redis-scan.js';
-import { runCli, runJson, startCli } from '../helpers/run-cli.js';
+import { envelopeOf, runCli, runJson, startCli, type CliRun } from '../helpers/run-cli.js';
 import { tempWorld } from '../helpers/temp-world.js';
 
 const missing = redisMissing();
@@ -194,7 +194,7 @@ async function forgeOneResult(url: string, build: string): Promise<void> {
   await forger.close();
 }
 
-test('after runs that end every way, Redis holds no value of the input and little memory', { skip }, async () => {
+test('after runs that end every way (paused too), Redis holds no value of the input and little memory', { skip }, async () => {
   const redis = await redisFor();
   const hold = world.path('hold');
   const [worker] = await startWorkers(redis.url, 1, { STINT_TEST_HOLD_FILE: hold, STINT_TEST_HOLD_FROM: '200000' });
@@ -211,19 +211,34 @@ test('after runs that end every way, Redis holds no value of the input and littl
   const failed = await runJson(analyze(redis.url, broken), { env: { STINT_HOME: home() } });
   assert.notEqual(failed.envelope.meta.exit_code, 0);
   assert.notEqual(failed.envelope.meta.exit_code, 14);
-  // Cancelled (SIGINT) and killed (SIGKILL) while the worker holds a chunk.
-  for (const signal of ['SIGINT', 'SIGKILL'] as const) {
+  // Cancelled (SIGINT), killed (SIGKILL) and paused (an import at its budget) while the worker holds a chunk.
+  // A call stops at its next safe point, after the next chunk in order is folded: the hold is released once the
+  // signal is sent or the budget has passed.
+  const importInto = (name: string, budget: string) => ['import', input, '--into', world.path(name), '--budget',
+    budget, '--queue', redis.url, '--chunk-size', CHUNK];
+  const cancelled = (run: CliRun) => assert.equal(envelopeOf(run).error?.code, 'CANCELLED', run.stdout);
+  const killed = (run: CliRun) => assert.equal(run.signal, 'SIGKILL');
+  const paused = (run: CliRun) => assert.equal(envelopeOf(run).data?.['state'], 'paused', run.stdout);
+  const ways = [
+    { args: analyze(redis.url), signal: 'SIGINT', budgetMs: 0, check: cancelled },
+    { args: analyze(redis.url), signal: 'SIGKILL', budgetMs: 0, check: killed },
+    { args: importInto('paused-budget.db', '3s'), signal: undefined, budgetMs: 3_000, check: paused },
+  ] as const;
+  for (const { args, signal, budgetMs, check } of ways) {
     writeFileSync(hold, '');
     const seen = worker!.events.length;
-    const call = startCli(analyze(redis.url), { env: { STINT_HOME: home() } });
+    const began = Date.now();
+    const call = startCli([...args], { env: { STINT_HOME: home() }, killAfterMs: 240_000 });
     // Taken while the hold file exists: held until it goes.
     const held = () => worker!.events.slice(seen).some((e) => e.event === 'take' && Number(e['start']) >= 200_000);
     await until(held, `a held chunk (the worker said ${JSON.stringify(worker!.events.slice(-3))})`);
-    call.kill(signal);
-    await call.done;
-    rmHold(hold);
-    // The held chunk ends once the hold is gone (its run ended: its worker removes it).
+    // The budget's run is not signalled: its budget passes.
+    if (signal) call.kill(signal);
+    await until(() => Date.now() - began > budgetMs + 500, 'the budget passed');
     const chunks = worker!.of('chunk').length;
+    rmHold(hold);
+    check(await call.done);
+    // The held chunk ends once the hold is gone (its run ended: its worker removes it).
     await until(() => worker!.of('chunk').length > chunks, 'the held chunk ends');
   }
   await queueClean(redis.url, 'runs ended every way');
@@ -302,8 +317,11 @@ test('two namespaces on one Redis, with workers of each: no chunk crosses over',
   await Promise.all([a!.stop(), b!.stop()]);
 });
 
+let otherProgram: string | undefined;
 /** stint's build copied elsewhere with one map module changed: a worker of another build of the same program. */
-function otherBuild(): string {
+const otherBuild = (): string => (otherProgram ??= copyOtherBuild());
+
+function copyOtherBuild(): string {
   const root = world.path('other-build');
   cpSync(join(REPO_ROOT, 'build', 'src'), join(root, 'build', 'src'), { recursive: true });
   cpSync(join(REPO_ROOT, 'package.json'), join(root, 'package.json'));
@@ -336,6 +354,35 @@ test('worker list shows each live worker; a worker of another build takes none o
   // A worker gone is gone from the list.
   const after = await runJson(['worker', 'list', '--queue', redis.url], { env: { STINT_HOME: home() } });
   assert.deepEqual((after.envelope.data as { workers: unknown[] }).workers, []);
+});
+
+test('no live worker of the build: a warning, then a retryable failure after a bound', { skip }, async () => {
+  const redis = await redisFor();
+  // Only a worker of another build: it takes none of the chunks.
+  const [stranger] = await startWorkers(redis.url, 1, {}, { program: otherBuild() });
+  const env = { STINT_HOME: home(), STINT_QUEUE_NO_WORKER_MS: '4000' };
+  const alone = await runJson(analyze(redis.url), { env });
+  assert.equal(alone.envelope.meta.exit_code, 1, JSON.stringify(alone.envelope));
+  assert.equal(alone.envelope.error?.code, 'WORKER_FAILED');
+  assert.equal(alone.envelope.error?.retryable, true);
+  const said = alone.envelope.error!.message;
+  assert.match(said, /no live `stint worker` of this build \(.+\) is on the queue \(1 of another build/);
+  assert.match(said, /after 4 s: start one/);
+  const warning = alone.envelope.warnings.find((w) => w.code === 'NO_LIVE_WORKER');
+  assert.match(warning?.message ?? JSON.stringify(alone.envelope.warnings), /the chunks wait for one$/);
+  assert.equal(stranger!.of('take').length, 0);
+  // A worker of the build started: the identical call continues and answers as the local run.
+  const [own] = await startWorkers(redis.url, 1);
+  const again = await runJson(analyze(redis.url), { env });
+  assert.equal(again.envelope.meta.exit_code, 0, JSON.stringify(again.envelope.error));
+  assert.deepEqual(again.envelope.data, await local());
+  assert.deepEqual(again.envelope.warnings.filter((w) => w.code === 'NO_LIVE_WORKER'), []);
+  // Out of range: refused before anything runs.
+  const bad = await runJson(analyze(redis.url), { env: { ...env, STINT_QUEUE_NO_WORKER_MS: '0' } });
+  assert.equal(bad.envelope.error?.code, 'ARG_ERROR');
+  assert.match(bad.envelope.error!.message, /STINT_QUEUE_NO_WORKER_MS="0" is not a whole number/);
+  await Promise.all([own!.stop(), stranger!.stop()]);
+  await queueClean(redis.url, 'a call that gave up');
 });
 
 test('refused credentials answer AUTH_REQUIRED (8), a user without INFO PERMISSION_DENIED (7); no password shown or kept', {

@@ -21,6 +21,8 @@ export const QueueEnv = {
   /** How often a chunk job is tried in all (default 3), and the first retry's delay (doubling; default none). */
   Attempts: 'STINT_QUEUE_ATTEMPTS',
   BackoffMs: 'STINT_QUEUE_BACKOFF_MS',
+  /** How long a call's chunks wait with no live worker of its build before it gives up (default 120 s). */
+  NoWorkerMs: 'STINT_QUEUE_NO_WORKER_MS',
 } as const;
 
 /** The key prefix of every Redis key of this program's queue. */

@@ -13,6 +13,7 @@ import {
 } from './queue-connection.js';
 import { retryOptions } from './retry-options.js';
 import { keepLive } from './run-liveness.js';
+import { noWorkerLimitMs, watchPresence } from './worker-presence.js';
 
 /** Between two looks at the jobs in flight, beside the completion events (an event lost in a Redis restart). */
 const POLL_MS = 500;
@@ -66,6 +67,7 @@ const failedReply = (task: ChunkTask, message: string): ChunkReply<never> => ({
 export async function openQueuePool(spec: QueuePoolSpec): Promise<ChunkPool> {
   // First: a setting out of range refuses the call before anything opens.
   const retries = retryOptions(process.env);
+  const noWorkerLimit = noWorkerLimitMs(process.env);
   await checkReachable(spec.url);
   const queue = new Queue<ChunkJobData, ChunkJobResult, string>(chunkQueue(), queueOptions(spec.url));
   const events = new QueueEvents(chunkQueue(), queueBase(spec.url));
@@ -82,6 +84,7 @@ export async function openQueuePool(spec: QueuePoolSpec): Promise<ChunkPool> {
   };
   const seen: SeenFiles = new Map();
   const leftOut = await watchLeftOut(spec.url, spec.runKey, (warning) => spec.onWarning?.(warning));
+  const presence = await watchPresence(spec.url, noWorkerLimit, (w) => spec.onWarning?.(w));
   let downSince: number | undefined;
   const workersSeen = new Set<string>();
   const noteWorker = (worker: string) => {
@@ -139,6 +142,9 @@ export async function openQueuePool(spec: QueuePoolSpec): Promise<ChunkPool> {
         for (const entry of [...pending.values()]) await look(entry);
         const none = await leftOut.noneLeft();
         if (none) for (const entry of [...pending.values()]) finish(entry, notShared(entry.task, none));
+        // Retryable, as a dead thread: with a worker started, the identical call continues from the checkpoint.
+        const absent = await presence.absent(Date.now());
+        if (absent) for (const entry of [...pending.values()]) finish(entry, failedReply(entry.task, absent));
       };
       await answeredWithin(looks(), ANSWER_LIMIT_MS);
       downSince = undefined;
@@ -182,6 +188,7 @@ export async function openQueuePool(spec: QueuePoolSpec): Promise<ChunkPool> {
         remove(entry.id);
       }
       await settledWithin(removals, CLOSE_WAIT_MS);
+      presence.close();
       await settledWithin([events.close(), queue.close(), leftOut.close()], CLOSE_WAIT_MS);
     },
   };

@@ -18,7 +18,8 @@ export function retryOptions(env: NodeJS.ProcessEnv): RetryOptions {
   return backoff > 0 ? { attempts, backoff: { type: 'exponential', delay: backoff } } : { attempts };
 }
 
-function whole(env: NodeJS.ProcessEnv, name: string, min: number, max: number): number | undefined {
+/** A whole number from the environment, checked: out of range is ARG_ERROR. */
+export function whole(env: NodeJS.ProcessEnv, name: string, min: number, max: number): number | undefined {
   const text = env[name];
   if (text === undefined || text === '') return undefined;
   const value = Number(text);
