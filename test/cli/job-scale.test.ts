@@ -24,10 +24,13 @@ async function seedEndedJobs(): Promise<string[]> {
   assert.equal((await demoJson(['count', '3', '--step-ms', '1', '--budget', '0'])).run.code, 0);
   const jobs = join(env.STINT_HOME, 'jobs');
   const [first] = readdirSync(jobs);
-  const statusPath = join(jobs, first!, 'status.json');
-  const status = JSON.parse(readFileSync(statusPath, 'utf8')) as { updatedAt: number; endedAt: number };
-  const earlier = { updatedAt: status.updatedAt - 120_000, endedAt: status.endedAt - 120_000 };
-  writeFileSync(statusPath, JSON.stringify({ ...status, ...earlier }));
+  // The end (end.json) is what readers take; status.json repeats its status for whoever reads the file itself.
+  const endPath = join(jobs, first!, 'end.json');
+  const end = JSON.parse(readFileSync(endPath, 'utf8')) as { status: { updatedAt: number; endedAt: number } };
+  const { status } = end;
+  const earlier = { ...status, updatedAt: status.updatedAt - 120_000, endedAt: status.endedAt - 120_000 };
+  writeFileSync(endPath, JSON.stringify({ ...end, status: earlier }));
+  writeFileSync(join(jobs, first!, 'status.json'), JSON.stringify(earlier));
   const record = JSON.parse(readFileSync(join(jobs, first!, 'job.json'), 'utf8')) as { createdAt: number };
   const ids = [first!];
   for (let k = 1; k < JOBS; k++) {

@@ -46,6 +46,11 @@ export interface CallContextParts {
 export interface CallContext {
   readonly ctx: CommandContext;
   lastProgress(): Progress | undefined;
+  /**
+   * The work completed: what its last safe point offered is final (nothing resumes from less), so it is
+   * published even when that point saved nothing, and a job's end shows all of its work done.
+   */
+  completed(): void;
   /** Ends the call's hold on its checkpoint: removes it when the work ended, keeps it otherwise. */
   finish(workEnded: boolean): Promise<void>;
 }
@@ -63,6 +68,8 @@ export function createCallContext(parts: CallContextParts): CallContext {
 
   // What a safe point offered last: test mode checks that it never decreases, even between the saves.
   let offered = 0;
+  // What a safe point offered but did not save (so did not publish): the completed work's last figure.
+  let unsaved: Progress | undefined;
   const next = (done: number, total?: number, unit?: string, rows?: number): Progress => {
     if (testMode && done < Math.max(offered, progress?.done ?? 0)) {
       const before = Math.max(offered, progress?.done ?? 0);
@@ -152,6 +159,7 @@ export function createCallContext(parts: CallContextParts): CallContext {
         throw new StintError(ErrorCode.InternalError, message);
       }
       const offer = next(at.done, at.total, at.unit, at.rows);
+      unsaved = offer;
       parts.pace?.safePoint();
       const stop = parts.stopRequested();
       // Only what is saved is published: a stop forced before the next save answers with it, and a
@@ -161,6 +169,7 @@ export function createCallContext(parts: CallContextParts): CallContext {
         const savedAt = host.now();
         await store.save({ version: CHECKPOINT_FORMAT, fingerprint, progress: offer, state, savedAt, ...seen });
         lastSave = host.now();
+        unsaved = undefined;
         // Published first: a stop answered on the commit's word answers with it.
         publish(offer);
         parts.pace?.committed(lastSave - savedAt);
@@ -173,6 +182,10 @@ export function createCallContext(parts: CallContextParts): CallContext {
   return {
     ctx,
     lastProgress: () => progress,
+    completed() {
+      if (unsaved) publish(unsaved);
+      unsaved = undefined;
+    },
     async finish(workEnded) {
       if (!store) return;
       await store.close();

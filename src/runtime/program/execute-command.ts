@@ -67,6 +67,7 @@ export async function executeCommand(
       inv.host.writeStderr(`${thrown.stack ?? thrown.message}\n`);
     }
   }
+  if (result.exitCode === ExitCode.SUCCESS) call.completed();
   // A completed run's last frame shows all of it done (the last safe point may have come before the end).
   display?.end(result.exitCode === ExitCode.SUCCESS);
   keepAnswer(inv, result);
