@@ -32,14 +32,18 @@ const sum: FoldOver<number[], { pages: number; sum: number }> = async function* 
   return state;
 };
 
-/** One call's context on a real checkpoint store; the stop comes once `stopAfter` safe points have passed. */
+/**
+ * One call's context on a real checkpoint store; the stop comes once `stopAfter` safe points have passed (counted
+ * by the call's pace, which hears each one once, however often the call asks whether to stop).
+ */
 function call(home: string, stopAfter = Infinity) {
   const host = { env: {}, cwd: home, stdinIsTTY: false, now: () => Date.now(), writeStderr: () => undefined };
   const warnings: WarningDetail[] = [];
   let safePoints = 0;
+  const pace = { budgetMs: 0, safePoint: () => void safePoints++, committed: () => undefined };
   const context = createCallContext({
     host: host as unknown as Host, invocationKey: 'k', argumentsDigest: 'k', stateRoot: home, warnings,
-    stopRequested: () => ++safePoints >= stopAfter, stopCause: () => undefined,
+    stopRequested: () => safePoints >= stopAfter, stopCause: () => undefined, pace,
   });
   return { ...context, warnings };
 }
