@@ -164,15 +164,17 @@ export function createCallContext(parts: CallContextParts): CallContext {
       const stop = parts.stopRequested();
       // Only what is saved is published: a stop forced before the next save answers with it, and a
       // continuation resumes from it, so no caller or observer ever sees `done` go back.
-      if (force || stop || host.now() - lastSave >= interval) {
+      // The cadence runs on the monotonic clock: a wall clock stepped back must not hold saves (and progress) off.
+      if (force || stop || host.monotonic().ms - lastSave >= interval) {
         const seen = workerIds.size > 0 ? { workers: [...workerIds] } : {};
         const savedAt = host.now();
+        const saving = host.monotonic().ms;
         await store.save({ version: CHECKPOINT_FORMAT, fingerprint, progress: offer, state, savedAt, ...seen });
-        lastSave = host.now();
+        lastSave = host.monotonic().ms;
         unsaved = undefined;
         // Published first: a stop answered on the commit's word answers with it.
         publish(offer);
-        parts.pace?.committed(lastSave - savedAt);
+        parts.pace?.committed(lastSave - saving);
       }
       // Asked again: the save's own time may have been what made the next safe point too late.
       return stop || parts.stopRequested();

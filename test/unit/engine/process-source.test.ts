@@ -37,7 +37,8 @@ const sum: FoldOver<number[], { pages: number; sum: number }> = async function* 
  * by the call's pace, which hears each one once, however often the call asks whether to stop).
  */
 function call(home: string, stopAfter = Infinity) {
-  const host = { env: {}, cwd: home, stdinIsTTY: false, now: () => Date.now(), writeStderr: () => undefined };
+  const clock = { now: () => Date.now(), monotonic: () => ({ ms: performance.now() }) };
+  const host = { env: {}, cwd: home, stdinIsTTY: false, ...clock, writeStderr: () => undefined };
   const warnings: WarningDetail[] = [];
   let safePoints = 0;
   const pace = { budgetMs: 0, safePoint: () => void safePoints++, committed: () => undefined };

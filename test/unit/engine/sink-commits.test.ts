@@ -26,6 +26,8 @@ function context(stop: () => boolean): CommandContext & { reports: Progress[] } 
     reports,
     progress: (done: number, total?: number, unit?: string) => void reports.push({ done, total, unit } as Progress),
     stopRequested: stop,
+    // The call's clock: a sink's commits are timed on it for the budget's pace.
+    now: () => Date.now(),
   };
   return ctx as unknown as CommandContext & { reports: Progress[] };
 }

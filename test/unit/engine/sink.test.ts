@@ -51,6 +51,8 @@ function contextStoppingAt(stopAt: number): CommandContext {
     cwd: world.dir,
     progress: () => void reports++,
     stopRequested: () => reports >= stopAt,
+    // The call's clock: a sink's commits are timed on it for the budget's pace.
+    now: () => Date.now(),
     restore: () => assert.fail('a run with a sink resumes from the sink'),
     checkpoint: () => assert.fail('a run with a sink commits to the sink'),
   };

@@ -9,7 +9,8 @@ const world = tempWorld('call-context-progress');
 
 /** A call whose clock stands still: after the first save, no safe point is due to save again. */
 function call(home: string) {
-  const host = { env: {}, cwd: home, stdinIsTTY: false, now: () => 1_000, writeStderr: () => undefined };
+  const clock = { now: () => 1_000, monotonic: () => ({ ms: 1_000 }) };
+  const host = { env: {}, cwd: home, stdinIsTTY: false, ...clock, writeStderr: () => undefined };
   const published: number[] = [];
   const context = createCallContext({
     host: host as unknown as Host, invocationKey: 'k', argumentsDigest: 'k', stateRoot: home, warnings: [],
