@@ -4,6 +4,7 @@ import type { Progress } from '../../contract/incomplete.js';
 import { IncompleteState, JobState } from '../../contract/vocabulary/job-state.js';
 import { callMeta } from '../program/final-envelope.js';
 import type { Invocation } from '../program/invocation.js';
+import { markAnswerUnseen } from '../program/keyed-replay.js';
 import { inStateDir, inStateDirAsync } from '../storage/state-dir.js';
 import { recordCheck } from './job-words.js';
 import { incompleteEnvelope } from './incomplete-response.js';
@@ -90,7 +91,10 @@ function asCalled(job: JobRecord, inv: Invocation): JobRecord {
 /** What the job another process runs (or ran, unseen) says; an unseen answer, once given, frees the key. */
 async function attached(inv: Invocation, store: JobStore, id: string): Promise<Envelope> {
   const envelope = await waitWithinBudget(inv, store, id);
-  if (store.readStatus(id)?.unseen) store.releaseKey(inv.key, id);
+  if (store.readStatus(id)?.unseen) {
+    markAnswerUnseen(inv, false);
+    store.releaseKey(inv.key, id);
+  }
   return envelope;
 }
 

@@ -6,6 +6,7 @@ import { StopReason } from '../../contract/vocabulary/stop-reason.js';
 import { executeCommand, type Execution } from '../program/execute-command.js';
 import { callMeta, finalEnvelope, workEnded } from '../program/final-envelope.js';
 import type { Invocation } from '../program/invocation.js';
+import { markAnswerUnseen } from '../program/keyed-replay.js';
 import { endJob, endStopped, type Holder } from './job-end.js';
 import type { JobRecord } from './job-record.js';
 import type { JobStore } from './job-store.js';
@@ -148,6 +149,8 @@ function ended(run: Run, execution: Execution, unseen = false): RunOutcome {
   const state = envelope.meta.exit_code === ExitCode.SUCCESS ? JobState.Done : JobState.Failed;
   const checkpoint = workEnded(result.exitCode) ? CheckpointFate.Discard : CheckpointFate.Keep;
   const now = inv.host.now();
+  // Its caller was answered 14: the key's kept answer waits for the continuation, which gets it from the job.
+  if (unseen) markAnswerUnseen(inv, true);
   const ending = { state, now, from: status.workSoFar, answer: envelope, checkpoint, holder: self(run), unseen };
   // An observer that judged this run stalled (it froze) wrote the end first: its answer stands.
   return { kind: 'ended', envelope: endJob(store, job, ending) ?? envelope };

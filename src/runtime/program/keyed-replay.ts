@@ -26,6 +26,11 @@ interface KeptAnswer {
   readonly data: unknown;
   /** What the answer claims, for the writer's answerHolds (its output's size and inode, say). */
   readonly claim?: unknown;
+  /**
+   * The work ended after its caller was answered 14: the next call of the key is that run's continuation, and
+   * gets the job's own answer (not a replay) from the job; only the calls after it are repeats.
+   */
+  readonly unseen?: boolean;
 }
 
 type Keyed = Pick<Invocation, 'command' | 'flags' | 'options' | 'stateRoot' | 'argumentsDigest'>;
@@ -55,7 +60,7 @@ function pathOf(inv: Keyed): string {
 export async function earlierAnswer(inv: Keyed): Promise<CommandResult | undefined> {
   if (!replays(inv) || !inv.options.idempotencyKeyGiven) return undefined;
   const kept = readJsonFile<KeptAnswer>(pathOf(inv));
-  if (!kept) return undefined;
+  if (!kept || kept.unseen) return undefined;
   if (kept.argumentsDigest !== inv.argumentsDigest) return keyReused();
   const holds = inv.command.spec.answerHolds;
   if (holds && !(await holds({ data: kept.data, claim: kept.claim }))) {
@@ -94,4 +99,13 @@ export function keepAnswer(inv: Keyed, result: CommandResult): void {
   const claim = result.claim === undefined ? {} : { claim: result.claim };
   const kept: KeptAnswer = { argumentsDigest: inv.argumentsDigest, data: result.data ?? null, ...claim };
   writeFileAtomic(pathOf(inv), JSON.stringify(kept));
+}
+
+/** Whether the answer kept under the call's key is still to be given, as the run's own, to its continuation. */
+export function markAnswerUnseen(inv: Keyed, unseen: boolean): void {
+  if (!replays(inv)) return;
+  const kept = readJsonFile<KeptAnswer>(pathOf(inv));
+  if (!kept) return;
+  const { unseen: _was, ...rest } = kept;
+  writeFileAtomic(pathOf(inv), JSON.stringify(unseen ? { ...rest, unseen } : rest));
 }
