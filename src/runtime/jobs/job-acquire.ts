@@ -7,13 +7,12 @@ import { adoptSpool } from '../storage/stdin-spool.js';
 import { DEFAULT_IDLE_TIMEOUT_MS } from './budget.js';
 import { newJobId } from './job-id.js';
 import { STATUS_GRACE_MS, Verdict } from './job-liveness.js';
+import { CONTINUED_ENDS } from './job-end.js';
 import { settleJob } from './job-outcomes.js';
 import { heartbeatOf, identityFields, type JobRecord } from './job-record.js';
 import type { JobStore } from './job-store.js';
 import { identityOf } from './process-identity.js';
 import { argvWithoutSecrets } from './argv-secrets.js';
-
-const CHECKPOINT_KEPT: readonly JobState[] = [JobState.Lost, JobState.Stalled];
 
 /** The job of an invocation: one this call runs, or one another process runs that the call attaches to. */
 export type Acquired =
@@ -59,7 +58,8 @@ export async function acquireJob(inv: Invocation, store: JobStore): Promise<Acqu
       const now = inv.host.now();
       const self = { ...identityFields(identityOf(inv.host.pid)), ...heartbeatOf(inv.host.monotonic()) };
       const from = carried ? { progress: carried } : {};
-      store.create(job, { state: JobState.Running, ...self, startedAt: now, updatedAt: now, progressAt: now, ...from });
+      const running = { state: JobState.Running, ...self, startedAt: now, updatedAt: now, progressAt: now };
+      store.create(job, { ...running, ...from });
       if (inv.stdinPath) adoptSpool(inv.stdinPath, store.dir(id));
       store.takeLease(id, inv.host.pid);
       return { kind: 'own', job };
@@ -85,8 +85,9 @@ export async function acquireJob(inv: Invocation, store: JobStore): Promise<Acqu
         const status = settled.status;
         // An answer its caller has not seen yet is the identical call's; after that the key goes to a new job.
         if (status?.unseen) return { kind: 'attach', id: claim.id };
-        // A job found lost or stalled (now or before) kept its checkpoint; one cancelled or timed out did not.
-        if (status && CHECKPOINT_KEPT.includes(status.state)) carried = status.progress;
+        // A job found lost or stalled (now or by an earlier observer, which left it the key) kept its checkpoint;
+        // one cancelled or timed out did not.
+        if (status && CONTINUED_ENDS.includes(status.state)) carried = status.progress;
         store.releaseKey(inv.key, claim.id);
         continue;
       }

@@ -1,5 +1,5 @@
 import type { Envelope } from '../../contract/envelope.js';
-import { isTerminal, type JobState } from '../../contract/vocabulary/job-state.js';
+import { JobState, isTerminal } from '../../contract/vocabulary/job-state.js';
 import { CAUSE_OF_STOP, type StopReason } from '../../contract/vocabulary/stop-reason.js';
 import { discardCheckpoint } from '../program/call-context.js';
 import type { JobRecord, JobStatus } from './job-record.js';
@@ -7,6 +7,14 @@ import type { JobStore } from './job-store.js';
 import type { ProcessIdentity } from './process-identity.js';
 import { fallbackOutcome } from './stop-answers.js';
 import { CheckpointFate, STOP_TABLE } from './stop-table.js';
+
+/**
+ * Ends the identical call continues from: the job kept its checkpoint, and the progress it kept is where the next
+ * job starts. The key stays with such a job until that call takes it over (job-acquire.ts), so the progress reaches
+ * the next job even when an observer wrote the end long before: a call forced before its first safe point answers
+ * that progress, never less.
+ */
+export const CONTINUED_ENDS: readonly JobState[] = [JobState.Lost, JobState.Stalled];
 
 /** Who held the job, and how that hold ends with it. */
 export type Holder =
@@ -46,7 +54,7 @@ export interface JobEnding {
  * whoever writes it first, the job itself or an observer, wins and nobody
  * replaces it), the checkpoint (when discarded), the holder's lease, then
  * the invocation key (so the next identical call makes a new job only once
- * this one's end is written). A pause is written the same way unless the
+ * this one's end is written; a continued end keeps it, CONTINUED_ENDS). A pause is written the same way unless the
  * job already ended. Returns the answer that stands: this one, or the end
  * written first.
  */
@@ -58,7 +66,7 @@ export function endJob(store: JobStore, job: JobRecord, ending: JobEnding): Enve
   if (!terminal) store.writeStatus(job.id, status);
   if (ending.checkpoint === CheckpointFate.Discard) discardCheckpoint(store.root, job.key);
   releaseHolder(store, job, ending.holder);
-  if (terminal && !ending.unseen) store.releaseKey(job.key, job.id);
+  if (terminal && !ending.unseen && !CONTINUED_ENDS.includes(ending.state)) store.releaseKey(job.key, job.id);
   return ending.answer;
 }
 

@@ -82,7 +82,10 @@ export function unreadableEnvelope(id: string): Envelope {
   });
 }
 
-/** Marks a job lost (its end, key released) so every later reader agrees at once; returns the answer that stands. */
+/**
+ * Marks a job lost (its end) so every later reader agrees at once; returns the answer that stands. The key stays
+ * with it: the identical call continues from the progress it kept (CONTINUED_ENDS).
+ */
 export function markLost(store: JobStore, job: JobRecord, pid: number | undefined, now: number): Envelope {
   const answer = lostEnvelope(store, job, pid, now, now);
   const from = store.readStatus(job.id);
