@@ -148,11 +148,15 @@ async function startWith(spec: QueueWorkerSpec, opened: (() => Promise<unknown>)
   const excluded = new Map<string, string>();
   let done = 0;
   let giveUp: (job: Job<ChunkJobData, ChunkJobResult>, task: ChunkTask) => void = () => undefined;
+  const sweep = await startLeftoverSweep(spec.url);
+  opened.push(() => sweep.close());
   /** Left out of the job's run: the chunk goes back to the queue, for a worker that reads the input right. */
   const handBack = async (job: Job<ChunkJobData, ChunkJobResult>, token: string | undefined, run: string) => {
     // Not after its coordinator ended the run (and removed the list): the chunk is swept with the run.
     if (await isLive(client, run)) await leaveOut(client, run, self, excluded.get(run)!);
     await job.moveToDelayed(Date.now() + HAND_BACK_MS, token);
+    // Its run may have ended while this worker held the chunk (then its coordinator could not remove it).
+    sweep.dropIfEnded(job.id);
     throw new DelayedError();
   };
   const runJob = async (job: Job<ChunkJobData, ChunkJobResult>, token?: string): Promise<ChunkJobResult> => {
@@ -202,8 +206,6 @@ async function startWith(spec: QueueWorkerSpec, opened: (() => Promise<unknown>)
   });
   opened.push(() => worker.close(true));
   worker.on('error', () => undefined); // a lost connection: ioredis reconnects, BullMQ resumes
-  const sweep = await startLeftoverSweep(spec.url);
-  opened.push(() => sweep.close());
   worker.on('completed', (job) => sweep.dropIfEnded(job.id));
   worker.on('failed', (job) => sweep.dropIfEnded(job?.id));
   const entry = {
