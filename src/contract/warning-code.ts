@@ -8,5 +8,7 @@ export const WarningCode = {
   WorkerLeftOut: 'WORKER_LEFT_OUT',
   /** No live queue worker of the coordinator's build: its chunks wait (and the call gives up after a bound). */
   NoLiveWorker: 'NO_LIVE_WORKER',
+  /** A job whose record cannot be trusted (edited, or another program's): a listing leaves it out. */
+  JobRecordInvalid: 'JOB_RECORD_INVALID',
 } as const;
 export type WarningCode = (typeof WarningCode)[keyof typeof WarningCode];

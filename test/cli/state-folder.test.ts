@@ -113,10 +113,13 @@ describe('a tampered job.json is refused (JOB_RECORD_INVALID, 4), never printed 
   const env = { DEMO_JOBS_HOME: home, STINT_HOME: home, AGENT_CALL_BUDGET_MS: '300' };
   const args = ['count', '100000', '--step-ms', '20'];
 
-  test('its programWords edited: job status, job wait, the identical call and follow all refuse it', async () => {
+  test('its programWords edited: job status, job wait, the identical call and follow refuse it; listings leave it out', async () => {
     const started = await runJson(args, { program, env, cwd: world.dir });
     assert.equal(started.run.code, 14, started.run.stdout);
     const id = (started.envelope.data as { job_id: string }).job_id;
+    const other = await runJson(['count', '100001', '--step-ms', '20'], { program, env, cwd: world.dir });
+    assert.equal(other.run.code, 14, other.run.stdout);
+    const otherId = (other.envelope.data as { job_id: string }).job_id;
     const file = join(home, 'jobs', id, 'job.json');
     const record = JSON.parse(readFileSync(file, 'utf8')) as { programWords: string[] };
     writeFileSync(file, JSON.stringify({ ...record, programWords: ['sh', '-c', `touch ${marker}; echo`] }));
@@ -135,11 +138,22 @@ describe('a tampered job.json is refused (JOB_RECORD_INVALID, 4), never printed 
         assert.doesNotMatch(run.stdout, /touch /, 'the tampered words are not printed');
       }
       assert.equal(existsSync(marker), false, 'nor run');
+      // A listing leaves it out, warns of it by id, and still lists the other jobs.
+      for (const call of [['job', 'list'], ['job', 'prune', '--dry-run']]) {
+        const { run, envelope } = await runJson(call, { program, env, cwd: world.dir });
+        assert.equal(run.code, 0, `${call.join(' ')}: ${run.stdout}`);
+        assert.doesNotMatch(run.stdout, /touch /, 'the tampered words are not printed');
+        assert.deepEqual(envelope.warnings.map((w) => [w.code, w.context?.['job_id']]), [['JOB_RECORD_INVALID', id]]);
+        const listed = call[1] === 'list' ? (envelope.data as unknown as { job_id: string }[]) : undefined;
+        if (listed) assert.deepEqual(listed.map((job) => job.job_id), [otherId]);
+      }
     } finally {
-      // Its supervisor still holds the true record: put it back and cancel the job.
+      // Its supervisor still holds the true record: put it back and cancel the jobs.
       writeFileSync(file, JSON.stringify(record));
-      const cancel = await runJson(['job', 'cancel', id, '--yes'], { program, env, cwd: world.dir });
-      assert.equal(cancel.run.code, 0, cancel.run.stdout);
+      for (const job of [id, otherId]) {
+        const cancel = await runJson(['job', 'cancel', job, '--yes'], { program, env, cwd: world.dir });
+        assert.equal(cancel.run.code, 0, cancel.run.stdout);
+      }
     }
   });
 });

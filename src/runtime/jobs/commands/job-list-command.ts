@@ -9,7 +9,7 @@ import { SideEffects } from '../../../contract/vocabulary/side-effects.js';
 import type { CommandResult, CommandSpec } from '../../program/command-spec.js';
 import { STATE_FOLDER_EXIT_CODES, type JobCommandDeps } from './job-command-parts.js';
 import type { JobView } from './job-view.js';
-import { jobRows, viewsOfRows, type JobRow } from './job-walk.js';
+import { jobRows, refusals, viewsOfRows, type JobRow } from './job-walk.js';
 
 export const DEFAULT_LIMIT = 100;
 
@@ -59,10 +59,11 @@ export function jobListCommand({ storeOf }: JobCommandDeps): CommandSpec {
       // A full sweep reads every job: this call's walk already leaves the expired out.
       store.sweepWhenDue(ctx.now());
       const state = flags['state'] as JobState | undefined;
-      const matching = jobRows(store, ctx.now()).filter((row) => state === undefined || row.state === state);
+      const { refused, warnings } = refusals();
+      const matching = jobRows(store, ctx.now(), refused).filter((row) => state === undefined || row.state === state);
       const rest = matching.filter((row) => row.position > after);
       const rows = rest.slice(0, flags['limit'] as number);
-      const page = viewsOfRows(store, rows, ctx.now());
+      const page = viewsOfRows(store, rows, ctx.now(), refused);
       const hasMore = rest.length > rows.length;
       const pagination = {
         total: matching.length,
@@ -76,7 +77,7 @@ export function jobListCommand({ storeOf }: JobCommandDeps): CommandSpec {
         const { columnsOf, jobTable } = await import('./job-table.js');
         return jobTable(page, ctx.stdoutWidth ?? columnsOf(ctx.env)) + more;
       };
-      return { exitCode: ExitCode.SUCCESS, data: page, meta: { pagination }, text };
+      return { exitCode: ExitCode.SUCCESS, data: page, meta: { pagination }, warnings: warnings(), text };
     },
     text: async (data, view) => (await import('./job-table.js')).jobTable(data as JobView[], view.width),
   };

@@ -9,7 +9,7 @@ import { DELETE_SLICE_MS, PrunedJobs } from '../pruned-jobs.js';
 import { STATE_FOLDER_EXIT_CODES, type JobCommandDeps } from './job-command-parts.js';
 import { DEFAULT_LIMIT } from './job-list-command.js';
 import type { JobView } from './job-view.js';
-import { jobRows, viewsOfRows, type JobRow } from './job-walk.js';
+import { jobRows, refusals, viewsOfRows, type JobRow, type Refused } from './job-walk.js';
 import { KeyedAnswers } from './keyed-answers.js';
 
 /** What `job prune` did (data.effect). */
@@ -23,9 +23,9 @@ export const PruneEffect = { Removed: 'removed', WouldRemove: 'would_remove' } a
 export const PRUNE_SHOWN = DEFAULT_LIMIT;
 
 /** The jobs that ended (judged now) at least `olderThanMs` ago, oldest first; running and paused ones never. */
-function endedJobs(store: JobStore, now: number, olderThanMs: number): JobRow[] {
+function endedJobs(store: JobStore, now: number, olderThanMs: number, refused: Refused): JobRow[] {
   // An ended job's status was last written when it ended.
-  return jobRows(store, now).filter((row) => isTerminal(row.state) && now - row.updatedAt >= olderThanMs);
+  return jobRows(store, now, refused).filter((row) => isTerminal(row.state) && now - row.updatedAt >= olderThanMs);
 }
 
 /** Takes the jobs out of the state folder (those another call took first are not counted), then deletes for a slice. */
@@ -83,13 +83,16 @@ export function jobPruneCommand({ storeOf }: JobCommandDeps): CommandSpec {
       const answers = new KeyedAnswers(store, 'prune');
       const earlier = dryRun ? 'go' : answers.earlier(options, `older-than ${olderThan}`);
       if (earlier !== 'go') return earlier;
-      const ended = endedJobs(store, ctx.now(), olderThan);
+      const { refused, warnings } = refusals();
+      const ended = endedJobs(store, ctx.now(), olderThan, refused);
       // Read before the folders move away.
-      const shown = viewsOfRows(store, ended.slice(0, PRUNE_SHOWN), ctx.now());
+      const shown = viewsOfRows(store, ended.slice(0, PRUNE_SHOWN), ctx.now(), refused);
       const jobs = dryRun ? ended : removeJobs(store, ended, () => ctx.now());
       const effect = dryRun ? PruneEffect.WouldRemove : PruneEffect.Removed;
       const data = { effect, ...summaryOf(jobs, shown) };
-      const result = { exitCode: ExitCode.SUCCESS, data, ...(dryRun ? { meta: { dry_run: true } } : {}) };
+      const result = {
+        exitCode: ExitCode.SUCCESS, data, warnings: warnings(), ...(dryRun ? { meta: { dry_run: true } } : {}),
+      };
       if (!dryRun) answers.keep(options, `older-than ${olderThan}`, result);
       const verb = dryRun ? 'Would remove' : 'Removed';
       const more = data.count - data.jobs.length;

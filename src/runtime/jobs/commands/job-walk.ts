@@ -1,4 +1,9 @@
+import type { WarningDetail } from '../../../contract/envelope.js';
+import { ErrorCode } from '../../../contract/error-code.js';
+import { StintError } from '../../../contract/stint-error.js';
 import { JobState } from '../../../contract/vocabulary/job-state.js';
+import { WarningCode } from '../../../contract/warning-code.js';
+import type { JobRecord } from '../job-record.js';
 import { EndedIndex, type EndedEntry } from '../ended-index.js';
 import { settleJob } from '../job-outcomes.js';
 import { systemMonotonic } from '../../monotonic-clock.js';
@@ -32,9 +37,33 @@ export const SETTLED_MS = 60_000;
 const settled = (entry: EndedEntry, now: number): boolean =>
   KEPT_ENDS.includes(entry.state) && now - (entry.endedAt ?? entry.updatedAt) > SETTLED_MS;
 
+/** Told each job a listing leaves out because its record is refused (JOB_RECORD_INVALID), as a warning. */
+export type Refused = (warning: WarningDetail) => void;
+
+/** The job's record, or undefined when it is gone or refused: one refused record does not fail the listing. */
+function trusted(store: JobStore, id: string, refused: Refused): JobRecord | undefined {
+  try {
+    return store.readRecord(id);
+  } catch (error) {
+    if (!(error instanceof StintError) || error.code !== ErrorCode.JobRecordInvalid) throw error;
+    const message = `${error.message}; left out: remove its folder (jobs/${id} in the state folder)`;
+    refused({ code: WarningCode.JobRecordInvalid, message, context: { job_id: id } });
+    return undefined;
+  }
+}
+
+/** The warnings of a listing's refused jobs, once each. */
+export function refusals(): { refused: Refused; warnings: () => WarningDetail[] } {
+  const byJob = new Map<unknown, WarningDetail>();
+  return {
+    refused: (warning) => void byJob.set(warning.context?.['job_id'], warning),
+    warnings: () => [...byJob.values()],
+  };
+}
+
 /** Reads and judges a job the index does not know (a job found stalled or lost is ended so). */
-function judged(store: JobStore, id: string, now: number): EndedEntry | undefined {
-  const job = store.readRecord(id);
+function judged(store: JobStore, id: string, now: number, refused: Refused): EndedEntry | undefined {
+  const job = trusted(store, id, refused);
   const status = job && settleJob(store, job, { look: { now, reading: systemMonotonic() } }).status;
   if (!job || !status) return undefined;
   const { state, updatedAt, endedAt } = status;
@@ -46,13 +75,13 @@ function judged(store: JobStore, id: string, now: number): EndedEntry | undefine
  * ended jobs, the others (and ended ones it does not know yet) from their
  * files, judged. Jobs past their retention are left out (the next sweep removes them).
  */
-export function jobRows(store: JobStore, now: number): JobRow[] {
+export function jobRows(store: JobStore, now: number, refused: Refused): JobRow[] {
   const index = new EndedIndex(store.root);
   const known = index.read();
   const learned: EndedEntry[] = [];
   const kept: EndedEntry[] = [];
   for (const id of store.names()) {
-    const entry = known.get(id) ?? judged(store, id, now);
+    const entry = known.get(id) ?? judged(store, id, now, refused);
     if (!entry) continue;
     if (!known.has(id) && settled(entry, now)) learned.push(entry);
     if (!isExpired(entry, now)) kept.push(entry);
@@ -64,11 +93,11 @@ export function jobRows(store: JobStore, now: number): JobRow[] {
 }
 
 /** The whole view of a row, from its job's files; undefined when they went meanwhile. */
-export function viewOfRow(store: JobStore, row: JobRow, now: number): JobView | undefined {
-  const job = store.readRecord(row.id);
+export function viewOfRow(store: JobStore, row: JobRow, now: number, refused: Refused): JobView | undefined {
+  const job = trusted(store, row.id, refused);
   const status = job && settleJob(store, job, { look: { now, reading: systemMonotonic() } }).status;
   return job && status ? viewOf(job, status, now) : undefined;
 }
 
-export const viewsOfRows = (store: JobStore, rows: readonly JobRow[], now: number): JobView[] =>
-  rows.flatMap((row) => viewOfRow(store, row, now) ?? []);
+export const viewsOfRows = (store: JobStore, rows: readonly JobRow[], now: number, refused: Refused): JobView[] =>
+  rows.flatMap((row) => viewOfRow(store, row, now, refused) ?? []);
