@@ -118,6 +118,28 @@ describe('running jobs and continuation', () => {
     assert.deepEqual(status.envelope, end.envelope, 'an ended job answers its stored response');
   });
 
+  test('a job that ended with nobody waiting: the identical call gets its answer; only the next one runs anew', async () => {
+    const env = freshHome({ AGENT_CALL_BUDGET_MS: '300' });
+    const first = await runJson(['count', '60', '--step-ms', '20'], { program: demo, env });
+    assert.equal(first.run.code, 14, first.run.stdout);
+    const id = incompleteOf(first.envelope).job_id;
+    // The fact that it ended: its end is written (nobody waits on it meanwhile).
+    const endFile = `${env.STINT_HOME}/jobs/${id}/end.json`;
+    for (let looks = 0; !existsSync(endFile); looks++) {
+      assert.ok(looks < 6_000, 'the job ends');
+      await sleep(50);
+    }
+    const whole = await runJson(['count', '60', '--step-ms', '1', '--budget', '0'], { program: demo, env: freshHome() });
+    const again = await runJson(['count', '60', '--step-ms', '20'], { program: demo, env });
+    assert.equal(again.run.code, 0, again.run.stdout);
+    assert.deepEqual(again.envelope.data, whole.envelope.data, "the finished job's answer, not the work started over");
+    assert.deepEqual(readdirSync(`${env.STINT_HOME}/jobs`), [id], 'no new job');
+    const next = await runJson(['count', '60', '--step-ms', '20'], { program: demo, env });
+    assert.equal(next.run.code, 14, next.run.stdout);
+    assert.notEqual(incompleteOf(next.envelope).job_id, id, 'its answer given, the key is free: a new run');
+    await runShell(incompleteOf(next.envelope).cancel_command, env);
+  });
+
   test('the identical invocation attaches to the running job; 10 identical calls at once start one job', async () => {
     const env = freshHome({ AGENT_CALL_BUDGET_MS: '300' });
     // Long enough (8 s) to be running still when the repeat comes, however loaded the machine.

@@ -105,7 +105,9 @@ async function settle(run: Run, execution: Execution, asked: StopReason | undefi
   await execution.finish(false);
   const { result } = execution;
   if (result.exitCode === ExitCode.INCOMPLETE) return stopped(run, asked ?? StopReason.Budget, result.data);
-  return ended(run, execution, run.answered === true);
+  // A supervisor's answer reaches no caller as it ends: the next one to wait on the job (or the identical call)
+  // gets it, and only then is the key let go, so that call never starts the finished work over.
+  return ended(run, execution, run.answered === true || run.mode === RunMode.Supervisor);
 }
 
 /** After the answer: the work's first safe point (the stop is already asked for), within a bound. */
