@@ -1,4 +1,4 @@
-import type { CommandContext } from '../runtime/program/command-spec.js';
+import type { CommandContext } from '../runtime/authoring/command-spec.js';
 import { fingerprintOf, inspectInput } from './input-file.js';
 import { foldFiles, type FileEnd, type ReadableFile } from './process-files.js';
 import { foldIntoSink } from './sink-run.js';

@@ -2,15 +2,15 @@ import { ErrorCode } from '../contract/error-code.js';
 import type { Progress } from '../contract/incomplete.js';
 import { StintError } from '../contract/stint-error.js';
 import { ProgressUnit } from '../contract/vocabulary/progress-unit.js';
-import type { CommandContext } from '../runtime/program/command-spec.js';
+import type { CommandContext } from '../runtime/authoring/command-spec.js';
 import type { ChunkPool, WorkerPool } from './chunk-pool.js';
 import { choosePool } from './pool-choice.js';
 import { DEFAULT_MAX_RECORD_BYTES, runChunked, type Fold, type Watermark } from './chunked-run.js';
-import type { Framing } from './framing.js';
+import type { Framing } from './worker/framing.js';
 import { fingerprintOf, inspectInput, STDIN_PATH, type InputFile } from './input-file.js';
 import { workerFailedError } from './worker-failed.js';
 import { runGunzipped } from './gzip-run.js';
-import type { WireError } from './worker-protocol.js';
+import type { WireError } from './worker/worker-protocol.js';
 
 /** A named input that could be opened: its path as given, absolute path, size, mtime and inode. */
 export type ReadableFile = InputFile & { readonly kind: 'file' };

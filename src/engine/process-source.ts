@@ -2,7 +2,7 @@ import { ErrorCode } from '../contract/error-code.js';
 import type { Progress } from '../contract/incomplete.js';
 import { StintError } from '../contract/stint-error.js';
 import { ProgressUnit } from '../contract/vocabulary/progress-unit.js';
-import type { CommandContext } from '../runtime/program/command-spec.js';
+import type { CommandContext } from '../runtime/authoring/command-spec.js';
 import { driveFold, type FoldOver } from './fold-loop.js';
 
 /** One chunk of a source, with the cursor that resumes just after it. */

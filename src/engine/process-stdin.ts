@@ -1,6 +1,6 @@
 import { ErrorCode } from '../contract/error-code.js';
 import { StintError } from '../contract/stint-error.js';
-import type { CommandContext } from '../runtime/program/command-spec.js';
+import type { CommandContext } from '../runtime/authoring/command-spec.js';
 import { inspectInput } from './input-file.js';
 import { foldOneFile, type FileOutcome, type FileWork } from './process-file.js';
 

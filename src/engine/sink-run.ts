@@ -3,7 +3,7 @@ import { ErrorCode } from '../contract/error-code.js';
 import type { Progress } from '../contract/incomplete.js';
 import { StintError } from '../contract/stint-error.js';
 import { ProgressUnit } from '../contract/vocabulary/progress-unit.js';
-import type { CommandContext } from '../runtime/program/command-spec.js';
+import type { CommandContext } from '../runtime/authoring/command-spec.js';
 import { choosePool } from './pool-choice.js';
 import { DEFAULT_MAX_RECORD_BYTES, runChunked, type SafePoint, type Watermark } from './chunked-run.js';
 import type { FileOutcome, FileWork } from './file-work.js';

@@ -7,7 +7,7 @@ import { REPO_ROOT } from '../helpers/paths.js';
 // Imports flow one way: contract <- runtime <- engine <- commands; client
 // sees the contract only (so `stint follow`, a command, may use it); bin sits on top. Worker-side files import only the
 // contract and engine worker helpers. This test reads src/ and keeps it so.
-const RANK: Record<string, number> = { contract: 0, runtime: 1, engine: 2, commands: 3, client: 3, bin: 4 };
+const RANK: Record<string, number> = { contract: 0, runtime: 1, engine: 2, program: 3, commands: 3, client: 3, bin: 4 };
 const SRC = join(REPO_ROOT, 'src');
 
 function sources(dir: string): string[] {
@@ -58,13 +58,13 @@ test('no import cycles', () => {
 // module exporting `map` or `mapWindow`), and all they import. They import only these, and no package:
 const WORKER_ALLOWED: Readonly<Record<string, string>> = {
   'contract/': 'pure codes, errors and vocabularies',
-  'engine/worker-start.cts': "the thread's entry",
-  'engine/worker-entry.ts': 'the task handler the entry loads',
-  'engine/worker-protocol.ts': 'the messages between the threads (types)',
-  'engine/chunk-reader.ts': "reads and frames one chunk of the file",
-  'engine/framing.ts': 'where records start, over bytes',
-  'engine/csv-records.ts': 'the CSV record parser window maps share',
-  'engine/packed-output.ts': 'the packed buffer a map fills',
+  'engine/worker/worker-start.cts': "the thread's entry",
+  'engine/worker/worker-entry.ts': 'the task handler the entry loads',
+  'engine/worker/worker-protocol.ts': 'the messages between the threads (types)',
+  'engine/worker/chunk-reader.ts': "reads and frames one chunk of the file",
+  'engine/worker/framing.ts': 'where records start, over bytes',
+  'engine/worker/csv-records.ts': 'the CSV record parser window maps share',
+  'engine/worker/packed-output.ts': 'the packed buffer a map fills',
   'commands/stint-codes.ts': "stint's own declared codes (contract only), which its maps raise",
 };
 /**
@@ -81,7 +81,7 @@ const allowedOnWorker = (from: string, to: string): boolean =>
   || sameCommand(from, to);
 
 test('worker-side modules import only the contract and the worker helpers', () => {
-  const roots = [join(SRC, 'engine', 'worker-start.cts'), ...sources(SRC).filter(isMapModule)];
+  const roots = [join(SRC, 'engine', 'worker', 'worker-start.cts'), ...sources(SRC).filter(isMapModule)];
   for (const map of ['csv-stats-map.ts', 'import-map.ts']) assert.ok(roots.some((file) => file.endsWith(map)), map);
   const seen = new Set<string>();
   const violations: string[] = [];

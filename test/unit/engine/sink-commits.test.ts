@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sinkCommits } from '../../../src/engine/sink-run.js';
 import type { Sink, SinkMark } from '../../../src/engine/sink.js';
-import type { CommandContext } from '../../../src/runtime/program/command-spec.js';
+import type { CommandContext } from '../../../src/runtime/authoring/command-spec.js';
 import type { Progress } from '../../../src/contract/incomplete.js';
 import { ProgressUnit } from '../../../src/contract/vocabulary/progress-unit.js';
 
