@@ -37,7 +37,8 @@ const isImportMetaUrl = (node: ts.Node): boolean =>
 /** The specifier a node names, and how, when it is one of the references the rules judge. */
 function specifierOf(node: ts.Node): { kind: ReferenceKind; text: string } | undefined {
   if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
-    return { kind: node.importClause ? ReferenceKind.Import : ReferenceKind.SideEffect, text: node.moduleSpecifier.text };
+    const kind = node.importClause ? ReferenceKind.Import : ReferenceKind.SideEffect;
+    return { kind, text: node.moduleSpecifier.text };
   }
   if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
     return { kind: ReferenceKind.Export, text: node.moduleSpecifier.text };
@@ -61,7 +62,8 @@ export function referencesOf(path: string, files: SourceFiles): Reference[] {
     const named = specifierOf(node);
     if (named) {
       const relative = named.text.startsWith('.');
-      found.push({ kind: named.kind, relative, target: relative ? resolveTarget(path, named.text, files) : named.text });
+      const target = relative ? resolveTarget(path, named.text, files) : named.text;
+      found.push({ kind: named.kind, relative, target });
     }
     ts.forEachChild(node, visit);
   };

@@ -30,7 +30,8 @@ const TARGETS = {
   'runtime/storage/atomic-file.ts': 'export const writeAtomic = 1;\n',
   'runtime/jobs/job-store.ts': 'export const store = 1;\n',
   'engine/queue/queue-pool.ts': 'export const pool = 1;\n',
-  'engine/worker/framing.ts': "import { ErrorCode } from '../../contract/error-code.js';\nexport const f = ErrorCode;\n",
+  'engine/worker/framing.ts':
+    "import { ErrorCode } from '../../contract/error-code.js';\nexport const f = ErrorCode;\n",
 };
 
 test('src/ keeps the layout: layers, runtime ranks and the worker side', () => {
@@ -52,7 +53,8 @@ test('sources that keep the rules are not reported', () => {
     'commands/analyze/map/helper.ts': "import 'node:fs';\n",
     'commands/analyze/analyze-run.ts': "import { store } from '../../runtime/jobs/job-store.js';\n"
       + "export const MAP = new URL('./map/stats-map.js', import.meta.url).href + store;\n",
-    'runtime/jobs/job-end.ts': "import { writeAtomic } from '../storage/atomic-file.js';\nexport const e = writeAtomic;\n",
+    'runtime/jobs/job-end.ts':
+      "import { writeAtomic } from '../storage/atomic-file.js';\nexport const e = writeAtomic;\n",
   });
   assert.deepEqual(layeringViolations(clean), []);
 });
@@ -99,7 +101,8 @@ test("a map module outside a map/ folder, and a map reaching another command's m
 test('an upward import between runtime sub-folders is reported, and so is an unranked one', () => {
   const sources = files({
     ...TARGETS,
-    'runtime/storage/checkpoint.ts': "import type { store } from '../jobs/job-store.js';\nexport type S = typeof store;\n",
+    'runtime/storage/checkpoint.ts':
+      "import type { store } from '../jobs/job-store.js';\nexport type S = typeof store;\n",
     'runtime/program.ts': "export * from './storage/atomic-file.js';\n",
     'runtime/misc/thing.ts': 'export const thing = 1;\n',
   });
@@ -114,7 +117,8 @@ test('program and commands never import each other; client sees the contract alo
   const sources = files({
     ...TARGETS,
     'program/program.ts': "export { run } from '../commands/analyze/analyze-run.js';\n",
-    'commands/analyze/analyze-run.ts': "import { p } from '../../program/builtins/manifest-command.js';\nexport const run = p;\n",
+    'commands/analyze/analyze-run.ts':
+      "import { p } from '../../program/builtins/manifest-command.js';\nexport const run = p;\n",
     'program/builtins/manifest-command.ts': 'export const p = 1;\n',
     'client/loop.ts': "import { store } from '../runtime/jobs/job-store.js';\nexport const l = store;\n",
     'engine/process-file.ts': "import { p } from '../program/builtins/manifest-command.js';\nexport const e = p;\n",
