@@ -1,5 +1,5 @@
 import { isTerminal, JobState } from '../../../contract/vocabulary/job-state.js';
-import { checkpointHeld } from '../../../runtime/call/call-context.js';
+import { checkpointHeld } from '../../../runtime/storage/checkpoint-folder.js';
 import type { JobRecord, JobStatus } from '../../../runtime/jobs/job-record.js';
 import type { JobStore } from '../../../runtime/jobs/job-store.js';
 import { commandLineOf } from './job-view.js';
