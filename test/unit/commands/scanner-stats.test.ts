@@ -6,7 +6,9 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { map } from '../../../src/commands/analyze/map/csv-stats-map.js';
-import { scannerFieldHash, scannerIsoInstant, setScannerLimits } from '../../../src/commands/analyze/map/csv-scanner.js';
+import {
+  scannerFieldHash, scannerIsoInstant, setScannerLimits,
+} from '../../../src/commands/analyze/map/csv-scanner.js';
 import {
   mergeTableStats, newTableStats, summarizeColumn, type TableStats,
 } from '../../../src/commands/analyze/map/column-stats.js';
