@@ -138,12 +138,16 @@ test('a cycle is reported', () => {
   assert.deepEqual(importCycles(sources), ['engine/a.ts -> engine/b.ts -> engine/a.ts']);
 });
 
-test("the README's Layout names every layer and runtime's sub-folders in their ranks", () => {
+test("the README's Layout lists every layer below those it sees, and runtime's sub-folders in their ranks", () => {
   const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
   const section = readme.slice(readme.indexOf('\n## Layout\n'));
   const block = section.slice(section.indexOf('```'), section.indexOf('```', section.indexOf('```') + 3));
   const missing = Object.keys(LAYER_SEES).filter((layer) => !block.includes(`src/${layer}/`));
   assert.deepEqual(missing, []);
+  const line = (layer: string): number => block.indexOf(`\nsrc/${layer}/`);
+  const below = Object.entries(LAYER_SEES).flatMap(([layer, sees]) =>
+    sees.filter((seen) => line(seen) > line(layer)).map((seen) => `${layer} sees ${seen}, listed below it`));
+  assert.deepEqual(below, []);
   const runtime = block.slice(block.indexOf('src/runtime/'), block.indexOf('src/engine/'));
   const positions = RUNTIME_RANKS.map((folder) => runtime.indexOf(`${folder}/ (`));
   assert.ok(positions.every((at) => at >= 0), `each of ${RUNTIME_RANKS.join(', ')} is described`);
