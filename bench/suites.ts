@@ -13,7 +13,7 @@ import { IMPORT_CHUNK_SIZE } from '../src/commands/engine-flags.js';
 import { duckDbStats, loadDuckDb } from './duckdb-baseline.js';
 import { jobScaleFigures } from './job-scale.js';
 import { mbps, median, timeCommand, type Figure } from './measure.js';
-import { CHECKPOINT_INTERVAL_MS } from '../src/runtime/program/call-context.js';
+import { CHECKPOINT_INTERVAL_MS } from '../src/runtime/call/call-checkpoint.js';
 import { byteScan } from '../src/commands/bench/byte-scan.js';
 import { checkpointWriter } from '../src/commands/bench/checkpoint-write.js';
 

@@ -6,24 +6,24 @@
  */
 
 // Declaring commands and programs.
-export { defineCommand } from './runtime/program/define-command.js';
-export type { Program, ProgramSpec } from './runtime/program/program.js';
+export { defineCommand } from './runtime/authoring/define-command.js';
+export type { Program, ProgramSpec } from './program/program.js';
 // With the `worker` command, which runs the chunks of calls given --queue.
-export { createProgram } from './commands/worker/program-with-worker.js';
+export { createProgram } from './program/program-with-worker.js';
 export type { ProgramIdentity } from './runtime/cli/help-text.js';
 export type {
   CommandSpec, CommandInput, CommandResult, FlagSpec, FlagType, FlagValues, PositionalSpec, PositionalType,
   PositionalValues, Interruption, StdinSpec, FrameworkOptions,
-} from './runtime/program/command-spec.js';
+} from './runtime/authoring/command-spec.js';
 export type { ExitCodeEntry } from './contract/exit-code.js';
 
 // Running a program as this process.
 export { runCli } from './bin/run-cli.js';
 export { installSignalRouter } from './bin/signal-router.js';
-export type { Host, Cancel } from './runtime/host.js';
+export type { Host, Cancel } from './runtime/authoring/host.js';
 
 // What a handler sees and returns.
-export type { CommandContext, Restored, StreamOut } from './runtime/program/command-spec.js';
+export type { CommandContext, Restored, StreamOut } from './runtime/authoring/command-spec.js';
 export type { Envelope, ErrorDetail, FieldError, WarningDetail } from './contract/envelope.js';
 export type { Progress } from './contract/incomplete.js';
 export { outcomeOf, type Outcome, type Established, type Unresolved } from './contract/outcome.js';
@@ -49,8 +49,8 @@ export {
   levelSink, levelWrites, type LevelBatch, type LevelWrites, type LevelSinkSpec,
 } from './engine/level-sink.js';
 export type { Fold, FoldChunk, Watermark } from './engine/chunked-run.js';
-export type { WireError } from './engine/worker-protocol.js';
-export { Framing } from './engine/framing.js';
+export type { WireError } from './engine/worker/worker-protocol.js';
+export { Framing } from './engine/worker/framing.js';
 
 // The vocabularies a declaration or a handler uses, by name.
 export { ExitCode } from './contract/exit-code.js';

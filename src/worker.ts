@@ -5,7 +5,7 @@
  * and the handler's outcome names that code.
  * @packageDocumentation
  */
-export type { ChunkInfo, ChunkMap, WindowInfo, WindowMap, WindowResult } from './engine/worker-protocol.js';
+export type { ChunkInfo, ChunkMap, WindowInfo, WindowMap, WindowResult } from './engine/worker/worker-protocol.js';
 export { StintError } from './contract/stint-error.js';
 export { ErrorCode } from './contract/error-code.js';
 export { ExitCode } from './contract/exit-code.js';

@@ -2,8 +2,8 @@ import { accessSync, constants, realpathSync } from 'node:fs';
 import { basename, delimiter, isAbsolute, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isatty } from 'node:tty';
-import type { Host } from '../runtime/host.js';
-import { systemMonotonic } from '../runtime/monotonic-clock.js';
+import type { Host } from '../runtime/authoring/host.js';
+import { systemMonotonic } from '../runtime/authoring/monotonic-clock.js';
 import { installSignalRouter, markAnswered, onSignal } from './signal-router.js';
 
 function isSameExecutable(candidate: string, target: string): boolean {

@@ -1,7 +1,7 @@
 import { buildEnvelope } from '../contract/envelope.js';
 import { ExitCode } from '../contract/exit-code.js';
-import type { Program } from '../runtime/program/program.js';
-import { resultOfThrown } from '../runtime/program/thrown.js';
+import type { Program } from '../program/program.js';
+import { resultOfThrown } from '../runtime/call/thrown.js';
 import { SUPERVISE_ENV } from '../runtime/jobs/supervisor.js';
 import { renderJson } from '../runtime/cli/render.js';
 import { processHost } from './process-host.js';

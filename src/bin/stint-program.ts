@@ -5,8 +5,8 @@ import { exportCommand } from '../commands/export/export-command.js';
 import { followCommand } from '../commands/follow/follow-command.js';
 import { importCommand } from '../commands/import/import-command.js';
 import { STINT_CODE_SETS } from '../commands/stint-codes.js';
-import { createProgram } from '../commands/worker/program-with-worker.js';
-import type { Program } from '../runtime/program/program.js';
+import { createProgram } from '../program/program-with-worker.js';
+import type { Program } from '../program/program.js';
 import { TOOL_VERSION } from './version.js';
 
 /** The composition root of stint's own binary: its commands, built like any author's program. */

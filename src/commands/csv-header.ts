@@ -4,7 +4,7 @@ import { constants, gunzipSync } from 'node:zlib';
 import { ErrorCode } from '../contract/error-code.js';
 import { StintCode } from './stint-codes.js';
 import { StintError } from '../contract/stint-error.js';
-import { findRecordStart, type ScanState } from '../engine/framing.js';
+import { findRecordStart, type ScanState } from '../engine/worker/framing.js';
 import { COMMA, detectDelimiter } from './csv-delimiter.js';
 
 /** The header record of a CSV file and where its data begins. */

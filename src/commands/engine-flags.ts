@@ -1,4 +1,4 @@
-import type { FlagSpec } from '../runtime/program/command-spec.js';
+import type { FlagSpec } from '../runtime/authoring/command-spec.js';
 
 /**
  * The engine's knobs, shared by the commands built on it. Neither changes a result, so neither is part of a job's

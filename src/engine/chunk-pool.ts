@@ -1,10 +1,10 @@
 import { availableParallelism } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
 import { ErrorCode } from '../contract/error-code.js';
-import type { ChunkReply, ChunkTask } from './worker-protocol.js';
+import type { ChunkReply, ChunkTask } from './worker/worker-protocol.js';
 
 /** CommonJS on purpose: piscina require()s it, and require() of an ES module aborts if the pool closes mid-start. */
-const WORKER_START = new URL('./worker-start.cjs', import.meta.url).href;
+const WORKER_START = new URL('./worker/worker-start.cjs', import.meta.url).href;
 
 /**
  * How long closing the pool may take before the run goes on without it: a thread that died mid-task can leave

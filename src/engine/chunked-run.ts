@@ -1,10 +1,10 @@
-import type { WireError } from './worker-protocol.js';
+import type { WireError } from './worker/worker-protocol.js';
 import type { ChunkPool } from './chunk-pool.js';
-import type { Framing } from './framing.js';
+import type { Framing } from './worker/framing.js';
 import { orderedChunks } from './ordered-chunks.js';
 import { driveFold, type FoldOver } from './fold-loop.js';
 
-export { DEFAULT_MAX_RECORD_BYTES } from './framing.js';
+export { DEFAULT_MAX_RECORD_BYTES } from './worker/framing.js';
 
 /** Where the folded work ends: a record start, and its 1-based line number. */
 export interface Watermark {

@@ -5,10 +5,10 @@ import { createReadStream } from 'node:fs';
 import { createGunzip } from 'node:zlib';
 import { ErrorCode } from '../contract/error-code.js';
 import { checkMapModule, type ChunkedOutcome, type ChunkedRun, type FoldChunk, type Watermark } from './chunked-run.js';
-import { crToLf } from './chunk-reader.js';
+import { crToLf } from './worker/chunk-reader.js';
 import { driveFold } from './fold-loop.js';
 import { cutRecords, RecordRunsOn, type CutChunk } from './record-cutter.js';
-import type { ChunkReply, ChunkTask, WireError } from './worker-protocol.js';
+import type { ChunkReply, ChunkTask, WireError } from './worker/worker-protocol.js';
 
 /** Decompressed bytes per piece the stream hands over. */
 const PIECE = 256 * 1024;

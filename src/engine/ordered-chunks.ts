@@ -1,7 +1,7 @@
 import { gridCell } from './chunk-grid.js';
-import type { Framing } from './framing.js';
+import type { Framing } from './worker/framing.js';
 import type { ChunkPool } from './chunk-pool.js';
-import type { ChunkReply, ChunkTask, WireError } from './worker-protocol.js';
+import type { ChunkReply, ChunkTask, WireError } from './worker/worker-protocol.js';
 
 /** A chunk whose start is proven to be a record start, in file order. */
 export type VerifiedChunk<P> =

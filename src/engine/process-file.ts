@@ -1,4 +1,4 @@
-import type { CommandContext } from '../runtime/program/command-spec.js';
+import type { EngineContext } from './engine-context.js';
 import { fingerprintOf, inspectInput } from './input-file.js';
 import { foldFiles, type FileEnd, type ReadableFile } from './process-files.js';
 import { foldIntoSink } from './sink-run.js';
@@ -11,7 +11,7 @@ export type { FileOutcome, FileWork } from './file-work.js';
  * when the input changed), progress in bytes, a checkpoint at safe points,
  * and a stop honoured there.
  */
-export async function processFile<P, S>(ctx: CommandContext, work: FileWork<P, S>): Promise<FileOutcome<S>> {
+export async function processFile<P, S>(ctx: EngineContext, work: FileWork<P, S>): Promise<FileOutcome<S>> {
   const input = inspectInput(work.path, ctx.cwd);
   if (input.kind === 'bad') throw input.error;
   const fingerprint = fingerprintOf([input]);
@@ -21,7 +21,7 @@ export async function processFile<P, S>(ctx: CommandContext, work: FileWork<P, S
 
 /** One readable input, from its first byte, checked against `fingerprint` (a file's, or the stdin spool's). */
 export async function foldOneFile<P, S>(
-  ctx: CommandContext,
+  ctx: EngineContext,
   input: ReadableFile,
   fingerprint: unknown,
   work: Omit<FileWork<P, S>, 'path'>,

@@ -2,15 +2,15 @@ import { ErrorCode } from '../contract/error-code.js';
 import type { Progress } from '../contract/incomplete.js';
 import { StintError } from '../contract/stint-error.js';
 import { ProgressUnit } from '../contract/vocabulary/progress-unit.js';
-import type { CommandContext } from '../runtime/program/command-spec.js';
+import type { EngineContext } from './engine-context.js';
 import type { ChunkPool, WorkerPool } from './chunk-pool.js';
 import { choosePool } from './pool-choice.js';
 import { DEFAULT_MAX_RECORD_BYTES, runChunked, type Fold, type Watermark } from './chunked-run.js';
-import type { Framing } from './framing.js';
+import type { Framing } from './worker/framing.js';
 import { fingerprintOf, inspectInput, STDIN_PATH, type InputFile } from './input-file.js';
 import { workerFailedError } from './worker-failed.js';
 import { runGunzipped } from './gzip-run.js';
-import type { WireError } from './worker-protocol.js';
+import type { WireError } from './worker/worker-protocol.js';
 
 /** A named input that could be opened: its path as given, absolute path, size, mtime and inode. */
 export type ReadableFile = InputFile & { readonly kind: 'file' };
@@ -110,7 +110,7 @@ const DEFAULT_CHUNK_SIZE = 1024 * 1024;
  * every safe point and after every file, and a stop honoured there.
  */
 export async function processFiles<P, S, R>(
-  ctx: CommandContext,
+  ctx: EngineContext,
   work: FilesWork<P, S, R>,
 ): Promise<FilesOutcome<S, R>> {
   const inputs = work.paths.map((path) => (path === STDIN_PATH ? stdinInput(ctx) : inspectInput(path, ctx.cwd)));
@@ -122,7 +122,7 @@ export async function processFiles<P, S, R>(
  * `progressOf` (one file's work) measures a safe point's progress in its own unit instead of bytes.
  */
 export async function foldFiles<P, S, R>(
-  ctx: CommandContext,
+  ctx: EngineContext,
   inputs: readonly InputFile[],
   fingerprint: unknown,
   work: Omit<FilesWork<P, S, R>, 'paths'>,
@@ -217,7 +217,7 @@ async function foldFile<P, S>(
 const refused = (file: InputFile, error: StintError): FileEnd<never> => ({ kind: 'refused', file, error });
 
 /** `-`: the caller's stdin, read from its spool (the command declares stdin for a call that names `-`). */
-function stdinInput(ctx: CommandContext): InputFile {
+function stdinInput(ctx: EngineContext): InputFile {
   if (ctx.stdinPath === undefined) {
     const error = new StintError(ErrorCode.InternalError, 'a command read `-` without declaring stdin');
     return { kind: 'bad', path: STDIN_PATH, error };

@@ -2,7 +2,7 @@ import { ErrorCode } from '../contract/error-code.js';
 import type { Progress } from '../contract/incomplete.js';
 import { StintError } from '../contract/stint-error.js';
 import { ProgressUnit } from '../contract/vocabulary/progress-unit.js';
-import type { CommandContext } from '../runtime/program/command-spec.js';
+import type { EngineContext } from './engine-context.js';
 import { driveFold, type FoldOver } from './fold-loop.js';
 
 /** One chunk of a source, with the cursor that resumes just after it. */
@@ -61,7 +61,7 @@ interface SourceCheckpoint<S, K> {
  * continuation; one it had pulled is in the state and is never read again.
  */
 export async function processSource<C, K, S>(
-  ctx: CommandContext,
+  ctx: EngineContext,
   work: SourceWork<C, K, S>,
 ): Promise<SourceOutcome<S>> {
   const restored = await ctx.restore<SourceCheckpoint<S, K>>({ source: (await work.source.fingerprint?.()) ?? null });

@@ -1,6 +1,6 @@
 import { ErrorCode } from '../contract/error-code.js';
 import { StintError } from '../contract/stint-error.js';
-import type { CommandContext } from '../runtime/program/command-spec.js';
+import type { EngineContext } from './engine-context.js';
 import { inspectInput } from './input-file.js';
 import { foldOneFile, type FileOutcome, type FileWork } from './process-file.js';
 
@@ -18,7 +18,7 @@ const STDIN_NAME = '-';
  * identity, so its checkpoint is checked against its length alone (a job's
  * spool moves with the job).
  */
-export async function processStdin<P, S>(ctx: CommandContext, work: StdinWork<P, S>): Promise<FileOutcome<S>> {
+export async function processStdin<P, S>(ctx: EngineContext, work: StdinWork<P, S>): Promise<FileOutcome<S>> {
   if (ctx.stdinPath === undefined) {
     const message = 'processStdin() in a command that does not declare stdin: add `stdin` to its declaration';
     throw new StintError(ErrorCode.InternalError, message);

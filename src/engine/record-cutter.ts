@@ -3,7 +3,7 @@
 // are those a file of the same bytes gets (chunk-grid.ts): whatever pieces the
 // stream hands over, the same bytes give the same chunks.
 import { nextGridPoint } from './chunk-grid.js';
-import { Framing } from './framing.js';
+import { Framing } from './worker/framing.js';
 
 const QUOTE = 0x22;
 const LF = 0x0a;

@@ -3,7 +3,7 @@ import { ErrorCode } from '../contract/error-code.js';
 import type { Progress } from '../contract/incomplete.js';
 import { StintError } from '../contract/stint-error.js';
 import { ProgressUnit } from '../contract/vocabulary/progress-unit.js';
-import type { CommandContext } from '../runtime/program/command-spec.js';
+import type { EngineContext, SafePointContext } from './engine-context.js';
 import { choosePool } from './pool-choice.js';
 import { DEFAULT_MAX_RECORD_BYTES, runChunked, type SafePoint, type Watermark } from './chunked-run.js';
 import type { FileOutcome, FileWork } from './file-work.js';
@@ -23,7 +23,7 @@ const bytesOf = (total: number): ProgressOf<unknown> => (_, watermark) =>
  * files), and reported as the progress so far.
  */
 export async function resumeFromSink<S>(
-  ctx: CommandContext,
+  ctx: SafePointContext,
   sink: Sink<S>,
   fingerprint: unknown,
   input: { readonly path: string; readonly size: number },
@@ -55,7 +55,7 @@ export interface SinkCommits<S> {
  * goes on while one commit is in flight; a stop waits for it.
  */
 export function sinkCommits<S>(
-  ctx: CommandContext, sink: Sink<S>, fingerprint: unknown, how: { progressOf: ProgressOf<S>; ahead: boolean },
+  ctx: SafePointContext, sink: Sink<S>, fingerprint: unknown, how: { progressOf: ProgressOf<S>; ahead: boolean },
 ): SinkCommits<S> {
   const input = JSON.stringify(fingerprint);
   let inflight: Promise<void> = Promise.resolve();
@@ -90,7 +90,7 @@ const FIRST_PIECE_MIN_BYTES = 64 * 1024;
  * A writer's first chunk, sized to its call's budget so that its first commit comes within it (its output does
  * not depend on where chunks end): a kibibyte per ms of budget, at least 64 KiB, at most a whole chunk.
  */
-function firstPiece(ctx: CommandContext, chunkSize: number): number {
+function firstPiece(ctx: SafePointContext, chunkSize: number): number {
   if (!ctx.pace) return chunkSize;
   const sized = Math.max(FIRST_PIECE_MIN_BYTES, Math.floor(ctx.pace.budgetMs * FIRST_PIECE_BYTES_PER_MS));
   return Math.min(chunkSize, sized);
@@ -98,7 +98,7 @@ function firstPiece(ctx: CommandContext, chunkSize: number): number {
 
 /** processFile with a sink: resume from the sink's mark, commit at every safe point (no checkpoint store). */
 export async function foldIntoSink<P, S>(
-  ctx: CommandContext, input: ReadableFile, fingerprint: unknown, work: FileWork<P, S> & { readonly sink: Sink<S> },
+  ctx: EngineContext, input: ReadableFile, fingerprint: unknown, work: FileWork<P, S> & { readonly sink: Sink<S> },
 ): Promise<FileOutcome<S>> {
   const progressOf = work.progress ?? bytesOf(input.size);
   const restored = await resumeFromSink(ctx, work.sink, fingerprint, input, progressOf);

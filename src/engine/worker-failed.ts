@@ -1,6 +1,6 @@
 import { ErrorCode } from '../contract/error-code.js';
 import { StintError } from '../contract/stint-error.js';
-import type { WireError } from './worker-protocol.js';
+import type { WireError } from './worker/worker-protocol.js';
 
 /**
  * A failed worker as the call's answer: WORKER_FAILED (exit 1), with the

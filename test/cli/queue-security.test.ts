@@ -326,7 +326,7 @@ function copyOtherBuild(): string {
   cpSync(join(REPO_ROOT, 'build', 'src'), join(root, 'build', 'src'), { recursive: true });
   cpSync(join(REPO_ROOT, 'package.json'), join(root, 'package.json'));
   symlinkSync(join(REPO_ROOT, 'node_modules'), join(root, 'node_modules'));
-  const map = join(root, 'build', 'src', 'commands', 'analyze', 'csv-stats-map.js');
+  const map = join(root, 'build', 'src', 'commands', 'analyze', 'map', 'csv-stats-map.js');
   writeFileSync(map, readFileSync(map, 'utf8') + '\n// another build\n');
   return join(root, 'build', 'src', 'bin', 'stint.js');
 }

@@ -1,5 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { Cancel, Host } from '../../src/runtime/host.js';
+import type { Cancel, Host } from '../../src/runtime/authoring/host.js';
 
 /** A timer on the fake clock. */
 interface Timer {

@@ -7,7 +7,7 @@
 import { buildEnvelope, type Envelope } from '../../src/contract/envelope.js';
 import { ExitCode } from '../../src/contract/exit-code.js';
 import { JobState } from '../../src/contract/vocabulary/job-state.js';
-import type { Host } from '../../src/runtime/host.js';
+import type { Host } from '../../src/runtime/authoring/host.js';
 import { endJob } from '../../src/runtime/jobs/job-end.js';
 import { STALL_MARGIN_MS, Verdict } from '../../src/runtime/jobs/job-liveness.js';
 import { settleJob } from '../../src/runtime/jobs/job-outcomes.js';

@@ -1,102 +1,155 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative, dirname, resolve } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { REPO_ROOT } from '../helpers/paths.js';
+import {
+  LAYER_SEES, RUNTIME_RANKS, importCycles, layeringViolations,
+} from '../helpers/layering-rules.js';
+import type { SourceFiles } from '../helpers/source-references.js';
 
-// Imports flow one way: contract <- runtime <- engine <- commands; client
-// sees the contract only (so `stint follow`, a command, may use it); bin sits on top. Worker-side files import only the
-// contract and engine worker helpers. This test reads src/ and keeps it so.
-const RANK: Record<string, number> = { contract: 0, runtime: 1, engine: 2, commands: 3, client: 3, bin: 4 };
+// The rules (test/helpers/layering-rules.ts) are a function over source files: the real src/ is one input,
+// and the small sources below prove that each kind of crossing is reported.
 const SRC = join(REPO_ROOT, 'src');
 
-function sources(dir: string): string[] {
+function sourcesUnder(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
-    return entry.isDirectory() ? sources(path) : /\.c?ts$/.test(entry.name) ? [path] : [];
+    return entry.isDirectory() ? sourcesUnder(path) : /\.c?ts$/.test(entry.name) ? [path] : [];
   });
 }
 
-const layerOf = (file: string): string => relative(SRC, file).split('/')[0]!;
-const importsOf = (file: string): string[] =>
-  [...readFileSync(file, 'utf8').matchAll(/(?:^|\n)\s*(?:import|export)[^'"]*?from\s+['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)/g)]
-    .map((m) => resolve(dirname(file), (m[1] ?? m[2])!).replace(/\.js$/, '.ts'));
+const realSources = (): SourceFiles => new Map(sourcesUnder(SRC)
+  .map((file) => [relative(SRC, file).split(sep).join('/'), readFileSync(file, 'utf8')] as const));
 
-test('imports flow one way between layers', () => {
-  const violations: string[] = [];
-  for (const file of sources(SRC)) {
-    const from = layerOf(file);
-    if (!(from in RANK)) continue; // index.ts, worker.ts: entry points re-export layers (entry-points.test.ts)
-    for (const target of importsOf(file)) {
-      const to = layerOf(target);
-      const allowed = from === 'client' ? to === 'contract' || to === 'client' : RANK[to]! <= RANK[from]!;
-      if (!allowed) violations.push(`${relative(SRC, file)} -> ${relative(SRC, target)}`);
-    }
-  }
-  assert.deepEqual(violations, []);
+const files = (entries: Record<string, string>): SourceFiles => new Map(Object.entries(entries));
+
+/** Files a small source tree's references land on, so that they resolve as real sources do. */
+const TARGETS = {
+  'contract/error-code.ts': 'export const ErrorCode = {} as const;\n',
+  'runtime/storage/atomic-file.ts': 'export const writeAtomic = 1;\n',
+  'runtime/jobs/job-store.ts': 'export const store = 1;\n',
+  'engine/queue/queue-pool.ts': 'export const pool = 1;\n',
+  'engine/worker/framing.ts':
+    "import { ErrorCode } from '../../contract/error-code.js';\nexport const f = ErrorCode;\n",
+};
+
+test('src/ keeps the layout: layers, runtime ranks and the worker side', () => {
+  const sources = realSources();
+  assert.ok(sources.has('engine/worker/worker-start.cts') && sources.has('commands/analyze/map/csv-stats-map.ts'));
+  assert.deepEqual(layeringViolations(sources), []);
 });
 
 test('no import cycles', () => {
-  const graph = new Map(sources(SRC).map((file) => [file, importsOf(file)]));
-  const state = new Map<string, 'visiting' | 'done'>();
-  const cycles: string[] = [];
-  const visit = (file: string, trail: string[]): void => {
-    if (state.get(file) === 'done') return;
-    if (state.get(file) === 'visiting') {
-      cycles.push([...trail.slice(trail.indexOf(file)), file].map((f) => relative(SRC, f)).join(' -> '));
-      return;
-    }
-    state.set(file, 'visiting');
-    for (const next of graph.get(file) ?? []) visit(next, [...trail, file]);
-    state.set(file, 'done');
-  };
-  for (const file of graph.keys()) visit(file, []);
-  assert.deepEqual(cycles, []);
+  assert.deepEqual(importCycles(realSources()), []);
 });
 
-// Worker-side modules run on the pool's threads: the thread entry and every handler's map module (a
-// module exporting `map` or `mapWindow`), and all they import. They import only these, and no package:
-const WORKER_ALLOWED: Readonly<Record<string, string>> = {
-  'contract/': 'pure codes, errors and vocabularies',
-  'engine/worker-start.cts': "the thread's entry",
-  'engine/worker-entry.ts': 'the task handler the entry loads',
-  'engine/worker-protocol.ts': 'the messages between the threads (types)',
-  'engine/chunk-reader.ts': "reads and frames one chunk of the file",
-  'engine/framing.ts': 'where records start, over bytes',
-  'engine/csv-records.ts': 'the CSV record parser window maps share',
-  'engine/packed-output.ts': 'the packed buffer a map fills',
-  'commands/stint-codes.ts': "stint's own declared codes (contract only), which its maps raise",
-};
-/**
- * A map module's own folder (and its subfolders, e.g. analyze/stats/) holds its pure helpers; they are
- * worker-side too, so the same rule holds for them.
- */
-const sameCommand = (from: string, to: string): boolean =>
-  from.startsWith('commands/') && (dirname(from) === dirname(to) || dirname(to).startsWith(`${dirname(from)}/`));
-const isMapModule = (file: string): boolean =>
-  /^export (?:async )?function (?:map|mapWindow)\b/m.test(readFileSync(file, 'utf8'));
-const PACKAGE_IMPORT = /(?:^|\n)\s*(?:import|export)(?:[^'"]*?from)?\s*['"]([^.'"][^'"]*)['"]/g;
-const allowedOnWorker = (from: string, to: string): boolean =>
-  Object.keys(WORKER_ALLOWED).some((prefix) => to === prefix || (prefix.endsWith('/') && to.startsWith(prefix)))
-  || sameCommand(from, to);
+test('sources that keep the rules are not reported', () => {
+  const clean = files({
+    ...TARGETS,
+    'commands/analyze/map/stats-map.ts': "import { f } from '../../../engine/worker/framing.js';\n"
+      + "import './helper.js';\nconst wasm = new URL('./wasm/scan.wasm', import.meta.url);\n"
+      + 'export function map(): unknown { return [f, wasm]; }\n',
+    'commands/analyze/map/helper.ts': "import 'node:fs';\n",
+    'commands/analyze/analyze-run.ts': "import { store } from '../../runtime/jobs/job-store.js';\n"
+      + "export const MAP = new URL('./map/stats-map.js', import.meta.url).href + store;\n",
+    'runtime/jobs/job-end.ts':
+      "import { writeAtomic } from '../storage/atomic-file.js';\nexport const e = writeAtomic;\n",
+  });
+  assert.deepEqual(layeringViolations(clean), []);
+});
 
-test('worker-side modules import only the contract and the worker helpers', () => {
-  const roots = [join(SRC, 'engine', 'worker-start.cts'), ...sources(SRC).filter(isMapModule)];
-  for (const map of ['csv-stats-map.ts', 'import-map.ts']) assert.ok(roots.some((file) => file.endsWith(map)), map);
-  const seen = new Set<string>();
-  const violations: string[] = [];
-  const visit = (file: string): void => {
-    if (seen.has(file)) return;
-    seen.add(file);
-    const from = relative(SRC, file);
-    for (const target of importsOf(file)) {
-      if (allowedOnWorker(from, relative(SRC, target))) visit(target);
-      else violations.push(`${from} -> ${relative(SRC, target)}`);
-    }
-    for (const [, name] of readFileSync(file, 'utf8').matchAll(PACKAGE_IMPORT)) {
-      if (!name!.startsWith('node:')) violations.push(`${from} -> package ${name}`);
-    }
-  };
-  roots.forEach(visit);
-  assert.deepEqual(violations, []);
+test('a side-effect import across the worker boundary is reported', () => {
+  const sources = files({ ...TARGETS, 'engine/worker/chunk.ts': "import '../../runtime/storage/atomic-file.js';\n" });
+  assert.deepEqual(layeringViolations(sources),
+    ['engine/worker/chunk.ts -> runtime/storage/atomic-file.ts (side-effect)']);
+});
+
+test('a new URL reference across the worker boundary is reported', () => {
+  const sources = files({
+    ...TARGETS,
+    'engine/worker/entry.ts': "export const helper = new URL('../../runtime/x.js', import.meta.url).href;\n",
+  });
+  assert.deepEqual(layeringViolations(sources), ['engine/worker/entry.ts -> runtime/x.js (new URL)']);
+});
+
+test('a dynamic import across the worker boundary, and a package on the worker side, are reported', () => {
+  const sources = files({
+    ...TARGETS,
+    'commands/import/map/import-map.ts': "export async function map(): Promise<unknown> {\n"
+      + "  return [await import('../../../engine/queue/queue-pool.js'), await import('msgpackr')];\n}\n",
+  });
+  assert.deepEqual(layeringViolations(sources), [
+    'commands/import/map/import-map.ts -> engine/queue/queue-pool.ts (dynamic import)',
+    'commands/import/map/import-map.ts -> package msgpackr (dynamic import)',
+  ]);
+});
+
+test("a map module outside a map/ folder, and a map reaching another command's map, are reported", () => {
+  const sources = files({
+    ...TARGETS,
+    'commands/export/export-map.ts': 'export function map(): number { return 1; }\n',
+    'commands/import/map/rows.ts': "import { map } from '../../analyze/map/stats.js';\nexport const m = map;\n",
+    'commands/analyze/map/stats.ts': 'export function map(): number { return 1; }\n',
+  });
+  assert.deepEqual(layeringViolations(sources), [
+    'commands/export/export-map.ts: a map module lives in a commands/<command>/map/ folder',
+    'commands/import/map/rows.ts -> commands/analyze/map/stats.ts (import)',
+  ]);
+});
+
+test('an upward import between runtime sub-folders is reported, and so is an unranked one', () => {
+  const sources = files({
+    ...TARGETS,
+    'runtime/storage/checkpoint.ts':
+      "import type { store } from '../jobs/job-store.js';\nexport type S = typeof store;\n",
+    'runtime/program.ts': "export * from './storage/atomic-file.js';\n",
+    'runtime/misc/thing.ts': 'export const thing = 1;\n',
+  });
+  assert.deepEqual(layeringViolations(sources), [
+    'runtime/misc/thing.ts: runtime/misc is not a ranked sub-folder',
+    'runtime/program.ts: runtime/ is not a ranked sub-folder',
+    'runtime/storage/checkpoint.ts -> runtime/jobs/job-store.ts (import)',
+  ]);
+});
+
+test('program and commands never import each other; client sees the contract alone; layers go down', () => {
+  const sources = files({
+    ...TARGETS,
+    'program/program.ts': "export { run } from '../commands/analyze/analyze-run.js';\n",
+    'commands/analyze/analyze-run.ts':
+      "import { p } from '../../program/builtins/manifest-command.js';\nexport const run = p;\n",
+    'program/builtins/manifest-command.ts': 'export const p = 1;\n',
+    'client/loop.ts': "import { store } from '../runtime/jobs/job-store.js';\nexport const l = store;\n",
+    'engine/process-file.ts': "import { p } from '../program/builtins/manifest-command.js';\nexport const e = p;\n",
+    'tools/extra.ts': 'export const x = 1;\n',
+  });
+  assert.deepEqual(layeringViolations(sources), [
+    'client/loop.ts -> runtime/jobs/job-store.ts (import)',
+    'commands/analyze/analyze-run.ts -> program/builtins/manifest-command.ts (import)',
+    'engine/process-file.ts -> program/builtins/manifest-command.ts (import)',
+    'program/program.ts -> commands/analyze/analyze-run.ts (export)',
+    'tools/extra.ts: src/tools/ is not a ranked layer',
+  ]);
+});
+
+test('a cycle is reported', () => {
+  const sources = files({ 'engine/a.ts': "import './b.js';\n", 'engine/b.ts': "export * from './a.js';\n" });
+  assert.deepEqual(importCycles(sources), ['engine/a.ts -> engine/b.ts -> engine/a.ts']);
+});
+
+test("the README's Layout lists every layer below those it sees, and runtime's sub-folders in their ranks", () => {
+  const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('\n## Layout\n'));
+  const block = section.slice(section.indexOf('```'), section.indexOf('```', section.indexOf('```') + 3));
+  const missing = Object.keys(LAYER_SEES).filter((layer) => !block.includes(`src/${layer}/`));
+  assert.deepEqual(missing, []);
+  const line = (layer: string): number => block.indexOf(`\nsrc/${layer}/`);
+  const below = Object.entries(LAYER_SEES).flatMap(([layer, sees]) =>
+    sees.filter((seen) => line(seen) > line(layer)).map((seen) => `${layer} sees ${seen}, listed below it`));
+  assert.deepEqual(below, []);
+  const runtime = block.slice(block.indexOf('src/runtime/'), block.indexOf('src/engine/'));
+  const positions = RUNTIME_RANKS.map((folder) => runtime.indexOf(`${folder}/ (`));
+  assert.ok(positions.every((at) => at >= 0), `each of ${RUNTIME_RANKS.join(', ')} is described`);
+  assert.deepEqual([...positions].sort((a, b) => a - b), positions, 'bottom first, as they are ranked');
 });

@@ -2,7 +2,7 @@ import type { Outcome } from '../../contract/outcome.js';
 import { plural } from '../../runtime/cli/plural.js';
 import type { FileAnalysis, FileCitation } from './file-analysis.js';
 import { renderTable, type TableColumn } from '../../runtime/cli/text-table.js';
-import type { ColumnSummary } from './column-stats.js';
+import type { ColumnSummary } from './map/column-stats.js';
 
 const COLUMNS: readonly TableColumn[] = [
   { header: 'column', shrink: true },

@@ -4,13 +4,13 @@ import type { ErrorDetail } from '../../contract/envelope.js';
 import { ExitCode } from '../../contract/exit-code.js';
 import { outcomeOf, type Established, type Outcome, type Unresolved } from '../../contract/outcome.js';
 import { Cause } from '../../contract/vocabulary/cause.js';
-import type { CommandContext, CommandResult } from '../../runtime/program/command-spec.js';
+import type { CommandContext, CommandResult } from '../../runtime/authoring/command-spec.js';
 import type { Fold, Watermark } from '../../engine/chunked-run.js';
-import { Framing } from '../../engine/framing.js';
+import { Framing } from '../../engine/worker/framing.js';
 import { processFiles, type FileEnd, type ReadableFile } from '../../engine/process-files.js';
 import {
   LINE_SAMPLE_LIMIT, mergeTableStats, newTableStats, summarizeColumn, type TableStats,
-} from './column-stats.js';
+} from './map/column-stats.js';
 import { isGzipFile, readCsvHeader, type CsvHeader } from '../csv-header.js';
 import { DELIMITER_NAMES, DELIMITER_VALUES, parseDelimiter } from '../csv-delimiter.js';
 import { StintError } from '../../contract/stint-error.js';

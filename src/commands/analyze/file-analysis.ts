@@ -1,4 +1,4 @@
-import type { ColumnSummary } from './column-stats.js';
+import type { ColumnSummary } from './map/column-stats.js';
 
 /** What `stint analyze` establishes for one file. */
 export interface FileAnalysis {

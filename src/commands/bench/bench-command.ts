@@ -1,7 +1,7 @@
 import { ExitCode } from '../../contract/exit-code.js';
 import { DangerLevel } from '../../contract/vocabulary/danger-level.js';
 import { SideEffects } from '../../contract/vocabulary/side-effects.js';
-import { defineCommand } from '../../runtime/program/define-command.js';
+import { defineCommand } from '../../runtime/authoring/define-command.js';
 import type { BenchReport } from './bench-report.js';
 import { renderBenchText } from './bench-text.js';
 import { ALL_SUITES, SuiteName } from './suite.js';

@@ -1,7 +1,7 @@
 import { ExitCode } from '../../contract/exit-code.js';
 import { DangerLevel } from '../../contract/vocabulary/danger-level.js';
 import { SideEffects } from '../../contract/vocabulary/side-effects.js';
-import { defineCommand } from '../../runtime/program/define-command.js';
+import { defineCommand } from '../../runtime/authoring/define-command.js';
 import { renderResumeText } from './bench-text.js';
 import type { ResumeReport } from './bench-resume-run.js';
 

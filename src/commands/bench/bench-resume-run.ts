@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { ExitCode } from '../../contract/exit-code.js';
 import { ProgressUnit } from '../../contract/vocabulary/progress-unit.js';
-import type { CommandContext, CommandResult } from '../../runtime/program/command-spec.js';
+import type { CommandContext, CommandResult } from '../../runtime/authoring/command-spec.js';
 import { writeBenchSvg } from './bench-svg.js';
 import { thisMachine, type Machine } from './machine.js';
 import { measureResume, resumeSteps, type ResumeCost } from './resume-cost.js';

@@ -6,7 +6,7 @@ import { ExitCode } from '../../contract/exit-code.js';
 import { ArgProblem } from '../../contract/vocabulary/arg-problem.js';
 import { Phase } from '../../contract/vocabulary/phase.js';
 import { ProgressUnit } from '../../contract/vocabulary/progress-unit.js';
-import type { CommandContext, CommandResult } from '../../runtime/program/command-spec.js';
+import type { CommandContext, CommandResult } from '../../runtime/authoring/command-spec.js';
 import { benchInput, type BenchInput } from './bench-input.js';
 import type { BenchReport } from './bench-report.js';
 import { writeBenchSvg } from './bench-svg.js';

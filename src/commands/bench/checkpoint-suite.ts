@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { CHECKPOINT_INTERVAL_MS } from '../../runtime/program/call-context.js';
+import { CHECKPOINT_INTERVAL_MS } from '../../runtime/call/call-checkpoint.js';
 import { checkpointWriter } from './checkpoint-write.js';
 import { engineRun, timeEngine } from './engine-repeat.js';
 import { figureOf, FigureUnit, median, ratioOf } from './figure.js';

@@ -1,7 +1,7 @@
 import { closeSync, openSync, readSync, rmSync, statSync } from 'node:fs';
 import { ProgressUnit } from '../../contract/vocabulary/progress-unit.js';
 import { CHECKPOINT_FORMAT, openCheckpointStore } from '../../runtime/storage/checkpoint-store.js';
-import { map as analyzeMap } from '../analyze/csv-stats-map.js';
+import { map as analyzeMap } from '../analyze/map/csv-stats-map.js';
 import { readCsvHeader } from '../csv-header.js';
 
 const MiB = 1024 * 1024;

@@ -1,9 +1,10 @@
 import { ErrorCode } from '../../contract/error-code.js';
 import { ExitCode } from '../../contract/exit-code.js';
 import { StintError } from '../../contract/stint-error.js';
-import { DEFAULT_MAX_RECORD_BYTES } from '../../engine/framing.js';
-import { CHECKPOINT_INTERVAL_ENV, createCallContext } from '../../runtime/program/call-context.js';
-import type { CommandContext } from '../../runtime/program/command-spec.js';
+import { DEFAULT_MAX_RECORD_BYTES } from '../../engine/worker/framing.js';
+import { CHECKPOINT_INTERVAL_ENV } from '../../runtime/call/call-checkpoint.js';
+import { createCallContext } from '../../runtime/call/call-context.js';
+import type { CommandContext } from '../../runtime/authoring/command-spec.js';
 import { runAnalyze } from '../analyze/analyze-run.js';
 import { quietHost } from './quiet-host.js';
 

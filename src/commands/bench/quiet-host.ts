@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Host } from '../../runtime/host.js';
-import { systemMonotonic } from '../../runtime/monotonic-clock.js';
+import type { Host } from '../../runtime/authoring/host.js';
+import { systemMonotonic } from '../../runtime/authoring/monotonic-clock.js';
 
 /**
  * The host of an analysis `stint bench` runs inside its own process: the real

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { StintError } from '../../contract/stint-error.js';
-import { CHECKPOINT_INTERVAL_ENV } from '../../runtime/program/call-context.js';
+import { CHECKPOINT_INTERVAL_ENV } from '../../runtime/call/call-checkpoint.js';
 import { StintCode } from '../stint-codes.js';
 
 /** A command to measure, as words (no shell), with where and how it runs. */

@@ -7,7 +7,7 @@ import type { Progress } from '../../contract/incomplete.js';
 import { StintError } from '../../contract/stint-error.js';
 import { Cause } from '../../contract/vocabulary/cause.js';
 import { ProgressUnit } from '../../contract/vocabulary/progress-unit.js';
-import type { CommandContext, CommandResult } from '../../runtime/program/command-spec.js';
+import type { CommandContext, CommandResult } from '../../runtime/authoring/command-spec.js';
 import { openTable, TableKey, type Table } from '../import/table-store.js';
 import { ExportFormat, formatOf, headerOf, rowEncoder } from './export-format.js';
 import { STDOUT } from './stdout-target.js';

@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import type { KeptClaim } from '../../runtime/program/command-spec.js';
+import type { KeptClaim } from '../../runtime/authoring/command-spec.js';
 
 /**
  * What a finished export claims of its file: there, as it was written. The inode, size and change time say

@@ -2,7 +2,7 @@ import { ErrorCode } from '../../contract/error-code.js';
 import { ExitCode, STANDARD_EXIT_CODES, type ExitCodeEntry } from '../../contract/exit-code.js';
 import { DangerLevel } from '../../contract/vocabulary/danger-level.js';
 import { SideEffects } from '../../contract/vocabulary/side-effects.js';
-import { defineCommand } from '../../runtime/program/define-command.js';
+import { defineCommand } from '../../runtime/authoring/define-command.js';
 import { StintCode } from '../stint-codes.js';
 
 /** Every exit the followed command can end with is relayed as it is; these say what follow adds. */

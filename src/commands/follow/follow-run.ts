@@ -5,10 +5,10 @@ import { ExitCode } from '../../contract/exit-code.js';
 import type { IncompleteData } from '../../contract/incomplete.js';
 import { RunStatus } from '../../contract/vocabulary/run-status.js';
 import { StopLimit } from '../../contract/vocabulary/stop-limit.js';
-import type { CommandContext, CommandResult } from '../../runtime/program/command-spec.js';
+import type { CommandContext, CommandResult } from '../../runtime/authoring/command-spec.js';
 import { shellJoin } from '../../runtime/cli/shell-quote.js';
 import { plural } from '../../runtime/cli/plural.js';
-import { FrameworkFlag } from '../../runtime/cli/framework-flags.js';
+import { FrameworkFlag } from '../../runtime/authoring/framework-flags.js';
 import { FollowedCall, type ChildSpawn } from './follow-child.js';
 
 /** What `stint follow` was asked: the command's words and when to stop waiting. */

@@ -1,9 +1,9 @@
 import type { Fold, FoldChunk } from '../../engine/chunked-run.js';
-import type { BadRow } from './bad-row.js';
-import type { ImportChunk } from './import-map.js';
+import type { BadRow } from './map/bad-row.js';
+import type { ImportChunk } from './map/import-map.js';
 import type { ImportState } from './import-records.js';
 import { OnBadRow } from './on-bad-row.js';
-import { releaseSlot } from './row-slots.js';
+import { releaseSlot } from './map/row-slots.js';
 import { TableKey, type Table, type TableBatch } from './table-store.js';
 
 

@@ -2,7 +2,7 @@ import type { ErrorDetail } from '../../contract/envelope.js';
 import type { ExitCode } from '../../contract/exit-code.js';
 import type { CsvHeader } from '../csv-header.js';
 import type { Watermark } from '../../engine/chunked-run.js';
-import type { BadRow } from './bad-row.js';
+import type { BadRow } from './map/bad-row.js';
 import type { TableBatch } from './table-store.js';
 
 /** The version of the records below; a table written by another version is read as having none. */

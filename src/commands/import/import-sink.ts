@@ -4,7 +4,7 @@ import type { Watermark } from '../../engine/chunked-run.js';
 import { levelSink } from '../../engine/level-sink.js';
 import type { Sink } from '../../engine/sink.js';
 import { encodeId, type SpanWriter } from './import-fold.js';
-import { fileRangeDigest } from './import-ledger.js';
+import { fileRangeDigest } from './map/import-ledger.js';
 import { RECORD_FORMAT, type ImportCheckpoint, type ImportState, type SavedState } from './import-records.js';
 import { TableKey, type Table, type TableBatch } from './table-store.js';
 

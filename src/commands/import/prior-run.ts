@@ -2,7 +2,7 @@ import { ErrorCode } from '../../contract/error-code.js';
 import { StintCode } from '../stint-codes.js';
 import { StintError } from '../../contract/stint-error.js';
 import type { Watermark } from '../../engine/chunked-run.js';
-import { matchLedger, type LedgerSpan } from './import-ledger.js';
+import { matchLedger, type LedgerSpan } from './map/import-ledger.js';
 import type { ImportCheckpoint, RunRecord, SavedState } from './import-records.js';
 import { TableKey, type Table } from './table-store.js';
 

@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import { ErrorCode } from '../../contract/error-code.js';
 import { StintError } from '../../contract/stint-error.js';
 import { buildIdentity, mapNameOf } from '../map-registry.js';
-import type { ChunkTask } from '../worker-protocol.js';
+import type { ChunkTask } from '../worker/worker-protocol.js';
 import { rangeDigest } from './chunk-digest.js';
 import { encodeClone } from './chunk-codec.js';
 import { chunkJobId, jobSigned, type ChunkJobData, type FileSeen } from './chunk-job.js';

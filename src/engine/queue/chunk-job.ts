@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ChunkTask } from '../worker-protocol.js';
+import type { ChunkTask } from '../worker/worker-protocol.js';
 
 /**
  * What the coordinator saw of a file: a worker refuses to read one of another size or mtime, or whose bytes in

@@ -2,7 +2,7 @@ import { Job, Queue, QueueEvents } from 'bullmq';
 import type { WarningDetail } from '../../contract/envelope.js';
 import { ErrorCode } from '../../contract/error-code.js';
 import type { ChunkPool } from '../chunk-pool.js';
-import type { ChunkReply, ChunkTask } from '../worker-protocol.js';
+import type { ChunkReply, ChunkTask } from '../worker/worker-protocol.js';
 import { decodeClone } from './chunk-codec.js';
 import { replySigned, type ChunkJobData, type ChunkJobResult } from './chunk-job.js';
 import { chunkJob, type SeenFiles } from './chunk-job-data.js';

@@ -5,7 +5,7 @@ import { DelayedError, UnrecoverableError, Worker, type Job } from 'bullmq';
 import { ErrorCode } from '../../contract/error-code.js';
 import { openChunkPool } from '../chunk-pool.js';
 import { buildIdentity, mapUrlOf } from '../map-registry.js';
-import type { ChunkReply, ChunkTask } from '../worker-protocol.js';
+import type { ChunkReply, ChunkTask } from '../worker/worker-protocol.js';
 import { rangeDigest } from './chunk-digest.js';
 import { decodeClone, encodeClone } from './chunk-codec.js';
 import {

@@ -1,4 +1,4 @@
-import type { RegisteredCommand } from '../program/define-command.js';
+import type { RegisteredCommand } from '../authoring/define-command.js';
 
 /** Commands by path word: `job` → `wait` → the job wait command. */
 export interface CommandNode {

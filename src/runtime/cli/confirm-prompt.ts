@@ -1,4 +1,4 @@
-import type { Host } from '../host.js';
+import type { Host } from '../authoring/host.js';
 
 /**
  * Asks a person at a terminal a yes/no question on stderr and reads one line of stdin: only `y` or `yes`

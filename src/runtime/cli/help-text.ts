@@ -1,8 +1,8 @@
 import { formatSize } from './duration.js';
-import type { FlagSpec } from '../program/command-spec.js';
+import type { FlagSpec } from '../authoring/command-spec.js';
 import { commandsUnder, type CommandNode } from './command-tree.js';
-import type { RegisteredCommand } from '../program/define-command.js';
-import { GLOBAL_FLAGS } from './framework-flags.js';
+import type { RegisteredCommand } from '../authoring/define-command.js';
+import { GLOBAL_FLAGS } from '../authoring/framework-flags.js';
 
 /** A program's name (its state folder and environment prefix follow from it), version and one-line description. */
 export interface ProgramIdentity {

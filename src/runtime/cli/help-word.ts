@@ -1,5 +1,5 @@
 import type { CommandNode } from './command-tree.js';
-import { GlobalFlag } from './framework-flags.js';
+import { GlobalFlag } from '../authoring/framework-flags.js';
 
 /** The word that asks for help as people expect it: `<program> help job wait` is `<program> job wait --help`. */
 export const HELP_WORD = 'help';

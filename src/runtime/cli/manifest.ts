@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { ExitCode, SignalExitCode, STANDARD_EXIT_CODES, type ExitCodeEntry } from '../../contract/exit-code.js';
-import type { FlagSpec, Interruption, PositionalSpec, StdinSpec } from '../program/command-spec.js';
-import type { RegisteredCommand } from '../program/define-command.js';
-import { BUDGET_ENV } from '../jobs/budget.js';
+import type { FlagSpec, Interruption, PositionalSpec, StdinSpec } from '../authoring/command-spec.js';
+import type { RegisteredCommand } from '../authoring/define-command.js';
+import { BUDGET_ENV } from '../authoring/budget.js';
 import { DURATION_PATTERN, SIZE_PATTERN } from './duration.js';
-import { GLOBAL_FLAGS } from './framework-flags.js';
+import { GLOBAL_FLAGS } from '../authoring/framework-flags.js';
 import type { ProgramIdentity } from './help-text.js';
 import { stateDirEnvOf } from '../storage/state-dir.js';
 

@@ -3,10 +3,10 @@ import type { FieldError } from '../../contract/envelope.js';
 import { ArgProblem } from '../../contract/vocabulary/arg-problem.js';
 import { OutputFormat } from '../../contract/vocabulary/output-format.js';
 import { isMemberOf } from '../../contract/vocabulary/closed-set.js';
-import type { FlagSpec, PositionalSpec } from '../program/command-spec.js';
+import type { FlagSpec, PositionalSpec } from '../authoring/command-spec.js';
 import type { CommandNode } from './command-tree.js';
 import { formatSize, parseDuration, parseSize } from './duration.js';
-import { GLOBAL_FLAGS, GlobalFlag } from './framework-flags.js';
+import { GLOBAL_FLAGS, GlobalFlag } from '../authoring/framework-flags.js';
 import { helpWordAsFlag } from './help-word.js';
 import { nearest } from './suggest.js';
 

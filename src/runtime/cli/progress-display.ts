@@ -2,7 +2,7 @@ import type { Progress } from '../../contract/incomplete.js';
 import { ProgressUnit } from '../../contract/vocabulary/progress-unit.js';
 import { formatDuration } from './duration.js';
 import { countOf } from './plural.js';
-import type { Host } from '../host.js';
+import type { Host } from '../authoring/host.js';
 
 /** Where progress shows for people: stderr only, never stdout (and the terminal's width, when it has one). */
 export type ProgressSink = Pick<Host, 'writeStderr' | 'now' | 'setInterval'> & Partial<Pick<Host, 'stderrColumns'>>;

@@ -2,7 +2,7 @@ import type { Envelope } from '../../contract/envelope.js';
 import { ExitCode, SignalExitCode, type ProcessExitCode } from '../../contract/exit-code.js';
 import { OutputFormat } from '../../contract/vocabulary/output-format.js';
 import type { ProgramIdentity } from './help-text.js';
-import type { Host } from '../host.js';
+import type { Host } from '../authoring/host.js';
 import {
   outline, paintFor, renderErrorText, renderJson, renderNoticeText, renderWarningsText,
 } from './render.js';

@@ -1,4 +1,4 @@
-import type { Pace } from '../program/pace.js';
+import type { Pace } from '../authoring/pace.js';
 
 /** Time before the budget kept for writing the answer once the work has stopped. */
 const ANSWER_RESERVE = { minMs: 20, maxMs: 100, share: 10 } as const;

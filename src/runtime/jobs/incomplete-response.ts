@@ -4,7 +4,7 @@ import { ErrorCode } from '../../contract/error-code.js';
 import { ExitCode } from '../../contract/exit-code.js';
 import type { IncompleteData, Progress } from '../../contract/incomplete.js';
 import { IncompleteState } from '../../contract/vocabulary/job-state.js';
-import { FrameworkFlag } from '../cli/framework-flags.js';
+import { FrameworkFlag } from '../authoring/framework-flags.js';
 import type { JobRecord } from './job-record.js';
 import { shellJoin, shellQuote } from '../cli/shell-quote.js';
 import { formatChosenDuration } from '../cli/duration.js';

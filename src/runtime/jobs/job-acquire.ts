@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import type { Progress } from '../../contract/incomplete.js';
 import { JobState } from '../../contract/vocabulary/job-state.js';
-import type { Host } from '../host.js';
-import type { Invocation } from '../program/invocation.js';
+import type { Host } from '../authoring/host.js';
+import type { Invocation } from '../call/invocation.js';
 import { adoptSpool } from '../storage/stdin-spool.js';
-import { DEFAULT_IDLE_TIMEOUT_MS } from './budget.js';
+import { DEFAULT_IDLE_TIMEOUT_MS } from '../authoring/budget.js';
 import { newJobId } from './job-id.js';
 import { STATUS_GRACE_MS, Verdict } from './job-liveness.js';
 import { CONTINUED_ENDS } from './job-end.js';

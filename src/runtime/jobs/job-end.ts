@@ -1,7 +1,7 @@
 import type { Envelope } from '../../contract/envelope.js';
 import { JobState, isTerminal } from '../../contract/vocabulary/job-state.js';
 import { CAUSE_OF_STOP, type StopReason } from '../../contract/vocabulary/stop-reason.js';
-import { discardCheckpoint } from '../program/call-context.js';
+import { discardCheckpoint } from '../storage/checkpoint-folder.js';
 import type { JobRecord, JobStatus } from './job-record.js';
 import type { JobStore } from './job-store.js';
 import type { ProcessIdentity } from './process-identity.js';

@@ -1,5 +1,5 @@
 import { JobState, isTerminal } from '../../contract/vocabulary/job-state.js';
-import { elapsedBetween, type MonotonicReading } from '../monotonic-clock.js';
+import { elapsedBetween, type MonotonicReading } from '../authoring/monotonic-clock.js';
 import { statusIdentity, type JobRecord, type JobStatus } from './job-record.js';
 import type { ProcessIdentity } from './process-identity.js';
 

@@ -1,7 +1,7 @@
 import type { Envelope } from '../../contract/envelope.js';
 import type { Progress } from '../../contract/incomplete.js';
 import { JobState } from '../../contract/vocabulary/job-state.js';
-import type { MonotonicReading } from '../monotonic-clock.js';
+import type { MonotonicReading } from '../authoring/monotonic-clock.js';
 import type { ProcessIdentity } from './process-identity.js';
 import { isJobId } from './job-id.js';
 

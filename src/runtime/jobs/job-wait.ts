@@ -4,7 +4,7 @@ import { ErrorCode } from '../../contract/error-code.js';
 import { ExitCode } from '../../contract/exit-code.js';
 import type { Progress } from '../../contract/incomplete.js';
 import { IncompleteState } from '../../contract/vocabulary/job-state.js';
-import { systemMonotonic, type MonotonicReading } from '../monotonic-clock.js';
+import { systemMonotonic, type MonotonicReading } from '../authoring/monotonic-clock.js';
 import { incompleteEnvelope } from './incomplete-response.js';
 import { Observation, Verdict } from './job-liveness.js';
 import { markLost, settleJob, unreadableEnvelope } from './job-outcomes.js';

@@ -1,6 +1,6 @@
 import type { Progress } from '../../contract/incomplete.js';
 import { JobState } from '../../contract/vocabulary/job-state.js';
-import type { Host } from '../host.js';
+import type { Host } from '../authoring/host.js';
 import type { WorkSoFar } from './job-end.js';
 import { STATUS_REFRESH_MS } from './job-liveness.js';
 import { heartbeatOf, identityFields, type JobRecord, type JobStatus } from './job-record.js';

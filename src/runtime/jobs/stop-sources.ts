@@ -1,9 +1,9 @@
 import { StopReason } from '../../contract/vocabulary/stop-reason.js';
-import type { Cancel, Host } from '../host.js';
+import type { Cancel, Host } from '../authoring/host.js';
 import type { JobRecord } from './job-record.js';
 import type { JobStore } from './job-store.js';
 import { RunMode } from './run-mode.js';
-import { StopController } from './stop-controller.js';
+import { StopController } from '../call/stop-controller.js';
 import { BudgetPlan } from './budget-plan.js';
 
 const WATCH_EVERY_MS = 100;

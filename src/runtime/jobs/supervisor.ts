@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
-import type { Host } from '../host.js';
+import type { Host } from '../authoring/host.js';
 import type { JobRecord } from './job-record.js';
 import type { JobStore } from './job-store.js';
 import { identityOf, type ProcessIdentity } from './process-identity.js';

@@ -3,8 +3,8 @@ import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'n
 import { join } from 'node:path';
 import { ErrorCode } from '../../contract/error-code.js';
 import { StintError } from '../../contract/stint-error.js';
-import type { StdinSpec } from '../program/command-spec.js';
-import type { Host } from '../host.js';
+import type { StdinSpec } from '../authoring/command-spec.js';
+import type { Host } from '../authoring/host.js';
 import { ensurePrivateDir } from './state-dir.js';
 
 /** The buffered mode's cap (REQ-F-054); line and record modes spool any size. */

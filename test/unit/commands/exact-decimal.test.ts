@@ -4,9 +4,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   addToSum, beyond, decimalOfSum, decimalText, jsonOfDecimal, meanOf, newDecimalSum, parseDecimal, roundedQuotient,
-} from '../../../src/commands/analyze/exact-decimal.js';
-import { map } from '../../../src/commands/analyze/csv-stats-map.js';
-import { mergeTableStats, newTableStats, summarizeColumn } from '../../../src/commands/analyze/column-stats.js';
+} from '../../../src/commands/analyze/map/exact-decimal.js';
+import { map } from '../../../src/commands/analyze/map/csv-stats-map.js';
+import { mergeTableStats, newTableStats, summarizeColumn } from '../../../src/commands/analyze/map/column-stats.js';
 import {
   addFractions, compareFractions, fractionOf, jsonOfFraction, nearestDouble, type Fraction,
 } from '../../helpers/analyze-oracle.js';

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { Level } from 'level';
 import { unpack } from 'msgpackr';
 import { nativeBatches } from '../../../src/commands/import/native-batch.js';
-import { releaseSlot, RowSlots } from '../../../src/commands/import/row-slots.js';
-import { map } from '../../../src/commands/import/import-map.js';
+import { releaseSlot, RowSlots } from '../../../src/commands/import/map/row-slots.js';
+import { map } from '../../../src/commands/import/map/import-map.js';
 import { tempWorld } from '../../helpers/temp-world.js';
 
 const world = tempWorld('import-memory');

@@ -5,13 +5,15 @@
 // depend on the algorithm, and estimates within their stated bounds where they do.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { map } from '../../../src/commands/analyze/csv-stats-map.js';
-import { scannerFieldHash, scannerIsoInstant, setScannerLimits } from '../../../src/commands/analyze/csv-scanner.js';
+import { map } from '../../../src/commands/analyze/map/csv-stats-map.js';
+import {
+  scannerFieldHash, scannerIsoInstant, setScannerLimits,
+} from '../../../src/commands/analyze/map/csv-scanner.js';
 import {
   mergeTableStats, newTableStats, summarizeColumn, type TableStats,
-} from '../../../src/commands/analyze/column-stats.js';
-import { fieldHash } from '../../../src/commands/analyze/stats/field-hash.js';
-import { parseIsoDate } from '../../../src/commands/analyze/stats/iso-date.js';
+} from '../../../src/commands/analyze/map/column-stats.js';
+import { fieldHash } from '../../../src/commands/analyze/map/stats/field-hash.js';
+import { parseIsoDate } from '../../../src/commands/analyze/map/stats/iso-date.js';
 import { random } from '../../helpers/csv-generator.js';
 import { Distribution, numbers } from '../../helpers/distributions.js';
 import { frequencies, rankError, withoutExtras } from '../../helpers/stats-oracle.js';

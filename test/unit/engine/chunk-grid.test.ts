@@ -4,16 +4,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
-import mapChunk from '../../../src/engine/worker-entry.js';
+import mapChunk from '../../../src/engine/worker/worker-entry.js';
 import { orderedChunks, type ChunkPlan } from '../../../src/engine/ordered-chunks.js';
 import { cutRecords } from '../../../src/engine/record-cutter.js';
-import { Framing } from '../../../src/engine/framing.js';
+import { Framing } from '../../../src/engine/worker/framing.js';
 import type { ChunkPool } from '../../../src/engine/chunk-pool.js';
 import { generateCsv, random } from '../../helpers/csv-generator.js';
 import { tempWorld } from '../../helpers/temp-world.js';
 
 const world = tempWorld('chunk-grid');
-const MAP = new URL('../../../src/commands/analyze/csv-stats-map.js', import.meta.url).href;
+const MAP = new URL('../../../src/commands/analyze/map/csv-stats-map.js', import.meta.url).href;
 /** The worker side, run on this thread: the very mapping a pool thread does. */
 const pool: ChunkPool = { workers: 2, run: (task) => mapChunk(task) as never, close: async () => undefined };
 

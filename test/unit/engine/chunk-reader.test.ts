@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { renameSync, statSync, truncateSync, writeFileSync } from 'node:fs';
-import { ChunkReader } from '../../../src/engine/chunk-reader.js';
-import { Framing } from '../../../src/engine/framing.js';
-import type { ChunkTask } from '../../../src/engine/worker-protocol.js';
+import { ChunkReader } from '../../../src/engine/worker/chunk-reader.js';
+import { Framing } from '../../../src/engine/worker/framing.js';
+import type { ChunkTask } from '../../../src/engine/worker/worker-protocol.js';
 import { tempWorld } from '../../helpers/temp-world.js';
 
 const world = tempWorld('chunk-reader');

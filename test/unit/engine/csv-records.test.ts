@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parse } from 'csv-parse/sync';
 import { unpack, unpackMultiple } from 'msgpackr';
-import { BadRecord, fieldText, readCsvRecords } from '../../../src/engine/csv-records.js';
-import { PackedOutput } from '../../../src/engine/packed-output.js';
+import { BadRecord, fieldText, readCsvRecords } from '../../../src/engine/worker/csv-records.js';
+import { PackedOutput } from '../../../src/engine/worker/packed-output.js';
 import { generateCsv } from '../../helpers/csv-generator.js';
 
 /** Reads a whole buffer; the rows come back unpacked, as export would read them. */

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { WarningDetail } from '../../../src/contract/envelope.js';
-import type { Host } from '../../../src/runtime/host.js';
-import { createCallContext } from '../../../src/runtime/program/call-context.js';
+import type { Host } from '../../../src/runtime/authoring/host.js';
+import { createCallContext } from '../../../src/runtime/call/call-context.js';
 import type { FoldOver } from '../../../src/engine/fold-loop.js';
 import { processSource, type Source } from '../../../src/engine/process-source.js';
 import { tempWorld } from '../../helpers/temp-world.js';

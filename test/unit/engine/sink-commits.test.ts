@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sinkCommits } from '../../../src/engine/sink-run.js';
 import type { Sink, SinkMark } from '../../../src/engine/sink.js';
-import type { CommandContext } from '../../../src/runtime/program/command-spec.js';
+import type { SafePointContext } from '../../../src/engine/engine-context.js';
 import type { Progress } from '../../../src/contract/incomplete.js';
 import { ProgressUnit } from '../../../src/contract/vocabulary/progress-unit.js';
 
@@ -20,16 +20,15 @@ function heldSink(): Sink<number> & { marks: SinkMark<number>[]; release(): void
   };
 }
 
-function context(stop: () => boolean): CommandContext & { reports: Progress[] } {
+function context(stop: () => boolean): SafePointContext & { reports: Progress[] } {
   const reports: Progress[] = [];
-  const ctx = {
+  return {
     reports,
     progress: (done: number, total?: number, unit?: string) => void reports.push({ done, total, unit } as Progress),
     stopRequested: stop,
     // The call's clock: a sink's commits are timed on it for the budget's pace.
     now: () => Date.now(),
   };
-  return ctx as unknown as CommandContext & { reports: Progress[] };
 }
 
 const rows = (state: number): Progress => ({ done: state, unit: ProgressUnit.Rows });

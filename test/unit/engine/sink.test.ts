@@ -3,10 +3,10 @@ import assert from 'node:assert/strict';
 import { utimesSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { processFile, type FileWork } from '../../../src/engine/process-file.js';
-import { Framing } from '../../../src/engine/framing.js';
+import { Framing } from '../../../src/engine/worker/framing.js';
 import type { Sink, SinkMark } from '../../../src/engine/sink.js';
 import type { Fold } from '../../../src/engine/chunked-run.js';
-import type { CommandContext } from '../../../src/runtime/program/command-spec.js';
+import type { EngineContext } from '../../../src/engine/engine-context.js';
 import type { Counts } from '../../../docs/examples/wc/wc-map.js';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../../helpers/paths.js';
@@ -45,10 +45,12 @@ const countLines: Fold<Counts, Lines> = async function* (chunks, state) {
 };
 
 /** A context that asks for a stop at the `stopAt`th progress report; its checkpoint store must not be used. */
-function contextStoppingAt(stopAt: number): CommandContext {
+function contextStoppingAt(stopAt: number): EngineContext {
   let reports = 0;
-  const ctx = {
+  return {
     cwd: world.dir,
+    stdinPath: undefined,
+    invocationKey: 'sink-test',
     progress: () => void reports++,
     stopRequested: () => reports >= stopAt,
     // The call's clock: a sink's commits are timed on it for the budget's pace.
@@ -56,7 +58,6 @@ function contextStoppingAt(stopAt: number): CommandContext {
     restore: () => assert.fail('a run with a sink resumes from the sink'),
     checkpoint: () => assert.fail('a run with a sink commits to the sink'),
   };
-  return ctx as unknown as CommandContext;
 }
 
 const work = (path: string, sink: Sink<Lines>): FileWork<Counts, Lines> => ({

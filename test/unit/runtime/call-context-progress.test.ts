@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Progress } from '../../../src/contract/incomplete.js';
-import type { Host } from '../../../src/runtime/host.js';
-import { createCallContext } from '../../../src/runtime/program/call-context.js';
+import type { Host } from '../../../src/runtime/authoring/host.js';
+import { createCallContext } from '../../../src/runtime/call/call-context.js';
 import { tempWorld } from '../../helpers/temp-world.js';
 
 const world = tempWorld('call-context-progress');

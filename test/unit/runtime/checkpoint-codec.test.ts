@@ -2,10 +2,10 @@
 // continued analyze folds on from the very state an uninterrupted one holds, so both answer the same.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { map } from '../../../src/commands/analyze/csv-stats-map.js';
+import { map } from '../../../src/commands/analyze/map/csv-stats-map.js';
 import {
   mergeTableStats, newTableStats, summarizeColumn, type TableStats,
-} from '../../../src/commands/analyze/column-stats.js';
+} from '../../../src/commands/analyze/map/column-stats.js';
 import { decodeCheckpoint, encodeCheckpoint } from '../../../src/runtime/storage/checkpoint-codec.js';
 import { CHECKPOINT_FORMAT, openCheckpointStore } from '../../../src/runtime/storage/checkpoint-store.js';
 import { ProgressUnit } from '../../../src/contract/vocabulary/progress-unit.js';

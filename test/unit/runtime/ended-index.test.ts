@@ -4,7 +4,7 @@ import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { JobStore } from '../../../src/runtime/jobs/job-store.js';
 import { EndedIndex } from '../../../src/runtime/jobs/ended-index.js';
-import { jobRows, SETTLED_MS } from '../../../src/runtime/jobs/commands/job-walk.js';
+import { jobRows, SETTLED_MS } from '../../../src/program/builtins/job/job-walk.js';
 import { JobState } from '../../../src/contract/vocabulary/job-state.js';
 import type { JobRecord } from '../../../src/runtime/jobs/job-record.js';
 import { tempWorld } from '../../helpers/temp-world.js';

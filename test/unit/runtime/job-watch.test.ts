@@ -11,7 +11,7 @@ import { JobState } from '../../../src/contract/vocabulary/job-state.js';
 import { SideEffects } from '../../../src/contract/vocabulary/side-effects.js';
 import type { JobRecord, JobStatus } from '../../../src/runtime/jobs/job-record.js';
 import { JobStore } from '../../../src/runtime/jobs/job-store.js';
-import { createProgram } from '../../../src/runtime/program/program.js';
+import { createProgram } from '../../../src/program/program.js';
 import { stateDirEnvOf } from '../../../src/runtime/storage/state-dir.js';
 import { drive, FakeClock, fakeHost, type FakeHost } from '../../helpers/fake-host.js';
 import { checkStream } from '../../helpers/stream-contract.js';

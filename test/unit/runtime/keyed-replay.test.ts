@@ -4,8 +4,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ExitCode } from '../../../src/contract/exit-code.js';
-import type { KeptClaim } from '../../../src/runtime/program/command-spec.js';
-import { earlierAnswer, forgetAnswer, keepAnswer, NOOP_EFFECT } from '../../../src/runtime/program/keyed-replay.js';
+import type { KeptClaim } from '../../../src/runtime/authoring/command-spec.js';
+import { earlierAnswer, forgetAnswer, keepAnswer, NOOP_EFFECT } from '../../../src/runtime/call/keyed-replay.js';
 
 const stateRoot = mkdtempSync(join(tmpdir(), 'stint-keyed-replay-'));
 type Spec = { answerHolds?: (kept: KeptClaim) => boolean | Promise<boolean> };

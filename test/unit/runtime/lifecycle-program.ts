@@ -9,10 +9,10 @@ import { DangerLevel } from '../../../src/contract/vocabulary/danger-level.js';
 import { SideEffects } from '../../../src/contract/vocabulary/side-effects.js';
 import { JobStore } from '../../../src/runtime/jobs/job-store.js';
 import type { JobStatus } from '../../../src/runtime/jobs/job-record.js';
-import type { CommandContext, CommandResult } from '../../../src/runtime/program/command-spec.js';
-import { checkpointDirFor } from '../../../src/runtime/program/call-context.js';
-import { defineCommand } from '../../../src/runtime/program/define-command.js';
-import { createProgram, type Program } from '../../../src/runtime/program/program.js';
+import type { CommandContext, CommandResult } from '../../../src/runtime/authoring/command-spec.js';
+import { checkpointDirFor } from '../../../src/runtime/storage/checkpoint-folder.js';
+import { defineCommand } from '../../../src/runtime/authoring/define-command.js';
+import { createProgram, type Program } from '../../../src/program/program.js';
 import { drive, fakeHost, type FakeClock, type FakeHost } from '../../helpers/fake-host.js';
 
 /** Fake milliseconds between two steps. */

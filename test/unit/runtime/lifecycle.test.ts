@@ -10,7 +10,7 @@ import { ExitCode, SignalExitCode } from '../../../src/contract/exit-code.js';
 import { Coverage } from '../../../src/contract/vocabulary/coverage.js';
 import { JobState } from '../../../src/contract/vocabulary/job-state.js';
 import { CAUSE_OF_STOP, StopReason } from '../../../src/contract/vocabulary/stop-reason.js';
-import { DEFAULT_MAX_LIFETIME_MS } from '../../../src/runtime/jobs/budget.js';
+import { DEFAULT_MAX_LIFETIME_MS } from '../../../src/runtime/authoring/budget.js';
 import { JobStore } from '../../../src/runtime/jobs/job-store.js';
 import { FakeClock, type FakeHost } from '../../helpers/fake-host.js';
 import { tempWorld } from '../../helpers/temp-world.js';

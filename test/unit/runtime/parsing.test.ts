@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseDuration, formatDuration } from '../../../src/runtime/cli/duration.js';
 import { nearest } from '../../../src/runtime/cli/suggest.js';
-import { resolveBudget } from '../../../src/runtime/jobs/budget.js';
+import { resolveBudget } from '../../../src/runtime/authoring/budget.js';
 
 test('durations', () => {
   assert.equal(parseDuration('250'), 250);

@@ -4,11 +4,11 @@ import { codeTable } from '../../../src/contract/code-table.js';
 import { defineErrorCodes, defineWarningCodes } from '../../../src/contract/declared-codes.js';
 import { ExitCode } from '../../../src/contract/exit-code.js';
 import { StintError } from '../../../src/contract/stint-error.js';
-import type { CommandSpec } from '../../../src/runtime/program/command-spec.js';
-import { registerCommand } from '../../../src/runtime/program/define-command.js';
-import { createProgram } from '../../../src/runtime/program/program.js';
-import { resultOfThrown } from '../../../src/runtime/program/thrown.js';
-import { checkCodes } from '../../../src/runtime/program/undeclared-code.js';
+import type { CommandSpec } from '../../../src/runtime/authoring/command-spec.js';
+import { registerCommand } from '../../../src/runtime/authoring/define-command.js';
+import { createProgram } from '../../../src/program/program.js';
+import { resultOfThrown } from '../../../src/runtime/call/thrown.js';
+import { checkCodes } from '../../../src/runtime/call/undeclared-code.js';
 
 const RowCode = defineErrorCodes({
   RowRejected: { code: 'ROW_REJECTED', exitCode: ExitCode.PRECONDITION, retryable: false, description: 'a bad row' },

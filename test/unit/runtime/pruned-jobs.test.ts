@@ -4,7 +4,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { JobStore, JOB_RETENTION_MS } from '../../../src/runtime/jobs/job-store.js';
 import { PrunedJobs } from '../../../src/runtime/jobs/pruned-jobs.js';
-import { jobRows } from '../../../src/runtime/jobs/commands/job-walk.js';
+import { jobRows } from '../../../src/program/builtins/job/job-walk.js';
 import { JobState } from '../../../src/contract/vocabulary/job-state.js';
 import type { JobRecord } from '../../../src/runtime/jobs/job-record.js';
 import { tempWorld } from '../../helpers/temp-world.js';

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { defineCommand, registerCommand } from '../../../src/runtime/program/define-command.js';
+import { defineCommand, registerCommand } from '../../../src/runtime/authoring/define-command.js';
 import { ExitCode, SignalExitCode } from '../../../src/contract/exit-code.js';
-import type { CommandSpec } from '../../../src/runtime/program/command-spec.js';
+import type { CommandSpec } from '../../../src/runtime/authoring/command-spec.js';
 
 const ok = { description: 'Done', retryable: false, sideEffects: 'complete' } as const;
 const pending = { description: 'Not done', retryable: true, sideEffects: 'none' } as const;

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { invocationKey } from '../../../src/runtime/program/invocation-key.js';
+import { invocationKey } from '../../../src/runtime/call/invocation-key.js';
 import { stateDirEnvOf, stateDirPath } from '../../../src/runtime/storage/state-dir.js';
 
 const linux = { platform: 'linux', home: '/home/ann' } as const;

@@ -8,9 +8,9 @@ import assert from 'node:assert/strict';
 import { pack, unpack } from 'msgpackr';
 import {
   commonSummary, mergeExtras, newColumnExtras, observeText, packExtras, settleExtras, type ColumnExtras,
-} from '../../../../src/commands/analyze/stats/column-extras.js';
-import { EXACT_LIMIT } from '../../../../src/commands/analyze/stats/distinct-count.js';
-import { TOP } from '../../../../src/commands/analyze/stats/frequent-values.js';
+} from '../../../../src/commands/analyze/map/stats/column-extras.js';
+import { EXACT_LIMIT } from '../../../../src/commands/analyze/map/stats/distinct-count.js';
+import { TOP } from '../../../../src/commands/analyze/map/stats/frequent-values.js';
 import { random } from '../../../helpers/csv-generator.js';
 import { chunksOf } from '../../../helpers/distributions.js';
 import { frequencies } from '../../../helpers/stats-oracle.js';

@@ -1,8 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { pack, unpack } from 'msgpackr';
-import { addDate, mergeDates, newDateRange, settleDates, type DateRange } from '../../../../src/commands/analyze/stats/date-range.js';
-import { parseIsoDate } from '../../../../src/commands/analyze/stats/iso-date.js';
+import {
+  addDate, mergeDates, newDateRange, settleDates, type DateRange,
+} from '../../../../src/commands/analyze/map/stats/date-range.js';
+import { parseIsoDate } from '../../../../src/commands/analyze/map/stats/iso-date.js';
 
 const parse = (text: string) => parseIsoDate(Buffer.from(text), 0, Buffer.byteLength(text));
 

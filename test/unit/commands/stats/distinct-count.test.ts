@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { pack, unpack } from 'msgpackr';
 import {
   addRegister, estimateDistinct, mergeRegisters, newRegisters,
-} from '../../../../src/commands/analyze/stats/distinct-count.js';
-import { fieldHash } from '../../../../src/commands/analyze/stats/field-hash.js';
+} from '../../../../src/commands/analyze/map/stats/distinct-count.js';
+import { fieldHash } from '../../../../src/commands/analyze/map/stats/field-hash.js';
 import { chunksOf, Distribution, numbers } from '../../../helpers/distributions.js';
 
 const hashOf = (text: string) => {

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { pack, unpack } from 'msgpackr';
 import {
   addFrequent, CAPACITY, mergeFrequent, newFrequentValues, settleFrequent, topValues, TOP, type FrequentValues,
-} from '../../../../src/commands/analyze/stats/frequent-values.js';
-import { fieldHash } from '../../../../src/commands/analyze/stats/field-hash.js';
+} from '../../../../src/commands/analyze/map/stats/frequent-values.js';
+import { fieldHash } from '../../../../src/commands/analyze/map/stats/field-hash.js';
 import { random } from '../../../helpers/csv-generator.js';
 import { chunksOf } from '../../../helpers/distributions.js';
 import { frequencies } from '../../../helpers/stats-oracle.js';

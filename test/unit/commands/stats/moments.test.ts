@@ -1,7 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { pack, unpack } from 'msgpackr';
-import { addMoment, mergeMoments, newMoments, sampleVariance } from '../../../../src/commands/analyze/stats/moments.js';
+import {
+  addMoment, mergeMoments, newMoments, sampleVariance,
+} from '../../../../src/commands/analyze/map/stats/moments.js';
 import { chunksOf, Distribution, numbers } from '../../../helpers/distributions.js';
 import { exactVariance } from '../../../helpers/stats-oracle.js';
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { pack, unpack } from 'msgpackr';
 import {
   addQuantileValue, mergeQuantiles, newQuantileSketch, quantilesOf, QUANTILE_BUFFER, QUANTILE_K, type QuantileSketch,
-} from '../../../../src/commands/analyze/stats/quantile-sketch.js';
+} from '../../../../src/commands/analyze/map/stats/quantile-sketch.js';
 import { chunksOf, Distribution, numbers } from '../../../helpers/distributions.js';
 import { rankError } from '../../../helpers/stats-oracle.js';
 

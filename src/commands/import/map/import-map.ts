@@ -1,0 +1,128 @@
+// Worker side of `stint import`: read a chunk's records, packed as
+// MessagePack arrays of strings as they are scanned (what msgpackr's unpack
+// reads back as string[]), and check each, so the main thread only writes.
+import { fieldText, readCsvRecords } from '../../../engine/worker/csv-records.js';
+import { MARGIN, PackedOutput } from '../../../engine/worker/packed-output.js';
+import type { ChunkInfo, WindowInfo, WindowResult } from '../../../engine/worker/worker-protocol.js';
+import { BadRow } from './bad-row.js';
+import { spanDigest } from './import-ledger.js';
+import { releaseSlot, RowSlots, type Slot, type SlotFlag } from './row-slots.js';
+
+export interface ImportMapOptions {
+  readonly width: number;
+  /** Index of the --key column, when upserting. */
+  readonly keyIndex?: number;
+}
+
+/** A chunk's rows, packed back to back; line numbers are offsets from the chunk's first line. */
+export interface ImportChunk {
+  readonly rows: number;
+  readonly packed: Uint8Array;
+  /** Set when `packed`, `ends` and `lines` are in a slot shared with the worker: hand it back (releaseSlot). */
+  readonly slot: SlotFlag | null;
+  /** End offset of each row in `packed`. */
+  readonly ends: Uint32Array;
+  readonly lines: Uint32Array;
+  readonly keys: string[] | null;
+  readonly bad: { readonly line: number; readonly reason: BadRow; readonly before: number }[];
+  /** The digest of the chunk's bytes, for the import's ledger. */
+  readonly digest: Uint8Array;
+}
+
+/** This thread's output: a shared slot per chunk, or (past the slots) its own buffer, which a reply copies whole. */
+const output = new PackedOutput(1 << 20);
+let own = output.bytes;
+const slots = new RowSlots();
+/** The largest packed chunk so far: slots are made at least this big. */
+let slotSize = 0;
+let ends = new Uint32Array(1 << 16);
+let lines = new Uint32Array(1 << 16);
+
+function growRows(): void {
+  const e = new Uint32Array(ends.length * 2); e.set(ends); ends = e;
+  const l = new Uint32Array(lines.length * 2); l.set(lines); lines = l;
+}
+
+/** The self-framing map the pool calls: the chunk ends where its records do (see readCsvRecords). */
+export function mapWindow(bytes: Uint8Array, info: WindowInfo): WindowResult<ImportChunk> {
+  return read(bytes, info, info.limit, info.atEof);
+}
+
+/** One chunk of whole records. */
+export function map(bytes: Uint8Array, info: ChunkInfo): ImportChunk {
+  return read(bytes, info, bytes.length, true)!.partial;
+}
+
+type Scanned = Pick<ImportChunk, 'rows' | 'keys' | 'bad'> & {
+  readonly framed: { consumed: number; newlines: number } | undefined;
+};
+
+function read(bytes: Uint8Array, info: ChunkInfo, limit: number, atEof: boolean): WindowResult<ImportChunk> {
+  // Packed rows take about as many bytes as their CSV; a slot that proves too small is replaced by a bigger one.
+  const slot = slots.take(Math.max(slotSize, bytes.length + (bytes.length >> 3) + 4 * MARGIN));
+  output.bytes = slot?.bytes ?? own;
+  output.used = 0;
+  const scanned = scan(bytes, info.options as ImportMapOptions, limit, atEof);
+  const { framed, ...found } = scanned;
+  if (!slot) own = output.bytes;
+  if (!framed) {
+    releaseSlot(slot?.flag ?? null);
+    return undefined;
+  }
+  const digest = spanDigest(bytes.subarray(0, framed.consumed));
+  return { partial: { ...found, ...(slot ? inSlot(slot, found.rows) : ownTables(found.rows)), digest }, ...framed };
+}
+
+/** Packs the records into `output` and notes each row's end and line, and every bad row. */
+function scan(bytes: Uint8Array, { width, keyIndex }: ImportMapOptions, limit: number, atEof: boolean): Scanned {
+  let rows = 0;
+  const keys: string[] | null = keyIndex === undefined ? null : [];
+  const bad: ImportChunk['bad'][number][] = [];
+  const framed = readCsvRecords(bytes, output, {
+    record(record, line) {
+      if (record.count !== width) {
+        bad.push({ line, reason: BadRow.FieldCount, before: rows });
+        return false;
+      }
+      if (keys && record.fieldEnds[keyIndex!] === record.fieldStarts[keyIndex!]) {
+        bad.push({ line, reason: BadRow.MissingKey, before: rows });
+        return false;
+      }
+      if (rows === ends.length) growRows();
+      ends[rows] = record.end;
+      lines[rows] = line;
+      keys?.push(fieldText(record, keyIndex!));
+      rows++;
+      return true;
+    },
+    bad(line, reason) {
+      bad.push({ line, reason, before: rows });
+    },
+  }, limit, atEof);
+  return { framed, rows, keys, bad };
+}
+
+/** Without a slot: the row tables copied to the chunk's size, and `packed` a view the reply's clone copies whole. */
+function ownTables(rows: number): Pick<ImportChunk, 'packed' | 'slot' | 'ends' | 'lines'> {
+  const packed = output.bytes.subarray(0, output.used);
+  return { packed, slot: null, ends: ends.slice(0, rows), lines: lines.slice(0, rows) };
+}
+
+/** The row tables go into the slot after the rows (4-byte aligned); a slot too small for it all is replaced. */
+function inSlot(taken: Slot, rows: number): Pick<ImportChunk, 'packed' | 'slot' | 'ends' | 'lines'> {
+  let slot = taken;
+  const tables = (output.used + 3) & ~3;
+  const need = tables + 8 * rows;
+  if (output.bytes !== slot.bytes || need > slot.bytes.length) {
+    slotSize = Math.max(slotSize, need + (need >> 3));
+    slot = slots.regrow(slot, slotSize, output.bytes, output.used);
+  }
+  const at = slot.bytes.byteOffset + tables;
+  const shared = {
+    ends: new Uint32Array(slot.bytes.buffer, at, rows),
+    lines: new Uint32Array(slot.bytes.buffer, at + 4 * rows, rows),
+  };
+  shared.ends.set(ends.subarray(0, rows));
+  shared.lines.set(lines.subarray(0, rows));
+  return { packed: slot.bytes.subarray(0, output.used), slot: slot.flag, ...shared };
+}

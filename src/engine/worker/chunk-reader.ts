@@ -1,0 +1,204 @@
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { ErrorCode } from '../../contract/error-code.js';
+import { Framing, findRecordStart, scanParity, type ScanState } from './framing.js';
+import type { ChunkTask } from './worker-protocol.js';
+
+const LOOKAHEAD = 64 * 1024;
+
+/** Another file now has the input's name: it was replaced (moved over) while being read. */
+function inputReplaced(path: string): Error {
+  const message = `${path} was replaced by another file during the run`;
+  return Object.assign(new Error(message), { code: ErrorCode.InputReplaced, context: { path } });
+}
+
+/** The file ends before the size the run began with: it was cut short or replaced while being read. */
+function inputTruncated(path: string, at: number, fileSize: number): Error {
+  const message = `${path} is shorter than the ${fileSize} bytes it had when the run began`
+    + ` (it ends before byte ${at + 1}): it changed during the run`;
+  return Object.assign(new Error(message), { code: ErrorCode.InputTruncated, context: { path, at, size: fileSize } });
+}
+
+/** Lone-CR line ends read as LFs: every CR of buffer[0, length) becomes a LF. */
+export function crToLf(buffer: Buffer, length: number): void {
+  for (let i = buffer.indexOf(0x0d); i >= 0 && i < length; i = buffer.indexOf(0x0d, i + 1)) buffer[i] = 0x0a;
+}
+
+/** A record-aligned view of one chunk, valid until the next read on this thread. */
+export type FramedChunk =
+  | {
+      readonly kind: 'framed';
+      readonly bytes: Uint8Array;
+      readonly start: number;
+      readonly end: number;
+      readonly newlines: number;
+    }
+  | { readonly kind: 'misaligned'; readonly start: number }
+  | { readonly kind: 'too-long'; readonly start: number; readonly newlines: number };
+
+/** A self-framing map's view: from a record start to as far as was read. */
+export type Window =
+  | { readonly kind: 'window'; readonly start: number; readonly bytes: Uint8Array; readonly atEof: boolean }
+  | { readonly kind: 'misaligned'; readonly start: number };
+
+/**
+ * Reads chunks by byte range into one buffer per thread, reused across
+ * chunks: fresh memory costs a page fault per 4 KiB on first touch, and the
+ * bytes never cross to another thread.
+ */
+export class ChunkReader {
+  private buffer = Buffer.allocUnsafe(0);
+  private bufferStart = 0;
+  private bufferEnd = 0;
+  private fd = -1;
+  private fdPath = '';
+  private crToLf = false;
+
+  close(): void {
+    if (this.fd >= 0) closeSync(this.fd);
+    this.fd = -1;
+    this.fdPath = '';
+  }
+
+  /**
+   * Opens the task's file once per thread. The open file is the one the run began with
+   * (same inode), or the read fails: bytes of another file under the same name are not this input.
+   */
+  private open(task: ChunkTask): void {
+    this.crToLf = task.crLineEnds === true;
+    if (this.fdPath === task.path && (task.fileIno === undefined || fstatSync(this.fd).ino === task.fileIno)) return;
+    this.close();
+    this.fd = openSync(task.path, 'r');
+    this.fdPath = task.path;
+    if (task.fileIno !== undefined && fstatSync(this.fd).ino !== task.fileIno) {
+      this.close();
+      throw inputReplaced(task.path);
+    }
+  }
+
+  /** Makes file bytes [from, to) available in the buffer; returns how far it got (EOF may stop it short). */
+  private load(path: string, from: number, to: number, fileSize: number): number {
+    to = Math.min(to, fileSize);
+    const length = to - from;
+    if (this.buffer.length < length) this.buffer = Buffer.allocUnsafe(Math.max(length, this.buffer.length * 2));
+    let filled = 0;
+    while (filled < length) {
+      const n = readSync(this.fd, this.buffer, filled, length - filled, from + filled);
+      if (n === 0) throw inputTruncated(path, from + filled, fileSize);
+      filled += n;
+    }
+    if (this.crToLf) crToLf(this.buffer, filled);
+    this.bufferStart = from;
+    this.bufferEnd = from + filled;
+    return this.bufferEnd;
+  }
+
+  /** Loads a larger window starting at the same offset. */
+  private extend(path: string, wanted: number, fileSize: number): number {
+    return this.load(path, this.bufferStart, wanted, fileSize);
+  }
+
+  /**
+   * For a self-framing map: the bytes from the chunk's first record start
+   * (the next line start when speculative) to as far as was read. `grow`
+   * reads further when the map's last record runs past them.
+   */
+  readWindow(task: ChunkTask): Window {
+    this.open(task);
+    const { path, fileSize, nominalEnd, maxRecordBytes } = task;
+    const readFrom = task.speculative ? task.nominalStart - 1 : task.nominalStart;
+    let limit = this.load(path, readFrom, Math.max(nominalEnd, readFrom + 1) + LOOKAHEAD, fileSize);
+    let start = readFrom;
+    if (task.speculative) {
+      for (;;) {
+        const index = this.buffer.indexOf(0x0a, start - this.bufferStart);
+        if (index >= 0 && index < limit - this.bufferStart) {
+          start = this.bufferStart + index + 1;
+          break;
+        }
+        if (limit >= fileSize) {
+          start = fileSize;
+          break;
+        }
+        if (limit - nominalEnd > maxRecordBytes) return { kind: 'misaligned', start: task.nominalStart };
+        start = limit;
+        limit = this.extend(path, readFrom + 2 * (limit - readFrom), fileSize);
+      }
+    }
+    return this.window(start, limit, fileSize);
+  }
+
+  /** Reads twice as far from the same start; undefined once a record runs past nominalEnd by over maxRecordBytes. */
+  grow(task: ChunkTask, start: number): Window | undefined {
+    const loaded = this.bufferEnd;
+    if (loaded >= task.fileSize || loaded - task.nominalEnd > task.maxRecordBytes) return undefined;
+    const limit = this.extend(task.path, this.bufferStart + 2 * (loaded - this.bufferStart), task.fileSize);
+    return this.window(start, limit, task.fileSize);
+  }
+
+  private window(start: number, limit: number, fileSize: number): Window {
+    const bytes = this.buffer.subarray(start - this.bufferStart, Math.max(start, limit) - this.bufferStart);
+    return { kind: 'window', start, bytes, atEof: limit >= fileSize };
+  }
+
+  /**
+   * Aligns the task's nominal range to records: starts at the next line start
+   * when speculative, ends at the first record start at or after nominalEnd.
+   */
+  read(task: ChunkTask): FramedChunk {
+    this.open(task);
+    const { path, fileSize, nominalEnd, maxRecordBytes } = task;
+    const quoted = task.framing === Framing.Csv;
+    const readFrom = task.speculative && task.framing !== Framing.Bytes ? task.nominalStart - 1 : task.nominalStart;
+    let limit = this.load(path, readFrom, Math.max(nominalEnd, readFrom + 1) + LOOKAHEAD, fileSize);
+    const at = (offset: number) => offset - this.bufferStart;
+
+    if (task.framing === Framing.Bytes) {
+      const end = Math.min(nominalEnd, fileSize);
+      return { kind: 'framed', bytes: this.buffer.subarray(0, end - readFrom), start: readFrom, end, newlines: 0 };
+    }
+
+    let start = readFrom;
+    if (task.speculative) {
+      // The next line start at or after nominalStart: the byte before it is a newline.
+      for (;;) {
+        const index = this.buffer.indexOf(0x0a, at(start));
+        if (index >= 0 && index < at(limit)) {
+          start = this.bufferStart + index + 1;
+          break;
+        }
+        if (limit >= fileSize) {
+          start = fileSize;
+          break;
+        }
+        if (limit - readFrom > nominalEnd - readFrom + maxRecordBytes) {
+          return { kind: 'misaligned', start: task.nominalStart };
+        }
+        start = limit;
+        limit = this.extend(path, readFrom + 2 * (limit - readFrom), fileSize);
+      }
+    }
+    if (start >= nominalEnd || start >= fileSize) {
+      return { kind: 'framed', bytes: this.buffer.subarray(0, 0), start, end: start, newlines: 0 };
+    }
+
+    // Quote state and newlines up to the byte before nominalEnd, then the first record end after it.
+    const state: ScanState = { inQuote: false, newlines: 0 };
+    if (nominalEnd - 1 > limit) limit = this.extend(path, nominalEnd + LOOKAHEAD, fileSize);
+    scanParity(this.buffer, at(start), at(Math.min(nominalEnd - 1, limit)), state, quoted);
+    let cursor = Math.min(nominalEnd - 1, limit);
+    let end = -1;
+    for (;;) {
+      const found = findRecordStart(this.buffer, at(cursor), at(limit), state, quoted);
+      if (found >= 0) end = this.bufferStart + found;
+      else if (limit >= fileSize) end = fileSize;
+      if (end >= 0 && end - nominalEnd <= maxRecordBytes) break;
+      if (end >= 0 || limit - nominalEnd > maxRecordBytes) {
+        if (task.speculative) return { kind: 'misaligned', start: task.nominalStart };
+        return { kind: 'too-long', start, newlines: state.newlines };
+      }
+      cursor = limit;
+      limit = this.extend(path, this.bufferStart + 2 * (limit - this.bufferStart), fileSize);
+    }
+    return { kind: 'framed', bytes: this.buffer.subarray(at(start), at(end)), start, end, newlines: state.newlines };
+  }
+}

@@ -1,0 +1,59 @@
+import type { Envelope } from '../../../contract/envelope.js';
+import { ExitCode } from '../../../contract/exit-code.js';
+import { DangerLevel } from '../../../contract/vocabulary/danger-level.js';
+import type { CommandResult, CommandSpec, TextView } from '../../../runtime/authoring/command-spec.js';
+import { outline } from '../../../runtime/cli/render.js';
+import { isJobId } from '../../../runtime/jobs/job-id.js';
+import { waitOnJob } from '../../../runtime/jobs/job-wait.js';
+import { badId, budgetFlag, budgetOf, idArgument, RELAYED, replay, type JobCommandDeps } from './job-command-parts.js';
+
+/**
+ * A job's final answer as its own command shows it in text mode (its `text` renderer, else the outline); an
+ * INCOMPLETE answer keeps the framework's notice.
+ */
+export function relayedAsItsCommand(
+  envelope: Envelope,
+  command: CommandSpec | undefined,
+  view: TextView,
+): CommandResult {
+  const result = replay(envelope);
+  if (envelope.meta.exit_code === ExitCode.INCOMPLETE || envelope.data === null) return result;
+  const render = command?.text?.bind(command);
+  return { ...result, text: () => (render ? render(envelope.data, view) : outline(envelope.data)) };
+}
+
+export function jobWaitCommand(deps: JobCommandDeps): CommandSpec {
+  const { storeOf, retryableOf } = deps;
+  return {
+    name: 'job wait',
+    description: 'Hold up to the budget for a job: its own response and exit code once it ends,'
+      + ' else 14 with fresh progress (--format text shows the answer as the job\'s command would)',
+    dangerLevel: DangerLevel.Safe,
+    positionals: idArgument,
+    flags: budgetFlag,
+    exitCodes: RELAYED,
+    async run({ positionals, flags }, ctx) {
+      const id = positionals['id'] as string;
+      if (!isJobId(id)) return badId(id);
+      const budgetMs = budgetOf(ctx, flags['budget'], ctx.interactive);
+      const started = ctx.now();
+      const store = storeOf(ctx);
+      const answer = await waitOnJob({
+        store,
+        now: () => ctx.now(),
+        id,
+        started,
+        until: budgetMs ? started + budgetMs : undefined,
+        budgetMs,
+        retryableOf,
+        onProgress: (p) => ctx.progress(p.done, p.total, p.unit, p.rows),
+      });
+      const job = store.readRecord(id);
+      // An answer no caller had seen is given now: the identical call after this one is a new run.
+      if (job && answer.meta.exit_code !== ExitCode.INCOMPLETE && store.readStatus(id)?.unseen) {
+        store.releaseKey(job.key, id);
+      }
+      return relayedAsItsCommand(answer, job && deps.commandOf(job), { width: ctx.stdoutWidth });
+    },
+  };
+}

@@ -1,0 +1,38 @@
+import { ExitCode } from '../../contract/exit-code.js';
+import { DangerLevel } from '../../contract/vocabulary/danger-level.js';
+import { SideEffects } from '../../contract/vocabulary/side-effects.js';
+import type { CommandSpec } from '../../runtime/authoring/command-spec.js';
+
+/** `<program> manifest`: the whole command tree in one response (REQ-O-041). */
+export function manifestCommand(manifest: () => Record<string, unknown>): CommandSpec {
+  return {
+    name: 'manifest',
+    description: 'Describe every command, its flags, arguments and exit codes, in one JSON response',
+    dangerLevel: DangerLevel.Safe,
+    flags: {
+      etag: {
+        type: 'string',
+        description: 'The etag of a manifest you hold;'
+          + ' an unchanged manifest answers data: null, meta.not_modified: true',
+      },
+    },
+    exitCodes: {
+      [ExitCode.SUCCESS]: {
+        description: 'The manifest was written (or is unchanged)', retryable: false, sideEffects: SideEffects.Complete,
+      },
+    },
+    async run(input) {
+      const data = manifest();
+      if (input.flags['etag'] !== undefined && input.flags['etag'] === data['etag']) {
+        return { exitCode: ExitCode.SUCCESS, data: null, meta: { not_modified: true } };
+      }
+      return { exitCode: ExitCode.SUCCESS, data };
+    },
+    text(data) {
+      const commands = (data as { commands: Record<string, { description: string; danger_level: string }> }).commands;
+      const line = ([id, c]: [string, { description: string; danger_level: string }]) =>
+        `${id.padEnd(16)} ${c.danger_level.padEnd(11)} ${c.description}`;
+      return Object.entries(commands).map(line).join('\n') + '\n';
+    },
+  };
+}

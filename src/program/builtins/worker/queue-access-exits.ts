@@ -1,0 +1,19 @@
+import { ErrorCode } from '../../../contract/error-code.js';
+import { ExitCode, type ExitCodeEntry } from '../../../contract/exit-code.js';
+import { SideEffects } from '../../../contract/vocabulary/side-effects.js';
+
+/** How a command that connects to the queue's Redis fails at start. */
+export const QUEUE_ACCESS_EXITS: Readonly<Partial<Record<ExitCode, ExitCodeEntry>>> = {
+  [ExitCode.UNAVAILABLE]: {
+    description: 'Redis cannot be reached at start (QUEUE_UNREACHABLE, naming the URL without its password)',
+    retryable: true, sideEffects: SideEffects.None, errorCodes: [ErrorCode.QueueUnreachable],
+  },
+  [ExitCode.AUTH_REQUIRED]: {
+    description: 'Redis refused the credentials (AUTH_REQUIRED): set STINT_QUEUE_PASSWORD (and the user in the URL)',
+    retryable: false, sideEffects: SideEffects.None, errorCodes: [ErrorCode.AuthRequired],
+  },
+  [ExitCode.PERMISSION_DENIED]: {
+    description: 'The Redis user lacks a right the queue needs (PERMISSION_DENIED): see the README\'s ACL',
+    retryable: false, sideEffects: SideEffects.None, errorCodes: [ErrorCode.PermissionDenied],
+  },
+};

@@ -1,0 +1,111 @@
+import type { WarningDetail } from '../../contract/envelope.js';
+import { ErrorCode } from '../../contract/error-code.js';
+import type { Progress } from '../../contract/incomplete.js';
+import { StintError } from '../../contract/stint-error.js';
+import { WarningCode } from '../../contract/warning-code.js';
+import type { Restored } from '../authoring/command-spec.js';
+import type { Host } from '../authoring/host.js';
+import type { Pace } from '../authoring/pace.js';
+import { discardCheckpoint, recordScratchFile } from '../storage/checkpoint-folder.js';
+import { CHECKPOINT_FORMAT, openCheckpointStore, type CheckpointStore } from '../storage/checkpoint-store.js';
+import { ensurePrivateDir } from '../storage/state-dir.js';
+import type { CallProgress } from './call-progress.js';
+
+/** How often a safe point writes its checkpoint when nothing forces it (a crash then loses at most this much work). */
+export const CHECKPOINT_INTERVAL_MS = 1_000;
+export const CHECKPOINT_INTERVAL_ENV = 'STINT_CHECKPOINT_INTERVAL_MS';
+
+/** What a call's checkpoint needs of the call. */
+export interface CallCheckpointParts {
+  readonly host: Host;
+  readonly invocationKey: string;
+  /** The program's state folder; checkpoints live under it. */
+  readonly stateRoot: string;
+  readonly warnings: WarningDetail[];
+  readonly stopRequested: () => boolean;
+  readonly pace?: Pace;
+  readonly progress: CallProgress;
+}
+
+/** One call's checkpoint: ctx.restore, ctx.checkpoint and ctx.scratchFile, and its release at the call's end. */
+export class CallCheckpoint {
+  private store: CheckpointStore | undefined;
+  private fingerprint: unknown;
+  private lastSave = -Infinity;
+  private readonly interval: number;
+
+  constructor(private readonly parts: CallCheckpointParts) {
+    this.interval = Number(parts.host.env[CHECKPOINT_INTERVAL_ENV] ?? CHECKPOINT_INTERVAL_MS);
+  }
+
+  scratchFile(path: string): void {
+    if (!this.store) throw new StintError(ErrorCode.InternalError, 'scratchFile() before restore(): restore first');
+    recordScratchFile(this.parts.stateRoot, this.parts.invocationKey, path);
+  }
+
+  async restore<S>(inputs: unknown, usable?: (state: S) => boolean): Promise<Restored<S> | undefined> {
+    const { host, stateRoot, invocationKey, progress } = this.parts;
+    this.fingerprint = inputs;
+    const sleep = (ms: number) => host.sleep(ms);
+    this.store ??= await openCheckpointStore(ensurePrivateDir(stateRoot, 'checkpoints', invocationKey), sleep);
+    const loaded = await this.store.load<S>();
+    if (loaded.kind === 'none') return undefined;
+    if (loaded.kind === 'unreadable') return this.discard(loaded.reason);
+    if (JSON.stringify(loaded.record.fingerprint) !== JSON.stringify(inputs)) {
+      return this.discard('the input changed since the checkpoint');
+    }
+    if (usable && !usable(loaded.record.state)) {
+      return this.discard("the checkpoint's own files are missing or changed");
+    }
+    progress.keepWorkers(loaded.record.workers ?? []);
+    const { done, total, unit, rows } = loaded.record.progress;
+    progress.report(done, total, unit, rows);
+    return { state: loaded.record.state, progress: loaded.record.progress };
+  }
+
+  private async discard(reason: string): Promise<undefined> {
+    await this.store!.clear();
+    this.parts.warnings.push({
+      code: WarningCode.CheckpointDiscarded,
+      message: `${reason}; started over`,
+      context: { reason, invocation_key: this.parts.invocationKey },
+    });
+    return undefined;
+  }
+
+  async checkpoint<S>(state: S, at: Progress, force = false): Promise<boolean> {
+    const { host, pace, stopRequested, progress } = this.parts;
+    const store = this.store;
+    if (!store) {
+      const message = 'checkpoint() before restore(): a resumable command restores first';
+      throw new StintError(ErrorCode.InternalError, message);
+    }
+    const offer = progress.offer(at);
+    pace?.safePoint();
+    const stop = stopRequested();
+    // Only what is saved is published: a stop forced before the next save answers with it, and a
+    // continuation resumes from it, so no caller or observer ever sees `done` go back.
+    // The cadence runs on the monotonic clock: a wall clock stepped back must not hold saves (and progress) off.
+    if (force || stop || host.monotonic().ms - this.lastSave >= this.interval) {
+      const savedAt = host.now();
+      const saving = host.monotonic().ms;
+      const record = { version: CHECKPOINT_FORMAT, fingerprint: this.fingerprint, progress: offer, state, savedAt };
+      await store.save({ ...record, ...progress.workers() });
+      this.lastSave = host.monotonic().ms;
+      // Published first: a stop answered on the commit's word answers with it.
+      progress.saved(offer);
+      pace?.committed(this.lastSave - saving);
+    }
+    // Asked again: the save's own time may have been what made the next safe point too late.
+    return stop || stopRequested();
+  }
+
+  /** Ends the call's hold on its checkpoint: removes it when the work ended, keeps it otherwise. */
+  async finish(workEnded: boolean): Promise<void> {
+    if (!this.store) return;
+    await this.store.close();
+    this.store = undefined;
+    // The work ended: nothing to continue, so nothing is kept.
+    if (workEnded) discardCheckpoint(this.parts.stateRoot, this.parts.invocationKey);
+  }
+}

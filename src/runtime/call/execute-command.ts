@@ -1,0 +1,75 @@
+import type { WarningDetail } from '../../contract/envelope.js';
+import { ExitCode } from '../../contract/exit-code.js';
+import type { Progress } from '../../contract/incomplete.js';
+import { CAUSE_OF_STOP } from '../../contract/vocabulary/stop-reason.js';
+import { createCallContext } from './call-context.js';
+import type { Pace } from '../authoring/pace.js';
+import type { CommandInput, CommandResult, StreamOut } from '../authoring/command-spec.js';
+import { streamsStdout, type Invocation } from './invocation.js';
+import { heartbeat, terminalBar } from '../cli/progress-display.js';
+import { keepAnswer } from './keyed-replay.js';
+import { resultOfThrown } from './thrown.js';
+import type { StopController } from './stop-controller.js';
+
+/** A handler's run: what it returned, what it warned, how far it got; `finish` releases its checkpoint. */
+export interface Execution {
+  readonly result: CommandResult;
+  readonly warnings: readonly WarningDetail[];
+  readonly progress: Progress | undefined;
+  finish(workEnded: boolean): Promise<void>;
+}
+
+/** Runs the handler with its context; a thrown error becomes a coded result, never an escape. */
+export async function executeCommand(
+  inv: Invocation,
+  stop: StopController,
+  onProgress?: (progress: Progress) => void,
+  stream?: StreamOut,
+  pace?: Pace,
+): Promise<Execution> {
+  const { host, command } = inv;
+  const warnings: WarningDetail[] = [];
+  const label = [inv.program.identity.name, ...command.path].join(' ');
+  const display = inv.heartbeatMs
+    ? heartbeat(host, label, inv.heartbeatMs, inv.started)
+    // Any command that reports progress gets the bar at a terminal (one that never reports draws nothing).
+    : host.stderrIsTTY
+      ? terminalBar(host, label, inv.started)
+      : undefined;
+  const call = createCallContext({
+    host,
+    invocationKey: inv.key,
+    argumentsDigest: inv.argumentsDigest,
+    ...(inv.options.queue ? { queue: inv.options.queue } : {}),
+    stateRoot: inv.stateRoot,
+    ...(inv.stdinPath ? { stdinPath: inv.stdinPath } : {}),
+    ...(streamsStdout(inv) ? { stdout: (text: string) => host.writeStdout(text) } : {}),
+    ...(stream ? { stream } : {}),
+    warnings,
+    stopRequested: () => stop.requested,
+    ...(pace ? { pace } : {}),
+    stopCause: () => (stop.reason ? CAUSE_OF_STOP[stop.reason] : undefined),
+    onProgress: (progress) => {
+      display?.update(progress);
+      onProgress?.(progress);
+    },
+  });
+  const input = {
+    flags: inv.flags, positionals: inv.positionals, options: inv.options,
+  } as unknown as CommandInput<never, never>;
+  let result: CommandResult;
+  try {
+    result = await command.spec.run(input, call.ctx);
+  } catch (thrown) {
+    result = resultOfThrown(thrown, inv.program.codes);
+    // A defect's stack is for its author, on request (the envelope keeps one line).
+    if (inv.host.env['STINT_DEBUG'] && thrown instanceof Error) {
+      inv.host.writeStderr(`${thrown.stack ?? thrown.message}\n`);
+    }
+  }
+  if (result.exitCode === ExitCode.SUCCESS) call.completed();
+  // A completed run's last frame shows all of it done (the last safe point may have come before the end).
+  display?.end(result.exitCode === ExitCode.SUCCESS);
+  keepAnswer(inv, result);
+  return { result, warnings, progress: call.lastProgress(), finish: (ended) => call.finish(ended) };
+}
