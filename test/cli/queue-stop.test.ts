@@ -3,7 +3,8 @@
 // (STINT_TEST_HOLD_FILE), so the call's fold waits on it. SIGINT, SIGTERM or the end of the budget: the call
 // answers while the hold file still exists (that is the proof it did not wait for the chunk; no wall time is
 // asserted), then, the hold gone, its continue_command run verbatim until it ends gives the whole `data` of
-// `--budget 0`, byte for byte. Each test ends with Redis holding no chunk job and no live key of any run.
+// `--budget 0`, byte for byte (an import: the table, row for row). Each test ends with Redis holding no chunk
+// job and no live key of any run.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -15,6 +16,7 @@ import { queueLeft } from '../helpers/queue-state.js';
 import { startWorkers, until, type WorkerProcess } from '../helpers/queue-worker-process.js';
 import { redisMissing, startRedis, type RedisServer } from '../helpers/redis-server.js';
 import { cleanEnv, envelopeOf, runJson, runShell, type CliRun } from '../helpers/run-cli.js';
+import { tableRecords } from '../helpers/table-rows.js';
 import { assertSameAnswer } from '../helpers/same-answer.js';
 import { tempWorld } from '../helpers/temp-world.js';
 
@@ -65,7 +67,7 @@ class Call {
   }
   /** The bytes its last heartbeat line showed done (0 before any). */
   progress(): number {
-    const shown = [...this.stderr.matchAll(/\[(\d+)\/\d+ bytes\]/g)];
+    const shown = [...this.stderr.matchAll(/\[(\d+)\/\d+ bytes[,\]]/g)];
     return Number(shown.at(-1)?.[1] ?? 0);
   }
   kill(signal: NodeJS.Signals): void {
@@ -123,11 +125,11 @@ const analyze = (budget: string) => ['analyze', input, '--budget', budget, '--qu
  * The call stopped by `signal` once its kept progress reached the held chunk (its fold waits on it): it
  * answers while the chunk is still held; the continuation ends with the whole answer.
  */
-async function signalWhileHeld(signal: NodeJS.Signals, name: string) {
+async function signalWhileHeld(signal: NodeJS.Signals, name: string, args = analyze('0')) {
   const hold = world.path(`hold-${name}`);
   const worker = await holdingWorker(hold);
   const env = { STINT_HOME: home(), STINT_CHECKPOINT_INTERVAL_MS: '0' };
-  const call = new Call(analyze('0'), env);
+  const call = new Call(args, env);
   await until(() => heldTake(worker) !== undefined && worker.of('chunk').length > 0, 'the worker holds a chunk');
   // Every chunk that came back is folded (and kept): the fold now waits on the held one, or one queued behind it.
   const reach = foldable(worker);
@@ -186,5 +188,24 @@ test('the budget runs out while a worker holds a chunk: 14 with continue_command
   assert.equal(end.meta.exit_code, 0, JSON.stringify(end.error));
   assertSameAnswer(end.data, whole, "the continued run's answer is --budget 0's");
   await queueClean('a run whose budget ran out, continued to its end');
+  await worker.stop();
+});
+
+test('an import interrupted (SIGINT) while a worker holds a chunk: 130 at once, its commits kept; continued, the'
+  + ' table holds every row once, as the import with --budget 0 writes it', { skip }, async () => {
+  const table = world.path('stopped.db');
+  const args = ['import', input, '--into', table, '--budget', '0', '--queue', redis.url, '--chunk-size',
+    String(CHUNK)];
+  const { envelope, env, worker } = await signalWhileHeld('SIGINT', 'import', args);
+  assert.equal(envelope.meta.exit_code, 130, JSON.stringify(envelope.error));
+  assert.equal(envelope.data?.['state'], 'paused');
+  const end = await continued(envelope, env);
+  assert.equal(end.meta.exit_code, 0, JSON.stringify(end.error));
+  const local = world.path('local.db');
+  const imported = await runJson(['import', input, '--into', local, '--budget', '0'], { env: { STINT_HOME: home() } });
+  assert.equal(imported.envelope.meta.exit_code, 0, JSON.stringify(imported.envelope.error));
+  const rows = await tableRecords(table, world.path('stopped.csv'), env);
+  assert.deepEqual(rows, await tableRecords(local, world.path('local.csv'), env));
+  await queueClean('an interrupted import continued to its end');
   await worker.stop();
 });
