@@ -56,11 +56,19 @@ export interface ChunkedRun<P, S> {
   readonly state: S;
   readonly fold: Fold<P, S>;
   readonly safePoint: SafePoint<S>;
+  /** Resolves once the stop is urgent: a fold waiting for a chunk then stops at its last safe point. */
+  readonly urgent?: Promise<void>;
 }
 
 export type ChunkedOutcome<S> =
   | { readonly kind: 'done'; readonly state: S; readonly watermark: Watermark }
-  | { readonly kind: 'stopped'; readonly state: S; readonly watermark: Watermark }
+  | {
+      readonly kind: 'stopped';
+      readonly state: S;
+      readonly watermark: Watermark;
+      /** An urgent stop (fold-loop.ts): at the last safe point, which asked to go on (a throttled save skipped it). */
+      readonly urgent?: boolean;
+    }
   | {
       readonly kind: 'failed';
       readonly state: S;
@@ -108,7 +116,9 @@ export async function runChunked<P, S>(run: ChunkedRun<P, S>): Promise<ChunkedOu
   }
 
   const safePoint = (folded: S) => run.safePoint(folded, (watermark = pulled));
-  const { stopped, state } = await driveFold(run.fold, chunks(), run.state, safePoint);
+  const { stopped, state, urgent } = await driveFold(run.fold, chunks(), run.state, safePoint, run.urgent);
+  // Urgent: the chunks wait on one in flight, so they cannot be closed; the pool's close lets them go.
+  if (urgent) return { kind: 'stopped', state, watermark, urgent };
   if (stopped) {
     await source.return(undefined);
     return { kind: 'stopped', state, watermark };

@@ -138,8 +138,8 @@ export async function runGunzipped<P, S>(run: ChunkedRun<P, S>): Promise<Chunked
     if (streamError) failure = { error: streamError.error, line: streamError.atLine ? pulled.line : 0 };
   }
   const safePoint = (folded: S) => run.safePoint(folded, (watermark = pulled));
-  const { stopped, state } = await driveFold(run.fold, chunks(), run.state, safePoint);
-  if (stopped) return { kind: 'stopped', state, watermark };
+  const { stopped, state, urgent } = await driveFold(run.fold, chunks(), run.state, safePoint, run.urgent);
+  if (stopped) return { kind: 'stopped', state, watermark, ...(urgent ? { urgent } : {}) };
   if (failure) return { kind: 'failed', state, watermark, ...failure };
   return { kind: 'done', state, watermark: pulled };
 }

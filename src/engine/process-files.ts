@@ -144,7 +144,7 @@ export async function foldFiles<P, S, R>(
         ctx.checkpoint<FilesCheckpoint<S, R>>({ ...saved, index, current }, at(current));
       const step = input.kind === 'bad'
         ? refused(input, input.error)
-        : await foldFile(input, saved.current, work, poolOf, checkpoint);
+        : await foldFile(input, saved.current, work, poolOf, { checkpoint, urgent: ctx.stopUrgent });
       if (step.kind === 'stopped') {
         const current = { state: step.state, watermark: step.watermark };
         return { kind: 'stopped', results: saved.results, remaining: paths(index), current };
@@ -162,13 +162,19 @@ export async function foldFiles<P, S, R>(
   return { kind: 'done', results: saved.results };
 }
 
+/** How a file's safe points save, and when a stop no longer waits for chunks in flight (ctx.stopUrgent). */
+interface FileStops<S> {
+  readonly checkpoint: (current: Current<S>) => Promise<boolean>;
+  readonly urgent: Promise<void> | undefined;
+}
+
 /** One file from its start (or a restored fold) to its end or a stop. */
 async function foldFile<P, S>(
   input: ReadableFile,
   restored: Current<S> | undefined,
   work: Omit<FilesWork<P, S, unknown>, 'paths'>,
   poolOf: () => Promise<ChunkPool>,
-  checkpoint: (current: Current<S>) => Promise<boolean>,
+  stops: FileStops<S>,
 ): Promise<FileStep<S>> {
   let start = restored;
   if (!start) {
@@ -188,6 +194,9 @@ async function foldFile<P, S>(
     };
   }
   const { options, crLineEnds, gzip } = start;
+  const safePoint = (state: S, watermark: Watermark) => stops.checkpoint({
+    state, watermark, options, ...(crLineEnds ? { crLineEnds } : {}), ...(gzip ? { gzip } : {}),
+  });
   const outcome = await (gzip ? runGunzipped : runChunked)({
     pool: await poolOf(),
     path: input.absolute,
@@ -202,11 +211,14 @@ async function foldFile<P, S>(
     from: start.watermark,
     state: start.state,
     fold: work.fold,
-    safePoint: (state, watermark) => checkpoint({
-      state, watermark, options, ...(crLineEnds ? { crLineEnds } : {}), ...(gzip ? { gzip } : {}),
-    }),
+    safePoint,
+    ...(stops.urgent ? { urgent: stops.urgent } : {}),
   });
-  if (outcome.kind === 'stopped') return outcome;
+  if (outcome.kind === 'stopped') {
+    // Its last safe point may have saved nothing (saves are throttled): with the stop pending, this one does.
+    if (outcome.urgent) await safePoint(outcome.state, outcome.watermark);
+    return outcome;
+  }
   if (outcome.kind === 'done') return { kind: 'done', file: input, state: outcome.state, watermark: outcome.watermark };
   // A dead thread is not the file's fault: the call fails, and the checkpoint stays for the identical call.
   if (outcome.error.code === ErrorCode.WorkerFailed) throw workerFailedError(outcome.error);

@@ -120,7 +120,9 @@ export async function foldIntoSink<P, S>(
       from: restored?.watermark ?? work.from ?? { offset: 0, line: 1 },
       state: restored?.state ?? work.initial(),
       fold: work.fold,
+      // Every safe point commits: an urgent stop at the last one has nothing more to save.
       safePoint: commits.safePoint,
+      ...(ctx.stopUrgent ? { urgent: ctx.stopUrgent } : {}),
     });
     await commits.settled();
     if (outcome.kind === 'failed' && outcome.error.code === ErrorCode.WorkerFailed) {

@@ -212,8 +212,8 @@ test('after runs that end every way (paused too), Redis holds no value of the in
   assert.notEqual(failed.envelope.meta.exit_code, 0);
   assert.notEqual(failed.envelope.meta.exit_code, 14);
   // Cancelled (SIGINT), killed (SIGKILL) and paused (an import at its budget) while the worker holds a chunk.
-  // A call stops at its next safe point, after the next chunk in order is folded: the hold is released once the
-  // signal is sent or the budget has passed.
+  // A call stops without waiting for the held chunk (queue-stop.test.ts): the hold is released once the signal
+  // is sent or the budget has passed, and the held chunk then ends after its run did.
   const importInto = (name: string, budget: string) => ['import', input, '--into', world.path(name), '--budget',
     budget, '--queue', redis.url, '--chunk-size', CHUNK];
   const cancelled = (run: CliRun) => assert.equal(envelopeOf(run).error?.code, 'CANCELLED', run.stdout);

@@ -171,6 +171,11 @@ export interface CommandContext {
   /** True once a stop was requested (budget, signal, cancel); honour it at the next safe point. */
   readonly stopRequested: () => boolean;
   /**
+   * Resolves once a requested stop is urgent (a signal, `job cancel`, the budget's last moment to commit): work
+   * waiting for a piece still in flight (a chunk a queue worker holds) stops at its last safe point instead.
+   */
+  readonly stopUrgent?: Promise<void>;
+  /**
    * A safe point of your own (not `checkpoint`, which tells it already): call `safePoint()` on reaching it and
    * `committed(ms)` with how long its commit took, so that a budget stops where the answer still fits.
    * Undefined when the call has no budget.

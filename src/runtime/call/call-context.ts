@@ -20,6 +20,7 @@ export interface CallContextParts {
   readonly warnings: WarningDetail[];
   /** True once a stop was requested (budget, signal, cancel). */
   readonly stopRequested: () => boolean;
+  readonly stopUrgent?: Promise<void>;
   /** Why, as an Outcome cause, once requested. */
   readonly stopCause: () => Cause | undefined;
   readonly onProgress?: (progress: Progress) => void;
@@ -64,6 +65,7 @@ export function createCallContext(parts: CallContextParts): CallContext {
     warn: (warning) => void warnings.push(warning),
     log: (message) => host.writeStderr(`${message}\n`),
     stopRequested: parts.stopRequested,
+    ...(parts.stopUrgent ? { stopUrgent: parts.stopUrgent } : {}),
     ...(parts.pace ? { pace: parts.pace } : {}),
     stopCause: parts.stopCause,
     now: () => host.now(),

@@ -47,6 +47,7 @@ export async function executeCommand(
     ...(stream ? { stream } : {}),
     warnings,
     stopRequested: () => stop.requested,
+    stopUrgent: stop.urgent,
     ...(pace ? { pace } : {}),
     stopCause: () => (stop.reason ? CAUSE_OF_STOP[stop.reason] : undefined),
     onProgress: (progress) => {

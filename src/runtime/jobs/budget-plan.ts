@@ -12,7 +12,8 @@ const RECENT = 8;
  * time between safe points (one piece of work) and the time a commit takes.
  * A stop requested at `stopAt()` reaches its next safe point, commits and
  * answers before the budget; at a safe point, `dueHere` says whether going on
- * to the next one would answer late. `forceAt()` is the hard stop: the call
+ * to the next one would answer late. From `hurryAt()` the stop no longer waits
+ * for work in flight (stop-controller.ts). `forceAt()` is the hard stop: the call
  * answers from its last checkpoint even when the work reached no safe point.
  */
 export class BudgetPlan implements Pace {
@@ -59,6 +60,11 @@ export class BudgetPlan implements Pace {
     const piece = this.pieceMs;
     if (piece === undefined) return this.deadline - this.answerMs - Math.min(UNKNOWN_PACE.maxMs, this.unknownShare());
     return this.deadline - this.answerMs - this.commitMs - piece;
+  }
+
+  /** The last moment to stop at the last safe point: its commit and the answer still fit before the deadline. */
+  hurryAt(): number {
+    return this.deadline - this.answerMs - this.commitMs;
   }
 
   /** The hard stop: half the answer's reserve before the deadline, for an answer that closes nothing. */

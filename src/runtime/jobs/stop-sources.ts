@@ -52,7 +52,7 @@ export function wireStopSources(parts: StopSourceParts): StopSources {
   const cancels: Cancel[] = [];
   const later = (ms: number, fn: () => void) => void cancels.push(host.setTimeout(fn, Math.max(0, ms)));
   const graced = (reason: Graced) => {
-    stop.request(reason);
+    stop.hurry(reason);
     later(GRACE_MS[reason], () => force(reason));
   };
   const wiring: Wiring = { ...parts, stop, force, later, graced };
@@ -76,8 +76,10 @@ interface Wiring extends StopSourceParts {
 
 /**
  * The budget (front only), planned from the work's pace (budget-plan.ts): the stop is asked for when the next
- * safe point, its commit and the answer would no longer fit, and forced just before the budget ends, so a
- * handler that reaches no safe point in time (stuck, or still starting up) answers from its last checkpoint.
+ * safe point, its commit and the answer would no longer fit, hurried when only the commit and the answer still
+ * fit (the work stops at its last safe point rather than wait on a chunk in flight), and forced just before the
+ * budget ends, so a handler that reaches no safe point in time (stuck, or still starting up) answers from its
+ * last checkpoint.
  */
 function wireBudget(wiring: Wiring): { plan: BudgetPlan; cancel: Cancel } | undefined {
   const { host, mode, deadline, started, stop, force, later } = wiring;
@@ -94,6 +96,13 @@ function wireBudget(wiring: Wiring): { plan: BudgetPlan; cancel: Cancel } | unde
   };
   const plan: BudgetPlan = new BudgetPlan(host, started, deadline, arm);
   request = requestLater();
+  stop.onRequest((reason) => {
+    if (reason !== StopReason.Budget) return;
+    // Not before the call's first safe point: the hard stop answers then, and the work goes on to that point.
+    later(plan.hurryAt() - host.now(), () => {
+      if (plan.pieceMs !== undefined) stop.hurry(StopReason.Budget);
+    });
+  });
   later(plan.forceAt() - host.now(), () => force(StopReason.Budget));
   return { plan, cancel: () => request?.() };
 }
@@ -119,7 +128,7 @@ function wireSignals({ host, mode, stop, force, graced }: Wiring): Cancel[] {
   const offTerm = host.onSignal('SIGTERM', () => graced(StopReason.Terminate));
   const offInt = host.onSignal('SIGINT', () => {
     if (++interrupts > 1) force(StopReason.Interrupt);
-    stop.request(mode === RunMode.Supervisor ? StopReason.Terminate : StopReason.Interrupt);
+    stop.hurry(mode === RunMode.Supervisor ? StopReason.Terminate : StopReason.Interrupt);
   });
   return [offTerm, offInt];
 }

@@ -1,5 +1,7 @@
 // When a call with a budget stops, on the injected clock: the stop is planned from the measured pace of the
-// work (its pieces between safe points, its commits, a synchronous one included) and forced before the budget.
+// work (its pieces between safe points, its commits, a synchronous one included), hurried when only its commit
+// and the answer still fit (the work then stops at its last safe point rather than wait on a chunk in flight)
+// and forced before the budget. Signals hurry their stop at once.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FakeClock, fakeHost } from '../../helpers/fake-host.js';
@@ -21,8 +23,9 @@ function call(budgetMs: number) {
     host, store, job, mode: RunMode.Front, deadline: started + budgetMs, started,
     progressAt: () => clock.now, onWatch: () => {},
   });
-  const seen: { requestedAt?: number; forcedAt?: number } = {};
+  const seen: { requestedAt?: number; hurriedAt?: number; forcedAt?: number } = {};
   sources.stop.onRequest(() => (seen.requestedAt = clock.now - started));
+  void sources.stop.urgent.then(() => (seen.hurriedAt ??= clock.now - started));
   void sources.forced.then(() => (seen.forcedAt ??= clock.now - started));
   /** Moves the clock by `ms`, firing every timer due on the way (a synchronous commit fires none). */
   const advance = async (ms: number, blocking = false) => {
@@ -31,7 +34,7 @@ function call(budgetMs: number) {
     clock.now = target;
     await Promise.resolve();
   };
-  return { clock, sources, seen, advance, elapsed: () => clock.now - started };
+  return { clock, host, sources, seen, advance, elapsed: () => clock.now - started };
 }
 
 function nextDue(clock: FakeClock): number {
@@ -100,3 +103,37 @@ test('whatever the pace, a steady handler stops where its answer fits the budget
     }
   }
 });
+
+test('a handler whose next safe point does not come (its chunk held): hurried once only the commit and the'
+  + ' answer fit, then forced', async () => {
+  const run = call(1_000);
+  await run.advance(100);
+  run.sources.pace!.safePoint();
+  await run.advance(10);
+  run.sources.pace!.committed(10);
+  await run.advance(2_000);
+  // Answer reserve 100, commit 10, piece 100: asked at 790, hurried at 890, forced at 950.
+  assert.deepEqual(run.seen, { requestedAt: 790, hurriedAt: 890, forcedAt: 950 });
+  run.sources.close();
+});
+
+test('before the first safe point the budget is not hurried: the hard stop answers, the work goes on to it',
+  async () => {
+    const run = call(1_000);
+    await run.advance(2_000);
+    assert.equal(run.seen.hurriedAt, undefined);
+    assert.equal(run.seen.forcedAt, 950);
+    run.sources.close();
+  });
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  test(`${signal}: the stop is requested and hurried at once, before any safe point`, async () => {
+    const run = call(10_000);
+    await run.advance(50);
+    run.host.signal(signal);
+    await run.advance(0);
+    assert.equal(run.seen.requestedAt, 50);
+    assert.equal(run.seen.hurriedAt, 50);
+    run.sources.close();
+  });
+}
