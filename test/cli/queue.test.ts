@@ -6,7 +6,6 @@
 // chunk job and no live key of any run (queueClean). STINT_TEST_REDIS runs the file against a Redis of yours.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -17,7 +16,8 @@ import { random } from '../helpers/csv-generator.js';
 import { programPath, STINT_BIN } from '../helpers/paths.js';
 import { redisMissing, redisNotOwned, startRedis, type RedisServer } from '../helpers/redis-server.js';
 import { checkpointRecord, queueLeft, type QueueLeft } from '../helpers/queue-state.js';
-import { cleanEnv, envelopeOf, runCli, runJson, startCli } from '../helpers/run-cli.js';
+import { envelopeOf, runCli, runJson, startCli } from '../helpers/run-cli.js';
+import { until, WorkerProcess } from '../helpers/queue-worker-process.js';
 import { tempWorld } from '../helpers/temp-world.js';
 import { assertSameAnswer } from '../helpers/same-answer.js';
 
@@ -52,24 +52,6 @@ function sameAnalysis(data: unknown, chunkSize = '64KiB'): void {
   assertSameAnswer(data, local.get(chunkSize), `the queue's answer is the local run's (chunks of ${chunkSize})`);
 }
 
-/** Resolves once `fact` holds; a guard (not a speed assertion) fails a test that would otherwise hang. */
-async function until(fact: () => boolean, what: string, guardMs = 60_000): Promise<void> {
-  const limit = Date.now() + guardMs;
-  while (!fact()) {
-    if (Date.now() > limit) throw new Error(`gave up waiting: ${what}`);
-    await delay(25);
-  }
-}
-
-/** Like `until`, for a fact that takes a look outside (Redis, `job status`). */
-async function untilAsync(fact: () => Promise<boolean>, what: string, guardMs = 60_000): Promise<void> {
-  const limit = Date.now() + guardMs;
-  while (!(await fact())) {
-    if (Date.now() > limit) throw new Error(`gave up waiting: ${what}`);
-    await delay(100);
-  }
-}
-
 /**
  * Each test ends its runs, so once a chunk in a worker's hands has ended (and, after a coordinator killed with
  * kill -9, its live key expired and a worker swept), Redis holds no chunk job and no live key of any run.
@@ -84,44 +66,18 @@ async function queueClean(what: string): Promise<void> {
   }
 }
 
-type Event = Record<string, unknown> & { event: string };
-
-/** A `stint worker` process: its JSON lines on stderr as they come, and its end. */
-class Worker {
-  readonly events: Event[] = [];
-  readonly child: ChildProcess;
-  readonly done: Promise<{ code: number | null; stdout: string; stderr: string }>;
+/** A `stint worker` process (test/helpers/queue-worker-process.ts) with the checks these tests make of it. */
+class Worker extends WorkerProcess {
   constructor(env: Record<string, string> = {}, extra: readonly string[] = [], program = STINT_BIN) {
-    const args = ['worker', '--queue', redis.url, '--concurrency', '1', '--lock-duration', '2s', '--format', 'json',
-      ...extra];
-    this.child = spawn(process.execPath, [program, ...args], { env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    let partial = '';
-    this.child.stdout!.setEncoding('utf8').on('data', (text: string) => (stdout += text));
-    this.child.stderr!.setEncoding('utf8').on('data', (text: string) => {
-      stderr += text;
-      const lines = (partial + text).split('\n');
-      partial = lines.pop()!;
-      for (const line of lines) if (line.startsWith('{')) this.events.push(JSON.parse(line) as Event);
-    });
-    const guard = setTimeout(() => this.child.kill('SIGKILL'), 120_000);
-    this.done = new Promise((resolve) => this.child.on('close', (code) => {
-      clearTimeout(guard);
-      resolve({ code, stdout, stderr });
-    }));
-  }
-  of(kind: string): Event[] {
-    return this.events.filter((e) => e.event === kind);
+    super(redis.url, env, { program, extra });
   }
   /** Its id as the coordinator counts it (unique per process), from its `started` line. */
   id(): string {
-    return String(this.of('started')[0]!['id']);
+    return String(this.started()!['id']);
   }
   /** Drains (SIGTERM) and checks its answer: exit 0, the chunks it ran. */
   async drain(): Promise<number> {
-    this.child.kill('SIGTERM');
-    const { code, stdout, stderr } = await this.done;
+    const { code, stdout, stderr } = await this.stop();
     const envelope = JSON.parse(stdout) as Envelope<{ chunks: number; drained: boolean }>;
     assert.equal(code, 0, stderr);
     assert.equal(envelope.data?.drained, true);
@@ -372,12 +328,12 @@ test('a queued run shows progress.workers while it runs (job list, job status), 
       return now === count;
     };
     await until(() => held!.of('take').some((e) => Number(e['start']) >= holdFrom), 'a chunk held past half');
-    await untilAsync(showsWorkers(1), 'job list shows 1 worker');
+    await until(showsWorkers(1), 'job list shows 1 worker');
     // A second worker runs chunks of the window past the held one, then holds one a little further on.
     const further = String(holdFrom + 4 * 65536);
     const [joined] = await workers(1, { STINT_TEST_HOLD_FILE: hold, STINT_TEST_HOLD_FROM: further });
     await until(() => joined!.of('chunk').length > 0, 'the second worker ran a chunk');
-    await untilAsync(showsWorkers(2), 'job list shows 2 workers');
+    await until(showsWorkers(2), 'job list shows 2 workers');
     assert.deepEqual(shown, [1, 2]);
     const status = await runJson(['job', 'status', id], { env });
     assert.equal(status.envelope.meta.exit_code, 14, JSON.stringify(status.envelope.error));

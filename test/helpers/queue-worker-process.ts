@@ -13,14 +13,20 @@ export interface WorkerEnd {
   readonly stderr: string;
 }
 
+export interface WorkerOptions {
+  readonly program?: string;
+  readonly prefix?: readonly string[];
+  readonly extra?: readonly string[];
+}
+
 export class WorkerProcess {
   readonly events: WorkerEvent[] = [];
   readonly child: ChildProcess;
   readonly done: Promise<WorkerEnd>;
-  /** `command` runs before the program's script (e.g. `unshare --mount ...`); empty: node itself. */
-  constructor(url: string, env: Record<string, string> = {}, options: { program?: string; prefix?: string[] } = {}) {
+  /** `prefix` runs before node (e.g. `unshare --mount ...`); `extra`: more `worker` flags. */
+  constructor(url: string, env: Record<string, string> = {}, options: WorkerOptions = {}) {
     const args = [options.program ?? STINT_BIN, 'worker', '--queue', url, '--concurrency', '1', '--lock-duration', '2s',
-      '--format', 'json'];
+      '--format', 'json', ...(options.extra ?? [])];
     const [command, ...rest] = [...(options.prefix ?? []), process.execPath, ...args];
     this.child = spawn(command!, rest, { env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -61,7 +67,7 @@ export async function until(fact: () => boolean | Promise<boolean>, what: string
 }
 
 export async function startWorkers(
-  url: string, count: number, env: Record<string, string> = {}, options: { program?: string; prefix?: string[] } = {},
+  url: string, count: number, env: Record<string, string> = {}, options: WorkerOptions = {},
 ): Promise<WorkerProcess[]> {
   const started = Array.from({ length: count }, () => new WorkerProcess(url, env, options));
   await until(() => started.every((w) => w.started() !== undefined), 'the workers start');
