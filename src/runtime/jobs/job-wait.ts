@@ -58,8 +58,10 @@ export async function waitOnJob(options: WaitOptions): Promise<Envelope> {
     const look = { now, reading: monotonic(), observation };
     const { verdict, status, answer } = settleJob(store, job, { look, alive: options.alive, kill: options.kill });
     if (status?.progress) options.onProgress?.(status.progress);
-    if (answer) return answer;
-    if (verdict === Verdict.Ended) return store.readResult(id) ?? markLost(store, job, status!.pid, now);
+    if (answer) return given(store, job, answer);
+    if (verdict === Verdict.Ended) {
+      return given(store, job, store.readResult(id) ?? markLost(store, job, status!.pid, now));
+    }
     if (verdict === Verdict.Paused) return incomplete(options, job, IncompleteState.Paused, status!, now);
     if (verdict === Verdict.Running && options.until !== undefined && now >= options.until) {
       return incomplete(options, job, IncompleteState.Running, status!, now);
@@ -67,6 +69,15 @@ export async function waitOnJob(options: WaitOptions): Promise<Envelope> {
     const pause = options.until === undefined ? POLL_MS : Math.max(1, Math.min(POLL_MS, options.until - now));
     await (options.sleep ?? sleep)(pause);
   }
+}
+
+/**
+ * A job's final answer, given to this caller: one no caller had seen (the job ended in its supervisor) lets
+ * the key go now, so the identical call after this one is a new run.
+ */
+function given(store: JobStore, job: JobRecord, envelope: Envelope): Envelope {
+  if (store.readStatus(job.id)?.unseen) store.releaseKey(job.key, job.id);
+  return envelope;
 }
 
 function notFound(id: string, durationMs: number): Envelope {

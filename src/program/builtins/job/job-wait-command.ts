@@ -49,10 +49,6 @@ export function jobWaitCommand(deps: JobCommandDeps): CommandSpec {
         onProgress: (p) => ctx.progress(p.done, p.total, p.unit, p.rows),
       });
       const job = store.readRecord(id);
-      // An answer no caller had seen is given now: the identical call after this one is a new run.
-      if (job && answer.meta.exit_code !== ExitCode.INCOMPLETE && store.readStatus(id)?.unseen) {
-        store.releaseKey(job.key, id);
-      }
       return relayedAsItsCommand(answer, job && deps.commandOf(job), { width: ctx.stdoutWidth });
     },
   };
