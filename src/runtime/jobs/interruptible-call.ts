@@ -66,7 +66,9 @@ export async function runInterruptible(inv: Invocation): Promise<InterruptibleAn
     const after = () => handOff(inv, store, job, progress);
     return { envelope: incomplete(inv, job, IncompleteState.Running, progress), after };
   }
-  return { envelope: incomplete(inv, job, pause(inv, store, job, progress), progress) };
+  // Ended meanwhile by another process (an observer's verdict): that end is the answer, not a pause.
+  const stood = pause(inv, store, job, progress);
+  return { envelope: stood ?? incomplete(inv, job, IncompleteState.Paused, progress) };
 }
 
 function incomplete(
@@ -120,13 +122,12 @@ function handOff(inv: Invocation, store: JobStore, job: JobRecord, progress: Pro
   store.writeStatus(job.id, { ...running, ...(progress ? { progress } : {}) });
 }
 
-/** The job waits, paused, for the identical call; the call answers 14 paused. */
-function pause(inv: Invocation, store: JobStore, job: JobRecord, progress: Progress | undefined): IncompleteState {
+/** The job waits, paused, for the identical call; returns the end another process wrote first, if one did. */
+function pause(inv: Invocation, store: JobStore, job: JobRecord, progress: Progress | undefined): Envelope | undefined {
   const now = inv.host.now();
   const previous = store.readStatus(job.id);
   const from = { startedAt: previous?.startedAt ?? now, progressAt: previous?.progressAt ?? now, progress };
   const holder = { kind: 'self', pid: inv.host.pid } as const;
   const { Keep } = CheckpointFate;
-  endJob(store, job, { state: JobState.Paused, now, from, answer: undefined, checkpoint: Keep, holder });
-  return IncompleteState.Paused;
+  return endJob(store, job, { state: JobState.Paused, now, from, answer: undefined, checkpoint: Keep, holder });
 }

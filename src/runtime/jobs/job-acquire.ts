@@ -95,8 +95,11 @@ export async function acquireJob(inv: Invocation, store: JobStore): Promise<Acqu
         return { kind: 'attach', id: claim.id };
       case Verdict.Paused:
         // Whoever takes the lease continues it; everyone else waits on it.
-        if (store.takeLease(claim.id, inv.host.pid)) return { kind: 'own', job: held };
-        return { kind: 'attach', id: claim.id };
+        if (!store.takeLease(claim.id, inv.host.pid)) return { kind: 'attach', id: claim.id };
+        // Ended (a `job cancel`) between the look and the lease: not this call's to run; the next round sees the end.
+        if (!store.readEnd(claim.id)) return { kind: 'own', job: held };
+        store.releaseLease(claim.id, inv.host.pid);
+        continue;
     }
   }
   throw new Error(`could not claim the job for invocation ${inv.key}`);

@@ -62,7 +62,11 @@ export function endJob(store: JobStore, job: JobRecord, ending: JobEnding): Enve
   const terminal = isTerminal(ending.state);
   const status = endStatus(ending, terminal);
   const earlier = terminal ? !wrote(store, job, ending, status) : store.readEnd(job.id) !== undefined;
-  if (earlier) return store.readResult(job.id);
+  if (earlier) {
+    // Its own lease goes either way: a process that finds its job ended by another runs it no further.
+    if (ending.holder.kind === 'self') releaseHolder(store, job, ending.holder);
+    return store.readResult(job.id);
+  }
   if (!terminal) store.writeStatus(job.id, status);
   if (ending.checkpoint === CheckpointFate.Discard) discardCheckpoint(store.root, job.key);
   releaseHolder(store, job, ending.holder);

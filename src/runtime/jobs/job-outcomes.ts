@@ -60,11 +60,23 @@ export function markStalled(
 const OBSERVER_ENDS = [JobState.Lost, JobState.Stalled] as const;
 
 /** `job cancel` of a job nobody is running: end it and discard its checkpoint here. */
-export function cancelIdleJob(store: JobStore, job: JobRecord, now: number): Envelope {
+export function cancelIdleJob(
+  store: JobStore, job: JobRecord, now: number, holder: Holder = { kind: 'none' },
+): Envelope {
   const from = store.readStatus(job.id);
   const note = 'cancelled while paused';
-  const parts = { note, durationMs: 0, now, from, holder: { kind: 'none' } as const, replaces: OBSERVER_ENDS };
+  const parts = { note, durationMs: 0, now, from, holder, replaces: OBSERVER_ENDS };
   return endStopped(store, job, StopReason.Cancel, parts);
+}
+
+/**
+ * `job cancel` of a paused job, holding its lease while it ends it: the identical call may be taking the job over
+ * at this moment, and once it holds the lease it runs the job (and commits) past any end written here. Undefined
+ * when such a call holds the lease already: it is the job's runner, to be asked to stop like any other.
+ */
+export function cancelPausedJob(store: JobStore, job: JobRecord, now: number, pid: number): Envelope | undefined {
+  if (!store.takeLease(job.id, pid)) return undefined;
+  return cancelIdleJob(store, job, now, { kind: 'self', pid });
 }
 
 /** JOB_LOST (1) for a job folder whose record cannot be read: nobody can say what it was or resume it by id. */

@@ -140,6 +140,30 @@ test('job cancel of a paused job: cancelled, its checkpoint discarded; the ident
   assert.equal(tool.stepsRun() - before, STEPS, 'started over');
 });
 
+test('job cancel of a paused job the identical call has just taken over: asked to stop, not ended under it', async () => {
+  const { home, run } = setUp('cancel-taken-over');
+  const argv = ['count', String(STEPS), '--budget', '1s'];
+  const first = await run(argv);
+  const id = String(first.envelope.data?.['job_id']);
+  const store = new JobStore(home);
+  // The identical call holds the lease and has not written its running status yet: the job still reads paused.
+  assert.ok(store.takeLease(id, process.pid));
+  const cancel = await run(['job', 'cancel', id, '--yes']);
+  assert.equal(cancel.code, ExitCode.INCOMPLETE, 'the cancel waits for the safe point of the call running the job');
+  assert.equal(newestJob(home).status.state, JobState.Paused, 'no end written under the running call');
+  assert.ok(newestJob(home).checkpoint, 'its checkpoint is kept until the run stops');
+  assert.ok(store.cancelRequested(id));
+  store.releaseLease(id, process.pid);
+  const taken = await run(argv);
+  assert.equal(taken.code, ExitCode.GENERAL_ERROR);
+  assert.equal(taken.envelope.error?.code, ErrorCode.Cancelled);
+  const ended = newestJob(home);
+  assert.equal(ended.id, id);
+  assert.equal(ended.status.state, JobState.Cancelled);
+  assert.ok(ended.status.progress!.done >= doneOf(first), 'the end records at least the progress shown before');
+  assert.ok(!ended.checkpoint, 'discarded');
+});
+
 /** A stop that ends the job: what it answers and what it keeps, whether the handler reaches a safe point or not. */
 interface Ending {
   readonly stop: string;

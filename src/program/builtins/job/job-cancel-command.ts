@@ -6,7 +6,7 @@ import type { CommandContext, CommandResult, CommandSpec } from '../../../runtim
 import { DRY_RUN_FLAG } from '../../../runtime/authoring/framework-flags.js';
 import { isJobId } from '../../../runtime/jobs/job-id.js';
 import { systemMonotonic } from '../../../runtime/authoring/monotonic-clock.js';
-import { cancelIdleJob, settleJob } from '../../../runtime/jobs/job-outcomes.js';
+import { cancelIdleJob, cancelPausedJob, settleJob } from '../../../runtime/jobs/job-outcomes.js';
 import type { JobRecord } from '../../../runtime/jobs/job-record.js';
 import type { JobStore } from '../../../runtime/jobs/job-store.js';
 import { waitOnJob } from '../../../runtime/jobs/job-wait.js';
@@ -38,10 +38,9 @@ async function cancelJob(deps: JobCommandDeps, ctx: CommandContext, store: JobSt
     if (abandoned) cancelIdleJob(store, job, now);
     return answer(job.id, store.readStatus(job.id)?.state ?? status.state, abandoned);
   }
-  if (!status || status.state === JobState.Paused) {
-    cancelIdleJob(store, job, now);
-    return answer(job.id, JobState.Cancelled, true);
-  }
+  // A paused job the identical call took over just now (it holds the lease) is stopped like a running one.
+  const idle = !status || status.state === JobState.Paused;
+  if (idle && cancelPausedJob(store, job, now, process.pid)) return answer(job.id, JobState.Cancelled, true);
   store.requestCancel(job.id);
   const budgetMs = budgetOf(ctx, flag, ctx.interactive);
   const until = budgetMs ? now + budgetMs : undefined;
