@@ -58,18 +58,23 @@ async function round(n: number): Promise<void> {
   const args = ['tick', String(STEPS), '--step-ms', '20', '--budget', '300ms'];
   const stop = { done: false };
   const listing = hammer(env, stop);
-  const calls = await Promise.all(Array.from({ length: CALLS }, () => runJson(args, { program: demo, env, ...GUARD })));
-  const ids = new Set<string>();
-  calls.forEach(({ envelope }, k) => {
-    assertGoingOrDone(envelope, `call ${k + 1}`);
-    if (envelope.meta.exit_code === 14) ids.add((envelope.data as { job_id: string }).job_id);
-  });
-  for (const id of ids) {
-    const waited = await runJson(['job', 'wait', id, '--budget', '0'], { program: demo, env, ...GUARD });
-    assertGoingOrDone(waited.envelope, `job wait ${id}`);
-    assert.equal(waited.envelope.meta.exit_code, 0, 'the wait ends with the job');
+  try {
+    const call = () => runJson(args, { program: demo, env, ...GUARD });
+    const calls = await Promise.all(Array.from({ length: CALLS }, call));
+    const ids = new Set<string>();
+    calls.forEach(({ envelope }, k) => {
+      assertGoingOrDone(envelope, `call ${k + 1}`);
+      if (envelope.meta.exit_code === 14) ids.add((envelope.data as { job_id: string }).job_id);
+    });
+    for (const id of ids) {
+      const waited = await runJson(['job', 'wait', id, '--budget', '0'], { program: demo, env, ...GUARD });
+      assertGoingOrDone(waited.envelope, `job wait ${id}`);
+      assert.equal(waited.envelope.meta.exit_code, 0, 'the wait ends with the job');
+    }
+  } finally {
+    // A failed call must fail the test, not leave the listing running until the file's guard.
+    stop.done = true;
   }
-  stop.done = true;
   const listed = await listing;
   for (const [id, states] of listed) {
     assert.deepEqual([...states].filter((s) => s !== 'running' && s !== 'done'), [], `job list saw ${id} as`);

@@ -40,7 +40,18 @@ export function sameProgram(stored: readonly string[], own: readonly string[], e
   if (isDeepStrictEqual(stored, own)) return true;
   const theirs = resolved(stored, env);
   const ours = resolved(own, env);
-  return theirs !== undefined && ours !== undefined && isDeepStrictEqual(theirs, ours);
+  if (theirs === undefined || ours === undefined) return false;
+  const script = scriptOf(theirs);
+  return isDeepStrictEqual(theirs, ours) || (script !== undefined && script === scriptOf(ours));
+}
+
+/**
+ * The script that resolved words run when their runner is this very Node, or there is none: `node tool.js` and
+ * `tool.js` (by its shebang) are one program, so a script made executable between two calls is still ours.
+ */
+function scriptOf(files: readonly (string | undefined)[]): string | undefined {
+  if (files.length === 1) return files[0];
+  return files[0] === realpathSync(process.execPath) ? files[1] : undefined;
 }
 
 /** Why a job record in `folder` is not to be trusted, or undefined when it is. */

@@ -21,6 +21,12 @@ test("a job record's words are this program's: the same words, or words that res
   assert.ok(sameProgram(['/usr/bin/env', script], ['/usr/bin/env', join(bin, 'tool')], env));
 });
 
+test('the script run by this very Node is the script run by its shebang (made executable between two calls)', () => {
+  assert.ok(sameProgram([process.execPath, script], [script], env));
+  assert.ok(sameProgram([script], [process.execPath, 'tool'], env));
+  assert.equal(sameProgram(['/bin/sh', script], [script], env), false, 'another runner is another program');
+});
+
 test('anything else is not: another program, more words, a runner where ours has none, nothing', () => {
   assert.equal(sameProgram(['sh', '-c', 'touch /tmp/x'], ['tool'], env), false);
   assert.equal(sameProgram(['/bin/sh'], ['tool'], env), false);
