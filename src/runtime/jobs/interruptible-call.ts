@@ -90,13 +90,13 @@ function asCalled(job: JobRecord, inv: Invocation): JobRecord {
   return { ...job, argv: inv.host.argv, ...(job.idempotencyKey !== undefined ? { keyGiven } : {}) };
 }
 
-/** What the job another process runs (or ran, unseen) says; an unseen answer, once given, frees the key. */
+/**
+ * What the job another process runs (or ran, unseen) says. An unseen answer, once given, frees the key (the
+ * wait does that); the writer's kept answer is then an ordinary one, for the key's repeats.
+ */
 async function attached(inv: Invocation, store: JobStore, id: string): Promise<Envelope> {
   const envelope = await waitWithinBudget(inv, store, id);
-  if (store.readStatus(id)?.unseen) {
-    markAnswerUnseen(inv, false);
-    store.releaseKey(inv.key, id);
-  }
+  if (store.readStatus(id)?.unseen) markAnswerUnseen(inv, false);
   return envelope;
 }
 
