@@ -17,6 +17,7 @@ const world = tempWorld('liveness');
 const demo = programPath('demo-jobs');
 let homes = 0;
 const freshHome = (extra: Record<string, string> = {}) => ({ STINT_HOME: world.path(`home-${++homes}`), STINT_TEST_MODE: '1', ...extra });
+type Home = ReturnType<typeof freshHome>;
 /** A hung call fails its test instead of the suite. */
 const GUARD = { killAfterMs: 90_000 };
 
@@ -76,6 +77,18 @@ async function continueUntilDone(first: Response, env: Record<string, string>): 
 const readJson = <T>(path: string): T => JSON.parse(readFileSync(path, 'utf8')) as T;
 const progressDone = (path: string) => readJson<{ progress?: { done: number } }>(path).progress?.done ?? 0;
 
+/**
+ * A paused first call, with the progress its job holds once the call's process ended: a call whose budget ran out
+ * before its first safe point (a loaded machine's start-up) answers 0 and commits that first piece before it exits.
+ */
+function keptBy(env: Home, data: Incomplete): Incomplete {
+  assert.equal(data.state, 'paused');
+  const kept = progressDone(jobFile(env, data.job_id, 'status.json'));
+  assert.ok(kept >= data.progress.done, `the job holds what its answer said (${kept}, answered ${data.progress.done})`);
+  assert.ok(kept > 0, 'the first call committed its first piece, before or after it answered');
+  return { ...data, progress: { done: kept } };
+}
+
 describe('a frozen supervisor', () => {
   test('SIGSTOP past the idle timeout: job wait answers 10 STALLED, the process is ended for good, the identical call resumes', async () => {
     const env = freshHome({ AGENT_CALL_BUDGET_MS: '300', STINT_CHECKPOINT_INTERVAL_MS: '0' });
@@ -112,13 +125,10 @@ describe('a frozen supervisor', () => {
 
 describe('a pid that names another process now', () => {
   /** A paused writer: resume only, so it waits at its checkpoint with no process. */
-  async function pausedWriter(env: Record<string, string>): Promise<Incomplete> {
+  async function pausedWriter(env: Home): Promise<Incomplete> {
     const first = await runJson(['write', 'x', '80', '--step-ms', '20'], { program: demo, env, ...GUARD });
     assert.equal(first.run.code, 14);
-    const data = incompleteOf(first.envelope);
-    assert.equal(data.state, 'paused');
-    assert.ok(data.progress.done > 0, 'it got somewhere');
-    return data;
+    return keptBy(env, incompleteOf(first.envelope));
   }
 
   test('a running status naming a live unrelated process: JOB_LOST, the process untouched, the identical call resumes', async () => {
@@ -179,10 +189,10 @@ describe('a pid that names another process now', () => {
 });
 
 describe('damaged or missing job files', () => {
-  async function pausedWriter(env: Record<string, string>): Promise<Incomplete> {
+  async function pausedWriter(env: Home): Promise<Incomplete> {
     const first = await runJson(['write', 'y', '80', '--step-ms', '20'], { program: demo, env, ...GUARD });
     assert.equal(first.run.code, 14);
-    return incompleteOf(first.envelope);
+    return keptBy(env, incompleteOf(first.envelope));
   }
 
   test('a job folder deleted while its key still names it: job wait says JOB_NOT_FOUND; the identical call starts again', async () => {

@@ -6,7 +6,7 @@ import { WarningCode } from '../../contract/warning-code.js';
 import type { Restored } from '../authoring/command-spec.js';
 import type { Host } from '../authoring/host.js';
 import type { Pace } from '../authoring/pace.js';
-import { discardCheckpoint, recordScratchFile } from '../storage/checkpoint-folder.js';
+import { discardCheckpoint, forgetKeptProgress, recordKeptProgress, recordScratchFile } from '../storage/checkpoint-folder.js';
 import { CHECKPOINT_FORMAT, openCheckpointStore, type CheckpointStore } from '../storage/checkpoint-store.js';
 import { ensurePrivateDir } from '../storage/state-dir.js';
 import type { CallProgress } from './call-progress.js';
@@ -65,6 +65,7 @@ export class CallCheckpoint {
 
   private async discard(reason: string): Promise<undefined> {
     await this.store!.clear();
+    forgetKeptProgress(this.parts.stateRoot, this.parts.invocationKey);
     this.parts.warnings.push({
       code: WarningCode.CheckpointDiscarded,
       message: `${reason}; started over`,
@@ -91,6 +92,7 @@ export class CallCheckpoint {
       const saving = host.monotonic().ms;
       const record = { version: CHECKPOINT_FORMAT, fingerprint: this.fingerprint, progress: offer, state, savedAt };
       await store.save({ ...record, ...progress.workers() });
+      this.noteKept(offer);
       this.lastSave = host.monotonic().ms;
       // Published first: a stop answered on the commit's word answers with it.
       progress.saved(offer);
@@ -98,6 +100,14 @@ export class CallCheckpoint {
     }
     // Asked again: the save's own time may have been what made the next safe point too late.
     return stop || stopRequested();
+  }
+
+  private noteKept(offer: Progress): void {
+    try {
+      recordKeptProgress(this.parts.stateRoot, this.parts.invocationKey, offer);
+    } catch {
+      // The save is what counts; a note left behind only understates it (a full disk must not stop the work).
+    }
   }
 
   /** Ends the call's hold on its checkpoint: removes it when the work ended, keeps it otherwise. */

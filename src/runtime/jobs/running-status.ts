@@ -1,11 +1,14 @@
 import type { Progress } from '../../contract/incomplete.js';
 import { JobState } from '../../contract/vocabulary/job-state.js';
 import type { Host } from '../authoring/host.js';
+import { keptProgress } from '../storage/checkpoint-folder.js';
 import type { WorkSoFar } from './job-end.js';
 import { STATUS_REFRESH_MS } from './job-liveness.js';
 import { heartbeatOf, identityFields, type JobRecord, type JobStatus } from './job-record.js';
 import type { JobStore } from './job-store.js';
 import { identityOf } from './process-identity.js';
+
+const further = (a: Progress | undefined, b: Progress | undefined) => ((b?.done ?? -1) > (a?.done ?? -1) ? b : a);
 
 /**
  * The `running` status of a job this process runs: written when the run
@@ -28,7 +31,8 @@ export class RunningStatus {
     const now = host.now();
     this.self = identityFields(identityOf(host.pid));
     this.startedAt = previous?.startedAt ?? now;
-    this.progress = previous?.progress;
+    // A new job over a kept checkpoint (its old record lost or damaged) starts from what the checkpoint holds.
+    this.progress = further(previous?.progress, keptProgress(store.root, job.key));
     this.progressAt = now;
     this.progressMs = host.monotonic().ms;
     this.write(true);

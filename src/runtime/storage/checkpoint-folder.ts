@@ -1,11 +1,35 @@
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Progress } from '../../contract/incomplete.js';
 import { readJsonFile, writeFileAtomic } from './atomic-file.js';
 
 export const checkpointDirFor = (stateRoot: string, key: string): string => join(stateRoot, 'checkpoints', key);
 /** Beside the checkpoint, not in it: the checkpoint is a LevelDB folder, and a cancel must not need to open it. */
 const scratchListFor = (stateRoot: string, key: string): string =>
   join(stateRoot, 'checkpoints', `${key}.scratch.json`);
+
+/**
+ * What the checkpoint's last save stands for, beside it: a call forced to answer before its work has opened the
+ * checkpoint (LevelDB is slow to open on a loaded machine) still answers the progress a continuation resumes from.
+ */
+const keptProgressFor = (stateRoot: string, key: string): string =>
+  join(stateRoot, 'checkpoints', `${key}.progress.json`);
+
+/** Written after each save; not fsynced: one lost with a crash only understates what the checkpoint holds. */
+export function recordKeptProgress(stateRoot: string, key: string, progress: Progress): void {
+  writeFileAtomic(keptProgressFor(stateRoot, key), JSON.stringify(progress), false);
+}
+
+/** The progress the checkpoint's last save stands for, when it is known. */
+export function keptProgress(stateRoot: string, key: string): Progress | undefined {
+  const kept = readJsonFile<Progress>(keptProgressFor(stateRoot, key));
+  return typeof kept?.done === 'number' && Number.isFinite(kept.done) ? kept : undefined;
+}
+
+/** The checkpoint was cleared in place (its input changed): what it stood for is gone too. */
+export function forgetKeptProgress(stateRoot: string, key: string): void {
+  rmSync(keptProgressFor(stateRoot, key), { force: true });
+}
 
 /** Names a file outside the state folder that the checkpoint owns (ctx.scratchFile): a discard removes it. */
 export function recordScratchFile(stateRoot: string, key: string, path: string): void {
@@ -25,5 +49,6 @@ export function discardCheckpoint(stateRoot: string, key: string): void {
   const list = scratchListFor(stateRoot, key);
   for (const path of readJsonFile<string[]>(list) ?? []) rmSync(path, { force: true });
   rmSync(list, { force: true });
+  forgetKeptProgress(stateRoot, key);
   rmSync(checkpointDirFor(stateRoot, key), { recursive: true, force: true });
 }

@@ -26,6 +26,7 @@ const exitCodes = { [ExitCode.SUCCESS]: done, [ExitCode.INCOMPLETE]: paused };
 const stepsArgument = [{ name: 'steps', type: 'integer', description: 'How many steps' }] as const;
 
 interface Counted { readonly i: number; readonly sum: number }
+interface Shape { readonly flatFrom?: number; readonly stuckFrom?: number; readonly startMs?: number }
 
 /** The program and what its handlers did, across every call of one test. */
 export interface CountTool {
@@ -36,11 +37,13 @@ export interface CountTool {
 
 /**
  * Sums 1..steps, a fake-clock tick and a checkpoint a step; with `flatFrom`, progress stops growing
- * from that step on (it still reaches safe points); with `stuckFrom`, the handler parks for good there.
+ * from that step on (it still reaches safe points); with `stuckFrom`, the handler parks for good there; with
+ * `startMs`, it takes that long before it opens its checkpoint (a loaded machine's start-up).
  */
 export function countTool(clock: FakeClock): CountTool {
   let stepsRun = 0;
-  async function count(steps: number, ctx: CommandContext, shape: { flatFrom?: number; stuckFrom?: number } = {}) {
+  async function count(steps: number, ctx: CommandContext, shape: Shape = {}) {
+    if (shape.startMs) await clock.sleep(shape.startMs);
     const restored = await ctx.restore<Counted>({ steps });
     let state: Counted = restored?.state ?? { i: 0, sum: 0 };
     while (state.i < steps) {
@@ -53,7 +56,7 @@ export function countTool(clock: FakeClock): CountTool {
     }
     return { exitCode: ExitCode.SUCCESS, data: { steps, sum: state.sum } };
   }
-  const command = (name: string, shape: { flatFrom?: number; stuckFrom?: number }, idle?: number) => defineCommand({
+  const command = (name: string, shape: Shape, idle?: number) => defineCommand({
     name,
     description: `Sum 1..steps on the fake clock (${name})`,
     dangerLevel: DangerLevel.Safe,
@@ -69,6 +72,7 @@ export function countTool(clock: FakeClock): CountTool {
     command('steady', {}, idle),
     command('flat', { flatFrom: 3 }, idle),
     command('stuck', { stuckFrom: 3 }, idle),
+    command('slow-start', { startMs: 2_000 }),
   ];
   const program = createProgram({ name: NAME, version: '1.0.0', description: 'Counts', commands });
   return { program, stepsRun: () => stepsRun };

@@ -4,7 +4,7 @@
 // supervisor, kill -9) stays in test/cli/jobs.test.ts and liveness.test.ts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { ErrorCode } from '../../../src/contract/error-code.js';
 import { ExitCode, SignalExitCode } from '../../../src/contract/exit-code.js';
 import { Coverage } from '../../../src/contract/vocabulary/coverage.js';
@@ -235,6 +235,22 @@ test('a handler stuck past the budget: 14 paused within the budget, from its las
   const job = newestJob(home);
   assert.equal(job.status.state, JobState.Paused);
   assert.ok(job.checkpoint);
+});
+
+test('a new job over a kept checkpoint, forced before the checkpoint is open: it answers what the checkpoint holds', async () => {
+  const { home, run } = setUp('kept-progress');
+  const first = await run(['slow-start', String(STEPS), '--budget', '3s']);
+  assert.equal(first.code, ExitCode.INCOMPLETE);
+  const kept = doneOf(first);
+  assert.ok(kept > 0, `the first call got somewhere (${kept})`);
+  // Its record damaged: the identical call starts a new job, over the same checkpoint.
+  const { id } = newestJob(home);
+  writeFileSync(`${home}/jobs/${id}/status.json`, '{"state":"pa');
+  const next = await run(['slow-start', String(STEPS), '--budget', '1s']);
+  assert.equal(next.code, ExitCode.INCOMPLETE);
+  assert.notEqual(next.envelope.data?.['job_id'], id, 'a new job');
+  assert.equal(doneOf(next), kept, 'answered before it opened the checkpoint: the progress the checkpoint holds');
+  assert.ok(newestJob(home).status.progress!.done >= kept, 'and so does its status');
 });
 
 test('SIGTERM to a handler stuck short of a safe point: 14 paused after a grace, from its checkpoint', async () => {
