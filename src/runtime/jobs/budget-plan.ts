@@ -7,6 +7,17 @@ const UNKNOWN_PACE = { maxMs: 250, share: 5 } as const;
 /** How many recent pieces and commits the estimates look at: the slowest of them is the one planned for. */
 const RECENT = 8;
 
+/** Time kept before a budget's end for writing the answer: a tenth of the budget, within 20 and 100 ms. */
+export function answerReserveMs(budgetMs: number): number {
+  const share = Math.floor(budgetMs / ANSWER_RESERVE.share);
+  return Math.min(ANSWER_RESERVE.maxMs, Math.max(ANSWER_RESERVE.minMs, share));
+}
+
+/** Until when a call that waits on a job (attached, job wait, job cancel) may wait: its answer still fits. */
+export function waitDeadline(started: number, budgetMs: number | undefined): number | undefined {
+  return budgetMs ? started + budgetMs - answerReserveMs(budgetMs) : undefined;
+}
+
 /**
  * When a call with a budget stops, from the measured pace of its work: the
  * time between safe points (one piece of work) and the time a commit takes.
@@ -37,8 +48,7 @@ export class BudgetPlan implements Pace {
 
   /** Time kept for the answer itself: a tenth of the budget, within 20 and 100 ms. */
   get answerMs(): number {
-    const share = Math.floor(this.budgetMs / ANSWER_RESERVE.share);
-    return Math.min(ANSWER_RESERVE.maxMs, Math.max(ANSWER_RESERVE.minMs, share));
+    return answerReserveMs(this.budgetMs);
   }
 
   /** The slowest recent piece: until a second safe point, the time from the call's start to the first. */

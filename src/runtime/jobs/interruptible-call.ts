@@ -13,7 +13,8 @@ import { endJob } from './job-end.js';
 import { heartbeatOf, identityFields, type JobRecord } from './job-record.js';
 import { JobStore } from './job-store.js';
 import { waitOnJob } from './job-wait.js';
-import { budgetDeadline, runJob } from './run-job.js';
+import { waitDeadline } from './budget-plan.js';
+import { runJob } from './run-job.js';
 import { RunMode } from './run-mode.js';
 import { CheckpointFate } from './stop-table.js';
 import { spawnSupervisor } from './supervisor.js';
@@ -103,7 +104,7 @@ async function attached(inv: Invocation, store: JobStore, id: string): Promise<E
 /** What the job says within this call's budget: its answer once it ends, else 14 with fresh progress. */
 function waitWithinBudget(inv: Invocation, store: JobStore, id: string): Promise<Envelope> {
   const { host, started, options } = inv;
-  const until = budgetDeadline(inv);
+  const until = waitDeadline(started, options.budgetMs);
   const meta = callMeta(inv);
   const clock = { now: () => host.now(), sleep: (ms: number) => host.sleep(ms), monotonic: () => host.monotonic() };
   const { budgetMs } = options;

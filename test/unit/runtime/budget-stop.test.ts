@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { FakeClock, fakeHost } from '../../helpers/fake-host.js';
 import { wireStopSources, type StopSources } from '../../../src/runtime/jobs/stop-sources.js';
 import { RunMode } from '../../../src/runtime/jobs/run-mode.js';
+import { waitDeadline } from '../../../src/runtime/jobs/budget-plan.js';
 import { StopReason } from '../../../src/contract/vocabulary/stop-reason.js';
 import type { JobStore } from '../../../src/runtime/jobs/job-store.js';
 import type { JobRecord } from '../../../src/runtime/jobs/job-record.js';
@@ -137,3 +138,11 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     run.sources.close();
   });
 }
+
+test('a call that waits on a job (attached, job wait, job cancel) stops waiting while its answer still fits', () => {
+  assert.equal(waitDeadline(10_000, 1_000), 10_900, 'a tenth of the budget kept for the answer');
+  assert.equal(waitDeadline(10_000, 100), 10_080, 'never less than 20 ms');
+  assert.equal(waitDeadline(10_000, 60_000), 69_900, 'never more than 100 ms');
+  assert.equal(waitDeadline(10_000, 0), undefined, 'no budget: until the job ends');
+  assert.equal(waitDeadline(10_000, undefined), undefined);
+});

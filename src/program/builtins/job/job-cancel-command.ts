@@ -9,6 +9,7 @@ import { systemMonotonic } from '../../../runtime/authoring/monotonic-clock.js';
 import { cancelIdleJob, cancelPausedJob, settleJob } from '../../../runtime/jobs/job-outcomes.js';
 import type { JobRecord } from '../../../runtime/jobs/job-record.js';
 import type { JobStore } from '../../../runtime/jobs/job-store.js';
+import { waitDeadline } from '../../../runtime/jobs/budget-plan.js';
 import { waitOnJob } from '../../../runtime/jobs/job-wait.js';
 import { KeyedAnswers } from './keyed-answers.js';
 import { CancelEffect, cancelPreview, endedUnfinished } from './cancel-preview.js';
@@ -43,7 +44,7 @@ async function cancelJob(deps: JobCommandDeps, ctx: CommandContext, store: JobSt
   if (idle && cancelPausedJob(store, job, now, process.pid)) return answer(job.id, JobState.Cancelled, true);
   store.requestCancel(job.id);
   const budgetMs = budgetOf(ctx, flag, ctx.interactive);
-  const until = budgetMs ? now + budgetMs : undefined;
+  const until = waitDeadline(now, budgetMs);
   const { retryableOf } = deps;
   const id = job.id;
   const ended = await waitOnJob({ store, now: () => ctx.now(), id, started: now, until, budgetMs, retryableOf });

@@ -4,6 +4,7 @@ import { DangerLevel } from '../../../contract/vocabulary/danger-level.js';
 import type { CommandResult, CommandSpec, TextView } from '../../../runtime/authoring/command-spec.js';
 import { outline } from '../../../runtime/cli/render.js';
 import { isJobId } from '../../../runtime/jobs/job-id.js';
+import { waitDeadline } from '../../../runtime/jobs/budget-plan.js';
 import { waitOnJob } from '../../../runtime/jobs/job-wait.js';
 import { badId, budgetFlag, budgetOf, idArgument, RELAYED, replay, type JobCommandDeps } from './job-command-parts.js';
 
@@ -43,7 +44,7 @@ export function jobWaitCommand(deps: JobCommandDeps): CommandSpec {
         now: () => ctx.now(),
         id,
         started,
-        until: budgetMs ? started + budgetMs : undefined,
+        until: waitDeadline(started, budgetMs),
         budgetMs,
         retryableOf,
         onProgress: (p) => ctx.progress(p.done, p.total, p.unit, p.rows),
