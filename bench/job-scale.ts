@@ -46,11 +46,15 @@ export function seedEndedJobs(home: string, count: number): void {
   const jobs = join(home, 'jobs');
   const [first] = readdirSync(jobs);
   if (!first) throw new Error('the seed analyze left no job');
-  // Ended an hour ago, as jobs a prune finds usually are (a listing indexes ends that stood a minute).
+  // Ended an hour ago, as jobs a prune finds usually are (a listing indexes ends that stood a minute). The end
+  // that stands is end.json's; status.json mirrors it.
+  const hourEarlier = (status: { updatedAt: number; endedAt: number }) =>
+    ({ ...status, updatedAt: status.updatedAt - 3_600_000, endedAt: status.endedAt - 3_600_000 });
   const statusPath = join(jobs, first, 'status.json');
-  const status = JSON.parse(readFileSync(statusPath, 'utf8')) as { updatedAt: number; endedAt: number };
-  const hourEarlier = { updatedAt: status.updatedAt - 3_600_000, endedAt: status.endedAt - 3_600_000 };
-  writeFileSync(statusPath, JSON.stringify({ ...status, ...hourEarlier }));
+  writeFileSync(statusPath, JSON.stringify(hourEarlier(JSON.parse(readFileSync(statusPath, 'utf8')))));
+  const endPath = join(jobs, first, 'end.json');
+  const end = JSON.parse(readFileSync(endPath, 'utf8')) as { status: { updatedAt: number; endedAt: number } };
+  writeFileSync(endPath, JSON.stringify({ ...end, status: hourEarlier(end.status) }));
   const record = JSON.parse(readFileSync(join(jobs, first, 'job.json'), 'utf8')) as { createdAt: number };
   for (let k = 1; k < count; k++) {
     const id = `analyze-${(0x10000000 + k).toString(16)}`;
