@@ -1,5 +1,5 @@
 // Which byte separates a file's fields: comma, tab, semicolon or pipe,
-// chosen from its first records (see README, "Delimiters").
+// chosen from its first records (see docs/cli.md, "The files analyze reads").
 
 /** The delimiters a file's fields may be separated by, in the order that breaks a tie. */
 export const DELIMITERS = [0x2c, 0x09, 0x3b, 0x7c] as const;

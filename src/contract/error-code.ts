@@ -5,7 +5,7 @@ import { ExitCode, type ExitCode as ExitCodeValue } from './exit-code.js';
  * (arguments, jobs, budget, state folder, input files, stdin, workers). Each
  * maps to exactly one exit code (below). A program declares its own codes with
  * defineErrorCodes; stint's commands do so in src/commands/stint-codes.ts.
- * Every code is listed in the README's table (a test keeps that true).
+ * Every code is listed in docs/output-contract.md's table (a test keeps that true).
  */
 export const ErrorCode = {
   // validation (exit 2)

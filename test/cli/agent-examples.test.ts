@@ -7,7 +7,7 @@ import { REPO_ROOT, STINT_BIN } from '../helpers/paths.js';
 import { runJson, runShell } from '../helpers/run-cli.js';
 import { tempWorld } from '../helpers/temp-world.js';
 
-// The README's "Calling stint from an agent" prints these two files (test/unit/authoring-guide.test.ts keeps
+// docs/agents.md prints these two files (test/unit/authoring-guide.test.ts keeps
 // them the same text); here they run as printed, with the built stint on PATH as `stint`.
 const world = tempWorld('agent-examples');
 const AGENT_LOOP = join(REPO_ROOT, 'build', 'docs', 'examples', 'agent', 'agent-loop.js');

@@ -65,7 +65,7 @@ function byName(data: Record<string, unknown> | null): Record<string, Column> {
   return Object.fromEntries(a.columns.map((c) => [c.name, c]));
 }
 
-/** Every bound the README states, against exact answers from the values themselves. */
+/** Every bound docs/cli.md states, against exact answers from the values themselves. */
 function assertBounds(got: Record<string, Column>, label: string): void {
   for (const name of ['uniform', 'skewed', 'duplicates']) {
     const values = columns[name]!.filter((v) => v !== '').map(Number);

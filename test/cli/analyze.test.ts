@@ -68,7 +68,7 @@ describe('stint analyze: results', () => {
           const a = analysisOf(envelope.data);
           assert.equal(a.rows, expected.rows);
           assert.deepEqual(canonical(a.columns.map(withoutExtras)), canonical(expected.columns), `workers ${workers}, chunk ${chunk}`);
-          // The estimates may differ between chunk sizes (README), never between thread counts.
+          // The estimates may differ between chunk sizes (docs/cli.md), never between thread counts.
           results.push(dataWithoutExtras(envelope.data));
           answers.set(`${workers} ${chunk}`, envelope.data);
         }

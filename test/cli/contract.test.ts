@@ -285,13 +285,13 @@ describe('terminals', () => {
   });
 });
 
-describe('the README example program', () => {
+describe('the guide\'s smallest program', () => {
   test('is the fixture the suite compiles, and it runs', async () => {
     const { readFileSync } = await import('node:fs');
     const { REPO_ROOT, fixturePath } = await import('../helpers/paths.js');
-    const readme = readFileSync(`${REPO_ROOT}/README.md`, 'utf8');
+    const guide = readFileSync(`${REPO_ROOT}/docs/authoring.md`, 'utf8');
     const example = readFileSync(fixturePath('programs', 'hello.ts'), 'utf8');
-    assert.ok(readme.includes(`\`\`\`ts\n${example}\`\`\``), 'README shows fixtures/programs/hello.ts verbatim');
+    assert.ok(guide.includes(`\`\`\`ts\n${example}\`\`\``), 'the guide shows fixtures/programs/hello.ts verbatim');
     const { envelope } = await runJson(['greet', 'ada', '--times', '2'], { program: programPath('hello') });
     assert.deepEqual(envelope.data, { greeting: 'hello adahello ada' });
   });

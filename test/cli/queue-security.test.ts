@@ -420,7 +420,7 @@ test('refused credentials answer AUTH_REQUIRED (8), a user without INFO PERMISSI
   const worker = await runJson(['worker', '--queue', `redis://noinfo@${address}`], { env: noInfo, killAfterMs: 60_000 });
   assert.equal(worker.run.code, 7, worker.run.stdout);
   assert.equal(worker.envelope.error?.code, 'PERMISSION_DENIED');
-  // The restricted user the README lists runs the queue, and the password given in the URL is kept nowhere.
+  // The restricted user docs/many-machines.md lists runs the queue, and the password given in the URL is kept nowhere.
   const env = { STINT_QUEUE_PASSWORD: password };
   const [ok] = await startWorkers(`redis://stint@${address}`, 1, env);
   const good = await runJson(analyze(`redis://stint:${password}@${address}`), { env: { STINT_HOME: state } });

@@ -68,7 +68,7 @@ function decimalOf([n, d]: Fraction): string {
   return `${sign}${padded.slice(0, exponent + 1)}${fraction}`;
 }
 
-/** The README's JSON form: a number when the double nearest the value is written as exactly it, else its digits. */
+/** The JSON form docs/cli.md states: a number when the double nearest the value is written as exactly it, else its digits. */
 export function jsonOfFraction(f: Fraction): number | string {
   const double = nearestDouble(f);
   return compareFractions(fractionOf(String(double)), f) === 0 ? double : decimalOf(f);

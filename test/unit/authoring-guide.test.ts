@@ -4,11 +4,11 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { REPO_ROOT } from '../helpers/paths.js';
 
-// The guide (and the README's agent section) print their examples whole; the suite compiles the files under
+// The guide (and the agents' page) print their examples whole; the suite compiles the files under
 // docs/examples and runs them (test/cli/*-example(s) tests). This test keeps the two the same text, so what
 // runs is exactly what is printed.
 const GUIDE = 'docs/authoring.md';
-const PRINTED_IN = [GUIDE, 'README.md'];
+const PRINTED_IN = [GUIDE, 'docs/agents.md'];
 const EXAMPLES = join(REPO_ROOT, 'docs', 'examples');
 const MARKER = /<!-- file: (\S+) -->\n```(?:ts|sh)\n([\s\S]*?)```/g;
 
@@ -24,7 +24,7 @@ const printed = (): Map<string, string> => {
   return new Map(texts.flatMap((text) => [...text.matchAll(MARKER)]).map((m) => [m[1]!, m[2]!]));
 };
 
-test('every example file is printed in the guide or the README exactly as it is', () => {
+test('every example file is printed in the guide or the agents\' page exactly as it is', () => {
   const blocks = printed();
   for (const file of files(EXAMPLES).filter((f) => f.endsWith('.ts') || f.endsWith('.sh'))) {
     assert.ok(blocks.has(file), `${PRINTED_IN.join(' or ')} prints ${file}`);

@@ -64,7 +64,7 @@ function unresolvedOf(
   };
 }
 
-/** Number-shaped values no double holds, read as strings (the README's rule). */
+/** Number-shaped values no double holds, read as strings (docs/cli.md's rule). */
 function warnOutOfRange(ctx: CommandContext, input: ReadableFile, header: CsvHeader, stats: TableStats): void {
   const columns = stats.columns.flatMap((c, k) =>
     (c.outOfRange > 0 ? [{ name: header.names[k]!, count: c.outOfRange }] : []));

@@ -111,7 +111,7 @@ export function connectionFailure(url: string, why: string): StintError {
     return new StintError(ErrorCode.PermissionDenied, `the queue at ${shownUrl(url)} denies a command: ${why}`, {
       retryable: false,
       context: { url: shownUrl(url) },
-      suggestion: 'Give the Redis user the rights the README\'s queue section lists (ACL), then run it again',
+      suggestion: 'Give the Redis user the rights docs/many-machines.md lists (its ACL), then run it again',
     });
   }
   return unreachable(url, why);

@@ -30,7 +30,7 @@ export const FrameworkFlag = {
   Queue: 'queue',
 } as const;
 
-/** The queue a call's chunks go to when it gives no --queue (docs: README, "Many machines"). */
+/** The queue a call's chunks go to when it gives no --queue (docs/many-machines.md). */
 export const QUEUE_ENV = 'STINT_QUEUE';
 
 /** The flag a command that asks for confirmation previews with (the command declares it; the framework reads it). */

@@ -18,7 +18,7 @@ const SHARED_EXIT_CODES: Readonly<Record<number, ExitCodeEntry>> = {
   [SignalExitCode.SIGTERM]: STANDARD_EXIT_CODES[SignalExitCode.SIGTERM],
 };
 
-/** Environment variables the framework reads for a program, for the manifest and the README. */
+/** Environment variables the framework reads for a program, for the manifest and the table in docs/cli.md. */
 export function frameworkEnvVars(programName: string): readonly { name: string; description: string }[] {
   const state = `Folder for job state; default $XDG_STATE_HOME/${programName}, else ~/.local/state/${programName}`;
   return [

@@ -1,4 +1,4 @@
-// The delimiter rule (src/commands/csv-delimiter.ts, README "The files analyze reads").
+// The delimiter rule (src/commands/csv-delimiter.ts, docs/cli.md, "The files analyze reads").
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { detectDelimiter, parseDelimiter } from '../../../src/commands/csv-delimiter.js';

@@ -145,7 +145,7 @@ test('the scanner\'s statistics equal JavaScript\'s where the algorithm does not
     }
   });
 
-/** Every form of the README's grammar: a date, or a date, `T` or a space, HH:MM[:SS[.fff]], and any zone form. */
+/** Every form of the grammar docs/cli.md states: a date, or a date, `T` or a space, HH:MM[:SS[.fff]], and any zone form. */
 function timestampForms(): string[] {
   const times = ['01:00', '01:00:00', '01:00:00.5', '01:00:00.250', '01:00:00,5', '01:00:00.123456789'];
   const zones = ['', 'Z', 'z', '+05:30', '-05:30', '+0530', '-0530', '+05', '-05'];

@@ -102,7 +102,7 @@ export function processField(col: ColumnPartial, b: Uint8Array, s: number, e: nu
     if (ok) {
       const text = Buffer.from(b.buffer, b.byteOffset + s, len).toString('latin1');
       const value = Number(text);
-      // Beyond the doubles (overflow, or a nonzero value that rounds to 0) a value is a string: see the README.
+      // Beyond the doubles (overflow, or a nonzero value that rounds to 0) a value is a string: see docs/cli.md.
       if (Number.isFinite(value) && (value !== 0 || !nonzero)) {
         noteNumber(col, value, dot || hasExponent ? Kind.Number : Kind.Integer, parseDecimal(text));
         noteString(col, b, s, e, len);

@@ -13,7 +13,7 @@ export const QUEUE_ACCESS_EXITS: Readonly<Partial<Record<ExitCode, ExitCodeEntry
     retryable: false, sideEffects: SideEffects.None, errorCodes: [ErrorCode.AuthRequired],
   },
   [ExitCode.PERMISSION_DENIED]: {
-    description: 'The Redis user lacks a right the queue needs (PERMISSION_DENIED): see the README\'s ACL',
+    description: 'The Redis user lacks a right the queue needs (PERMISSION_DENIED): see docs/many-machines.md (ACL)',
     retryable: false, sideEffects: SideEffects.None, errorCodes: [ErrorCode.PermissionDenied],
   },
 };

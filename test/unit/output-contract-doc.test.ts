@@ -8,15 +8,16 @@ import { StintCode, StintWarning } from '../../src/commands/stint-codes.js';
 import { ExitCode } from '../../src/contract/exit-code.js';
 import { REPO_ROOT } from '../helpers/paths.js';
 
-const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
+// The codes' reference moved out of the README into docs/output-contract.md: the tables there must stay whole.
+const doc = readFileSync(join(REPO_ROOT, 'docs', 'output-contract.md'), 'utf8');
 
-test('the README names every error and warning code, the framework\'s and stint\'s own', () => {
+test('the output contract names every error and warning code, the framework\'s and stint\'s own', () => {
   const codes = [...Object.values(ErrorCode), ...Object.values(WarningCode), ...Object.values(StintCode), ...Object.values(StintWarning)];
   assert.ok(codes.includes(StintCode.NotCsv), 'stint\'s own codes are read too');
-  const missing = codes.filter((code) => !readme.includes(`\`${code}\``));
+  const missing = codes.filter((code) => !doc.includes(`\`${code}\``));
   assert.deepEqual(missing, []);
 });
 
-test('the README lists every exit code by name', () => {
-  for (const [name, code] of Object.entries(ExitCode)) assert.match(readme, new RegExp(`\\|\\s*${code}\\s*\\|\\s*\`${name}\``), name);
+test('the output contract lists every exit code by name', () => {
+  for (const [name, code] of Object.entries(ExitCode)) assert.match(doc, new RegExp(`\\|\\s*${code}\\s*\\|\\s*\`${name}\``), name);
 });
