@@ -42,6 +42,7 @@ export const ErrorCode = {
   JobRefused: 'JOB_REFUSED',
   AuthRequired: 'AUTH_REQUIRED',
   PermissionDenied: 'PERMISSION_DENIED',
+  QueueClientMissing: 'QUEUE_CLIENT_MISSING',
   // stores and resumption
   DatabaseLocked: 'DATABASE_LOCKED',
   IdempotencyKeyReused: 'IDEMPOTENCY_KEY_REUSED',
@@ -85,6 +86,8 @@ export const EXIT_CODE_OF: Readonly<Record<ErrorCode, ExitCodeValue>> = Object.f
   [ErrorCode.JobRefused]: ExitCode.GENERAL_ERROR,
   [ErrorCode.AuthRequired]: ExitCode.AUTH_REQUIRED,
   [ErrorCode.PermissionDenied]: ExitCode.PERMISSION_DENIED,
+  // Like an unusable state folder, a precondition of the machine: the same call works once they are installed.
+  [ErrorCode.QueueClientMissing]: ExitCode.PRECONDITION,
   [ErrorCode.DatabaseLocked]: ExitCode.UNAVAILABLE,
   [ErrorCode.IdempotencyKeyReused]: ExitCode.CONFLICT,
   [ErrorCode.InputChanged]: ExitCode.CONFLICT,

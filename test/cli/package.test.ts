@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { envelopeOf, runJson, runShell } from '../helpers/run-cli.js';
@@ -94,6 +94,30 @@ test('installed from the tarball, stint analyzes a file with its packed WebAssem
   const bin = join(home, 'node_modules', 'stint', 'build', 'src', 'bin', 'stint.js');
   const { envelope } = await runJson(['analyze', 'small.csv', '--budget', '0'],
     { program: bin, cwd: home, env: { STINT_HOME: world.path('h0') }, killAfterMs: GUARD_MS });
+  assert.equal(envelope.meta.exit_code, 0, JSON.stringify(envelope.error));
+});
+
+test('installed without bullmq and ioredis (optional peers), --queue and worker say what to install', async () => {
+  for (const name of ['bullmq', 'ioredis']) {
+    assert.equal(existsSync(join(home, 'node_modules', name)), false, `${name} is not installed with the package`);
+  }
+  const bin = join(home, 'node_modules', 'stint', 'build', 'src', 'bin', 'stint.js');
+  const url = 'redis://127.0.0.1:1';
+  const calls = [['analyze', 'small.csv', '--budget', '0', '--queue', url], ['worker', '--queue', url],
+    ['worker', 'list', '--queue', url]];
+  for (const [index, args] of calls.entries()) {
+    const { envelope } = await runJson(args,
+      { program: bin, cwd: home, env: { STINT_HOME: world.path(`q${index}`) }, killAfterMs: GUARD_MS });
+    const what = `${args.join(' ')}: ${JSON.stringify(envelope.error)}`;
+    assert.equal(envelope.meta.exit_code, 4, what);
+    assert.equal(envelope.error?.code, 'QUEUE_CLIENT_MISSING', what);
+    assert.equal(envelope.error?.retryable, false, what);
+    assert.match(envelope.error!.message, /npm install bullmq ioredis/, what);
+    assert.match(envelope.error!.suggestion ?? '', /npm install bullmq@\^6\.7\.0 ioredis@\^6\.0\.0/, what);
+  }
+  // Without --queue the same install still analyzes.
+  const { envelope } = await runJson(['analyze', 'small.csv', '--budget', '0'],
+    { program: bin, cwd: home, env: { STINT_HOME: world.path('q-plain') }, killAfterMs: GUARD_MS });
   assert.equal(envelope.meta.exit_code, 0, JSON.stringify(envelope.error));
 });
 

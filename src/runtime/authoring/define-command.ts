@@ -35,6 +35,10 @@ const QUEUE_ACCESS_ENTRIES: Readonly<Record<number, ExitCodeEntry>> = {
   },
 };
 
+/** An entry that also lists `code` (kept once): the framework's code beside the author's own. */
+const listing = (entry: ExitCodeEntry, code: string): ExitCodeEntry =>
+  ({ ...entry, errorCodes: [...new Set([...(entry.errorCodes ?? []), code])] });
+
 /** A command that asks first also exits 2 when it is not confirmed. */
 const UNCONFIRMED_ENTRY: ExitCodeEntry = {
   ...STANDARD_EXIT_CODES[ExitCode.ARG_ERROR],
@@ -316,13 +320,19 @@ export function registerCommand(spec: CommandSpec, builtin: boolean): Registered
     for (const code of Object.values(SignalExitCode)) exitCodes[code] = STANDARD_EXIT_CODES[code];
   }
   // --queue: its Redis may refuse the credentials (AUTH_REQUIRED) or a command (PERMISSION_DENIED).
-  if (spec.interruption && spec.interruption.chunks !== false) Object.assign(exitCodes, QUEUE_ACCESS_ENTRIES);
+  const takesQueue = spec.interruption !== undefined && spec.interruption.chunks !== false;
+  if (takesQueue) Object.assign(exitCodes, QUEUE_ACCESS_ENTRIES);
   if (replaysKeys) exitCodes[ExitCode.CONFLICT] = KEY_REUSED_ENTRY;
   // Reading stdin can fail before any work (INPUT_REQUIRED), and so can a state folder that refuses writes or
   // that is refused (STATE_DIR_UNUSABLE, STATE_DIR_UNSAFE).
   if (usesStateFolder) exitCodes[ExitCode.PRECONDITION] = STANDARD_EXIT_CODES[ExitCode.PRECONDITION];
   for (const [key, entry] of Object.entries(spec.exitCodes)) {
     exitCodes[Number(key)] = { ...STANDARD_EXIT_CODES[Number(key) as ExitCode], ...entry };
+  }
+  // --queue needs bullmq and ioredis, optional packages: without them a call answers 4 (QUEUE_CLIENT_MISSING).
+  if (takesQueue) {
+    const entry = exitCodes[ExitCode.PRECONDITION] ?? STANDARD_EXIT_CODES[ExitCode.PRECONDITION];
+    exitCodes[ExitCode.PRECONDITION] = listing(entry, ErrorCode.QueueClientMissing);
   }
   return Object.freeze({
     spec,

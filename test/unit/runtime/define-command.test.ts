@@ -54,6 +54,16 @@ test('the framework adds its flags and exit codes', () => {
   assert.deepEqual(Object.keys(registered.exitCodes).map(Number).sort((a, b) => a - b), [0, 1, 2, 4, 6, 7, 8, 10, 12, 14]);
   assert.deepEqual(registered.exitCodes[6]!.errorCodes, ['IDEMPOTENCY_KEY_REUSED']);
   assert.deepEqual(registered.exitCodes[8]!.errorCodes, ['AUTH_REQUIRED']);
+  // 4: --queue without bullmq and ioredis installed, listed beside what the author lists under 4.
+  assert.deepEqual(registered.exitCodes[4]!.errorCodes, ['QUEUE_CLIENT_MISSING']);
+  const listed = registerCommand(base({
+    dangerLevel: 'mutating',
+    interruption: { detach: false, resume: true },
+    exitCodes: { 0: ok, 4: { description: 'Bad row', retryable: false, sideEffects: 'none', errorCodes: ['ROW_BAD'] },
+      14: { description: 'Paused', retryable: false, sideEffects: 'partial' } },
+  }), false);
+  assert.deepEqual(listed.exitCodes[4]!.errorCodes, ['ROW_BAD', 'QUEUE_CLIENT_MISSING']);
+  assert.equal(listed.exitCodes[4]!.description, 'Bad row', 'the author\'s description stays');
   const own = registerCommand(base({
     dangerLevel: 'mutating', keyedReplay: false,
     interruption: { detach: false, resume: true },
@@ -70,6 +80,7 @@ test('an interruptible command whose work runs no chunks (interruption.chunks fa
   }), false);
   assert.deepEqual(Object.keys(registered.flags).sort(), ['budget', 'heartbeat-ms', 'idempotency-key', 'timeout']);
   assert.equal(registered.exitCodes[8], undefined, 'no --queue, no AUTH_REQUIRED');
+  assert.equal(registered.exitCodes[4]!.errorCodes, undefined, 'no --queue, no QUEUE_CLIENT_MISSING');
 });
 
 test('a flag default that is not a value of its type is refused naming it (the handler gets it unparsed)', () => {

@@ -5,6 +5,7 @@ import { DangerLevel } from '../../../contract/vocabulary/danger-level.js';
 import { SideEffects } from '../../../contract/vocabulary/side-effects.js';
 import { OutputFormat } from '../../../contract/vocabulary/output-format.js';
 import type { CommandSpec } from '../../../runtime/authoring/command-spec.js';
+import { loadQueueModule } from '../../../engine/queue/queue-client.js';
 import { WorkerLog } from './worker-log.js';
 import type { WorkerFlags } from './worker-run.js';
 import { QUEUE_ACCESS_EXITS } from './queue-access-exits.js';
@@ -59,7 +60,7 @@ export const workerCommand = (version: string): CommandSpec => ({
     },
   ],
   async run({ flags, options }, ctx) {
-    const { runWorker } = await import('./worker-run.js');
+    const { runWorker } = await loadQueueModule(() => import('./worker-run.js'));
     const log = options.format === OutputFormat.Json ? WorkerLog.Json : WorkerLog.Text;
     return runWorker({ ...(flags as never as WorkerFlags), log }, ctx, version);
   },

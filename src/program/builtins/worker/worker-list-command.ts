@@ -6,6 +6,7 @@ import { SideEffects } from '../../../contract/vocabulary/side-effects.js';
 import { QUEUE_ENV } from '../../../runtime/authoring/framework-flags.js';
 import type { CommandSpec } from '../../../runtime/authoring/command-spec.js';
 import type { WorkerEntry } from '../../../engine/queue/worker-registry.js';
+import { loadQueueModule } from '../../../engine/queue/queue-client.js';
 import { QUEUE_ACCESS_EXITS } from './queue-access-exits.js';
 
 /** `worker list`: the live workers of the program's queue namespace, every build. */
@@ -35,7 +36,7 @@ export const workerListCommand = (): CommandSpec => ({
         phase: 'validation', context: { flag: '--queue' },
       });
     }
-    const { listWorkers } = await import('../../../engine/queue/worker-listing.js');
+    const { listWorkers } = await loadQueueModule(() => import('../../../engine/queue/worker-listing.js'));
     const data = await listWorkers(url);
     return { exitCode: ExitCode.SUCCESS, data, text: () => listText(data) };
   },
