@@ -9,11 +9,13 @@ const scratchListFor = (stateRoot: string, key: string): string =>
   join(stateRoot, 'checkpoints', `${key}.scratch.json`);
 
 /**
- * What the checkpoint's last save stands for, beside it: a call forced to answer before its work has opened the
- * checkpoint (LevelDB is slow to open on a loaded machine) still answers the progress a continuation resumes from.
+ * What the checkpoint's last save stands for, readable without opening it: a call forced to answer before its
+ * work has opened the checkpoint (LevelDB is slow to open on a loaded machine) still answers the progress a
+ * continuation resumes from. In the LevelDB folder, which leaves files of other names alone, so that it goes
+ * wherever the checkpoint goes.
  */
 const keptProgressFor = (stateRoot: string, key: string): string =>
-  join(stateRoot, 'checkpoints', `${key}.progress.json`);
+  join(checkpointDirFor(stateRoot, key), 'stint-progress.json');
 
 /** Written after each save; not fsynced: one lost with a crash only understates what the checkpoint holds. */
 export function recordKeptProgress(stateRoot: string, key: string, progress: Progress): void {
