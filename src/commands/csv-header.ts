@@ -116,12 +116,6 @@ export function parseRecord(text: string, delimiter = ','): { fields: string[] }
   }
 }
 
-/** Splits one record's text into fields, as csv-parse does; undefined when its quoting is malformed. */
-export function splitRecord(text: string, delimiter = ','): string[] | undefined {
-  const parsed = parseRecord(text, delimiter);
-  return 'fields' in parsed ? parsed.fields : undefined;
-}
-
 /** Whether the first line end outside quotes from `start` is a lone CR (a CR-only file); `eof`: bytes are all. */
 function endsInLoneCr(bytes: Uint8Array, start: number, eof: boolean): boolean {
   let inQuote = false;

@@ -19,7 +19,6 @@ import { superviseJob } from './supervise-job.js';
 /** What `createProgram` takes: the program's identity and its commands (each declared with `defineCommand`). */
 export interface ProgramSpec extends ProgramIdentity {
   // Commands of any flag and positional shape; each was checked by defineCommand.
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   readonly commands: readonly CommandSpec<any, any, any>[];
   /** The program's own error and warning codes: what defineErrorCodes and defineWarningCodes returned. */
   readonly codes?: readonly DeclaredCodeSet[];

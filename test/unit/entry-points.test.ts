@@ -18,8 +18,8 @@ test('each entry point resolves by name and holds what its job needs, and no eng
   const holds = (entry: object, names: readonly string[]) => names.filter((name) => !(name in entry));
   const stint = await import('stint');
   assert.deepEqual(holds(stint, ['defineCommand', 'createProgram', 'runCli', 'processFile', 'Framing', 'StintError']), []);
-  const internals = ['runChunked', 'openChunkPool', 'defaultWorkerCount', 'buildEnvelope', 'TaskStatus'];
-  assert.deepEqual(internals.filter((name) => name in stint), [], 'no engine internals or unused vocabularies');
+  const internals = ['runChunked', 'openChunkPool', 'defaultWorkerCount', 'buildEnvelope'];
+  assert.deepEqual(internals.filter((name) => name in stint), [], 'no engine internals');
   const worker = await import('stint/worker');
   assert.deepEqual(Object.keys(worker).sort(), ['ErrorCode', 'ExitCode', 'StintError', 'defineErrorCodes', 'defineWarningCodes']);
   const client = await import('stint/client');

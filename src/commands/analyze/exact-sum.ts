@@ -29,10 +29,6 @@ export function addExact(partials: ExactSum, value: number): void {
   }
 }
 
-export function mergeExact(into: ExactSum, from: ExactSum): void {
-  for (const value of from) addExact(into, value);
-}
-
 /** The correctly rounded value of the exact sum. */
 export function roundExact(partials: ExactSum): number {
   let n = partials.length;

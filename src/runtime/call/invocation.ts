@@ -39,10 +39,6 @@ export interface Invocation {
   readonly confirmed?: boolean;
 }
 
-export function findCommand(program: ProgramContext, path: readonly string[]): RegisteredCommand | undefined {
-  return program.commands.find((c) => c.path.join(' ') === path.join(' '));
-}
-
 /** Whether this call's data streams to stdout (the command's `streamsStdout`): its envelope then goes to stderr. */
 export function streamsStdout(inv: Pick<Invocation, 'command' | 'flags'>): boolean {
   return inv.command.spec.streamsStdout?.(inv.flags as never) === true;
