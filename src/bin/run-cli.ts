@@ -13,7 +13,7 @@ import { processHost } from './process-host.js';
  * This is the only module that touches the process.
  */
 export async function runCli(program: Program | (() => Program | Promise<Program>)): Promise<void> {
-  // A reader that went away (`stint ... | head -c1`) ends us quietly (REQ-F-014).
+  // A reader that went away (`stint ... | head -c1`) ends us quietly: exit 0, no stack trace.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EPIPE') process.exit(ExitCode.SUCCESS);
     throw error;

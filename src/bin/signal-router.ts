@@ -25,7 +25,7 @@ function answerAtOnce(signal: Signal): void {
  * Installs the process's only SIGINT/SIGTERM listeners; a bin calls it
  * before it loads anything else. While the work has handlers, a signal goes
  * to them (they stop at a safe point). Before there are any, it is answered
- * at once with CANCELLED (130/143, REQ-F-013/F-069); once the answer is on
+ * at once with CANCELLED (130 for SIGINT, 143 for SIGTERM); once the answer is on
  * its way it is ignored, so the exit code stays the one the answer names.
  * Without this, a signal in those windows killed the process with no answer,
  * or with an exit status that contradicted the answer already printed.

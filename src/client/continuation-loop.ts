@@ -1,4 +1,4 @@
-// The caller's side of the contract (seed 000): run continue_command until
+// The caller's side of the contract (the agent loop): run continue_command until
 // the exit is not 14, and give up cleanly when the work stops moving.
 // Imports the contract only: a caller needs nothing else of stint.
 import type { Envelope } from '../contract/envelope.js';
@@ -13,7 +13,7 @@ export type RunCommand = (commandLine: string) => Promise<Envelope>;
 /** How `continueUntilDone` runs continuations and when it stops waiting. */
 export interface LoopOptions {
   readonly run: RunCommand;
-  /** Continuations whose progress.done did not grow before the loop cancels (seed 000: three). */
+  /** Continuations whose progress.done did not grow before the loop cancels (three by default). */
   readonly stallLimit?: number;
   /** At most this many continuations. */
   readonly maxCalls?: number;
@@ -47,7 +47,7 @@ export interface LoopResult {
   readonly stalledContinuations?: number;
 }
 
-/** Seed 000: continuations without growth of progress.done before the loop cancels. */
+/** Continuations without growth of progress.done before the loop cancels: then the work has stopped moving. */
 export const DEFAULT_STALL_LIMIT = 3;
 
 /**

@@ -1,6 +1,6 @@
 import { SideEffects } from './vocabulary/side-effects.js';
 
-/** The fixed exit-code table (CLI Agent Spec REQ-F-001, v1.14). Nothing else is ever emitted. */
+/** The fixed exit-code table, the same for every command and program. Nothing else is ever emitted. */
 export const ExitCode = {
   SUCCESS: 0,
   GENERAL_ERROR: 1,

@@ -12,7 +12,7 @@ export interface Progress {
   readonly workers?: number;
 }
 
-/** data of an INCOMPLETE (14) response (seed 000). */
+/** data of an INCOMPLETE (14) response: the job, its progress, and the command that continues it. */
 export interface IncompleteData {
   readonly state: IncompleteState;
   readonly job_id: string;

@@ -1,7 +1,7 @@
 import { Coverage } from './vocabulary/coverage.js';
 import type { Cause } from './vocabulary/cause.js';
 
-/** A unit of work that was done, with where it came from (seed 004: real, cited, usable). */
+/** A unit of work that was done: the question, its answer, and where the answer came from (`cite`). */
 export interface Established<A = unknown, C = Readonly<Record<string, unknown>>> {
   readonly q: string;
   readonly a: A;

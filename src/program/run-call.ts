@@ -48,7 +48,7 @@ export async function runCall(program: ProgramContext, host: Host): Promise<Proc
   const { spec } = resolution.inv.command;
   const view = { width: answerHost.stdoutColumns?.() };
   const text = spec.text ? (data: unknown) => spec.text!(data, view) : undefined;
-  // A repeated key is answered before anything runs or asks (REQ-C-007).
+  // A repeated --idempotency-key gets its first answer before anything runs or asks: a retry writes nothing.
   const earlier = await answerOfKey(resolution.inv, program.codes);
   if (earlier) return respond(finalEnvelope(resolution.inv, earlier, []), text);
   const gate = await confirmCall(resolution.inv);

@@ -11,7 +11,7 @@ export interface Answered {
   readonly shown?: () => string | Promise<string>;
 }
 
-/** A command without interruption: no safe points, so a signal answers CANCELLED at once (REQ-F-013, F-069). */
+/** A command without interruption: no safe points, so a signal answers CANCELLED (130 or 143) at once. */
 export async function runDirect(inv: Invocation): Promise<Answered> {
   const { host } = inv;
   if (inv.command.spec.relay) return { envelope: await runRelay(inv) };

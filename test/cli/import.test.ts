@@ -112,7 +112,7 @@ describe('exactly once under faults (200 000 rows)', () => {
       const envelope = envelopeOf(run);
       assert.equal(envelope.error!.retryable, false);
       const data = envelope.data as { continue_command: string; progress: { done: number } };
-      // As seed 000's agent does: three calls without progress (a loaded machine can spend a 400 ms call
+      // As the agent loop does: three calls without progress (a loaded machine can spend a 400 ms call
       // starting up) and it stops slicing; here it finishes the work in one call instead of cancelling.
       flat = data.progress.done > done ? 0 : flat + 1;
       done = data.progress.done;

@@ -20,7 +20,7 @@ type Incomplete = { state: string; job_id: string; progress: { done: number; tot
 const incompleteOf = (envelope: Envelope<Record<string, unknown>>) => envelope.data as unknown as Incomplete;
 
 
-/** The agent loop of seed 000: run continue_command until the exit is not 14, checking that progress never goes back. */
+/** The agent loop: run continue_command until the exit is not 14, checking that progress never goes back. */
 async function continueUntilDone(first: Envelope<Record<string, unknown>>, env: Record<string, string>): Promise<{ final: Envelope<Record<string, unknown>>; responses: number; dones: number[] }> {
   let envelope = first;
   const dones: number[] = [];
@@ -430,7 +430,7 @@ describe('job commands: bad ids', () => {
   }
 });
 
-describe("a writer's repeated --idempotency-key, answered by the framework (REQ-C-007)", () => {
+describe("a writer's repeated --idempotency-key, answered by the framework", () => {
   test('the continue_command of a finished run, run again: the first answer, effect noop, no new run', async () => {
     const env = freshHome({ AGENT_CALL_BUDGET_MS: '300' });
     const first = await runJson(['write', 'a', '40', '--step-ms', '20'], { program: demo, env });

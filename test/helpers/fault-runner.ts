@@ -79,7 +79,7 @@ export class ScheduleRunner {
   readonly violations: Violation[] = [];
   /**
    * Continuations that made no progress. Not a violation: a budget shorter than a loaded machine's
-   * start-up cannot reach a safe point, and seed 000's answer to that is the caller's escalation, which drive() does.
+   * start-up cannot reach a safe point, and the agent loop's answer is to escalate the budget, which drive() does.
    */
   readonly stalls: string[] = [];
   /** Calls a signal ended while Node was still starting (no answer possible; see check()). */

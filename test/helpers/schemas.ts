@@ -23,7 +23,7 @@ function check(schemaId: string, value: unknown): void {
   }
 }
 
-/** Throws unless the value is a valid response envelope (the project's copy of the spec schema). */
+/** Throws unless the value is a valid response envelope (schemas/response-envelope.json). */
 export const assertEnvelope = (value: unknown): void => check('response-envelope.json', value);
 /** Throws unless the value is a valid ManifestResponse. */
 export const assertManifest = (value: unknown): void => check('manifest-response.json', value);

@@ -1,4 +1,4 @@
-// The stream contract of REQ-O-004, as a check any test can run on a streaming command's stdout.
+// The stream contract (numbered items, then one terminal line), as a check any test can run on a stream's stdout.
 import assert from 'node:assert/strict';
 import { assertEnvelope } from './schemas.js';
 
@@ -63,7 +63,7 @@ function checkTerminal(terminal: Line, items: number, exitCode: number | null): 
 }
 
 /**
- * Checks a REQ-O-004 stream (stdout of a streaming command that numbers its items) and the process exit code
+ * Checks a stream (stdout of a streaming command that numbers its items) and the process exit code
  * against it; throws an assertion error naming the first broken rule.
  */
 export function checkStream(stdout: string, exitCode: number | null): CheckedStream {

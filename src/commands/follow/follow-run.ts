@@ -21,7 +21,7 @@ export interface FollowInput {
 const BUDGET_ENV = 'AGENT_CALL_BUDGET_MS';
 
 /**
- * The seed-000 loop for a shell caller: the command (argv, no shell, the caller's stdin), then each
+ * The agent loop for a shell caller: the command (argv, no shell, the caller's stdin), then each
  * continue_command through `sh -c` until the exit is not 14. A signal goes to the running call; the
  * call's answer, with its continue_command, becomes ours.
  */

@@ -1,4 +1,4 @@
-/** How much of a decomposed request was established (seed 004). A field, never prose. */
+/** How much of a request split into parts was established (all, some, none). A field, never prose. */
 export const Coverage = {
   Complete: 'complete',
   Partial: 'partial',

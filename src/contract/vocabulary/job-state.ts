@@ -1,6 +1,6 @@
 /**
  * The life of a job. `running` and `paused` are the two states of an
- * INCOMPLETE response (seed 000); the rest are terminal.
+ * INCOMPLETE (14) response, whose caller runs its continue_command; the rest are terminal.
  */
 export const JobState = {
   Running: 'running',

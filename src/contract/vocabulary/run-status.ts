@@ -1,5 +1,5 @@
 /**
- * The client-side result of a continuation loop (seed 003, §8 client set).
+ * The client-side result of a continuation loop (stint/client's continueUntilDone).
  * There is deliberately no `timeout` here: a run deadline is `incomplete`
  * with a StopLimit naming it.
  */

@@ -1,6 +1,6 @@
 /**
- * Which limit stopped a run (seed 003). Every limit stop names one; every
- * other status leaves it empty. Spelled as the seed spells them so that
+ * Which limit stopped a run. Every limit stop names one; every other status
+ * leaves it empty. The spellings are fixed (a unit test pins them) so that
  * hosts branching on these strings agree across ports.
  */
 export const StopLimit = {

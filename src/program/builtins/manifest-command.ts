@@ -3,7 +3,7 @@ import { DangerLevel } from '../../contract/vocabulary/danger-level.js';
 import { SideEffects } from '../../contract/vocabulary/side-effects.js';
 import type { CommandSpec } from '../../runtime/authoring/command-spec.js';
 
-/** `<program> manifest`: the whole command tree in one response (REQ-O-041). */
+/** `<program> manifest`: the whole command tree in one response (schemas/manifest-response.json). */
 export function manifestCommand(manifest: () => Record<string, unknown>): CommandSpec {
   return {
     name: 'manifest',

@@ -2,7 +2,7 @@ import type { FieldError } from '../../contract/envelope.js';
 import { ArgProblem } from '../../contract/vocabulary/arg-problem.js';
 import type { Interruption } from './command-spec.js';
 
-/** Read under exactly this name (REQ-F-080): no tool prefix. */
+/** Read under exactly this name, with no tool prefix: one variable an agent sets for every tool it calls. */
 export const BUDGET_ENV = 'AGENT_CALL_BUDGET_MS';
 export const DEFAULT_BUDGET_MS = 30_000;
 export const DEFAULT_IDLE_TIMEOUT_MS = 300_000;

@@ -54,7 +54,7 @@ export interface PositionalSpec {
   readonly enumValues?: readonly string[];
 }
 
-/** How a command survives the end of its caller's budget (REQ-C-033). */
+/** How a command survives the end of its caller's budget: a background job, a checkpoint, or both. */
 export interface Interruption {
   /** The work may go on in a detached background job after the call returns. */
   readonly detach: boolean;
@@ -134,7 +134,7 @@ export interface CommandInput<F extends Readonly<Record<string, FlagSpec>>, P ex
 }
 
 /**
- * The stdout of a streaming command (REQ-O-004): one JSON object a line. The framework numbers the items
+ * The stdout of a streaming command: one JSON object a line. The framework numbers the items
  * (`_seq` 1, 2, ...) and writes the one terminal line itself when the handler returns or a signal ends the call.
  */
 export interface StreamOut {
@@ -291,8 +291,8 @@ export interface CommandSpec<
   /** Writers get --idempotency-key unless they set this to false (and then cannot resume). */
   readonly idempotencyKey?: boolean;
   /**
-   * A writer's repeated --idempotency-key (REQ-C-007): by default the framework keeps the first successful
-   * answer under the key and answers a repeat with it (`data.effect: "noop"`, `meta.idempotency_hit: true`)
+   * A writer's repeated --idempotency-key (a retry must not write twice): by default the framework keeps the first
+   * successful answer under the key and answers a repeat with it (`data.effect: "noop"`, `meta.idempotency_hit: true`)
    * without running the handler, and refuses the key with other arguments (IDEMPOTENCY_KEY_REUSED, 6).
    * A command that keeps its runs in its own store and answers repeats itself sets this to false.
    */
@@ -334,7 +334,7 @@ export interface CommandSpec<
    */
   streamsStdout?(flags: FlagValues<F>): boolean;
   /**
-   * The command's answer is a stream of JSON lines on stdout (REQ-O-004): the items it passes to
+   * The command's answer is a stream of JSON lines on stdout: the items it passes to
    * `ctx.stream`, then exactly one terminal line the framework writes (a `_summary` on success, else the
    * error envelope with `meta.items_emitted`); SIGINT ends it with CANCELLED (130). Such a command declares
    * no `interruption` and accepts no --idempotency-key (a writer sets `idempotencyKey: false`);

@@ -151,8 +151,8 @@ function checkInterruption(spec: CommandSpec, isWriter: boolean, acceptsKey: boo
 }
 
 /**
- * A stream cannot pause and be continued by another call (C-033), and a stream's events are not one request
- * a key could deduplicate (C-007): a streaming writer sets `idempotencyKey: false`.
+ * A stream cannot pause and be continued by another call (it declares no interruption), and a stream's events
+ * are not one answer a key could replay to a retry: a streaming writer sets `idempotencyKey: false`.
  */
 function checkStreaming(spec: CommandSpec, acceptsKey: boolean): void {
   if (spec.streaming === undefined) return;

@@ -1,6 +1,6 @@
 import type { FlagSpec } from './command-spec.js';
 
-/** The flag the framework gives every streaming command: the one envelope instead of the stream (REQ-O-004). */
+/** The flag the framework gives every streaming command: the one envelope instead of the stream. */
 export const NO_STREAM_FLAG = 'no-stream';
 
 export const STREAM_FLAGS: Readonly<Record<string, FlagSpec>> = Object.freeze({

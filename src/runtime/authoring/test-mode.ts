@@ -1,4 +1,4 @@
-/** Under this variable a decreasing progress report is a framework error (seed 001). */
+/** Under this variable a progress report whose `done` goes back is a framework error, so tests catch it. */
 export const TEST_MODE_ENV = 'STINT_TEST_MODE';
 
 /** The values that switch test mode on; anything else (`0`, `false`, empty, unset) leaves it off. */

@@ -70,7 +70,7 @@ export function workEnded(exitCode: number): boolean {
     && exitCode !== ExitCode.UNAVAILABLE;
 }
 
-/** The answer to a signal that ends a call with no safe point to reach: CANCELLED, 130 or 143 (REQ-F-013, F-069). */
+/** The answer to a signal that ends a call with no safe point to reach: CANCELLED, 130 (SIGINT) or 143 (SIGTERM). */
 export function cancelledEnvelope(
   inv: Invocation,
   signal: 'SIGINT' | 'SIGTERM',

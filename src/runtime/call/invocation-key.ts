@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 
-/** Everything that makes two calls "the identical invocation" (REQ-F-081, C-035). */
+/** Everything that makes two calls "the identical invocation": the one that continues a paused job's work. */
 export interface InvocationIdentity {
   /** The program's name: two programs' identical-looking calls are not the same invocation. */
   readonly program: string;

@@ -19,7 +19,7 @@ export function streamsItems(inv: Pick<Invocation, 'command'>, parsedFlags: Read
 }
 
 /**
- * Runs a streaming command (REQ-O-004): its items go to stdout as they come, then exactly one terminal line.
+ * Runs a streaming command: its items go to stdout as they come, then exactly one terminal line.
  * A signal stops the stream at once with CANCELLED (130/143) and `data.partial`; the handler is asked to stop
  * (ctx.stopRequested) and nothing it writes later reaches stdout. Like any stream it has no budget.
  */

@@ -4,7 +4,7 @@ import type { StreamOut } from '../authoring/command-spec.js';
 
 type Fields = Readonly<Record<string, unknown>>;
 
-/** One streaming call's stdout (REQ-O-004): numbered items and heartbeats until `close`. */
+/** One streaming call's stdout: numbered items and heartbeats until `close`. */
 export interface StreamWriter {
   readonly out: StreamOut;
   /** Stops the stream (later writes are dropped) and returns the items written: the last `_seq`. */

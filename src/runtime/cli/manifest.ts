@@ -102,9 +102,9 @@ function commandEntry(command: RegisteredCommand): Record<string, unknown> {
     exit_codes: ownExitCodes(command),
     ...(spec.interruption ? { interruption: wireInterruption(spec.interruption) } : {}),
     ...(spec.stdin ? { stdin: wireStdin(spec.stdin) } : {}),
-    // O-004's declaration as the manifest schema spells it; --no-stream gives the one envelope.
+    // A streaming command says so as schemas/manifest-response.json spells it; --no-stream gives the one envelope.
     ...(spec.streaming ? { streaming_default: true } : {}),
-    // It may ask a person at a terminal (C-005); --yes confirms, and refusing without it is exit 2.
+    // It may ask a person at a terminal (a `confirm` command); --yes confirms, and refusing without it is exit 2.
     ...(spec.confirm ? { interactive: true } : {}),
     ...(spec.examples?.length ? { examples: spec.examples.map((e) => ({ ...e })) } : {}),
     ...(command.builtin ? { builtin: true } : {}),

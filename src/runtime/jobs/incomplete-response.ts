@@ -24,7 +24,7 @@ export interface IncompleteParts {
 }
 
 /**
- * The exact invocation that continues a job (seed 000): `job wait <id>` while it runs, the original call when
+ * The exact invocation a caller runs next to continue a job: `job wait <id>` while it runs, the original call when
  * paused. A paused job that read stdin gets its kept spool as stdin: the same bytes are the same invocation,
  * and the caller need not produce them again.
  */

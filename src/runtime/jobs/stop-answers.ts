@@ -62,7 +62,7 @@ export const cancelledAnswer: StopAnswer = (parts) => stopEnvelope(ExitCode.GENE
 });
 
 /**
- * The SIGINT answer (130, CANCELLED, `data.partial: true`, REQ-F-069). The
+ * The SIGINT answer (130, CANCELLED, `data.partial: true`: some of the work is done). The
  * job stays paused with its checkpoint, so the answer also carries the
  * command that continues it: a Ctrl-C must not cost the work done.
  */

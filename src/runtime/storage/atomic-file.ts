@@ -5,7 +5,7 @@ let counter = 0;
 
 /**
  * Writes a file so that readers see the old content or the new, never a
- * part: a temp file in the same folder, fsync, rename (REQ-F-070).
+ * part (a crash leaves no half-written state file): a temp file in the same folder, fsync, rename.
  */
 export function writeFileAtomic(path: string, content: string | Uint8Array, durable = true): void {
   const temp = writeTemp(path, content, durable);

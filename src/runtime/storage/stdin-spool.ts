@@ -7,7 +7,7 @@ import type { StdinSpec } from '../authoring/command-spec.js';
 import type { Host } from '../authoring/host.js';
 import { ensurePrivateDir } from './state-dir.js';
 
-/** The buffered mode's cap (REQ-F-054); line and record modes spool any size. */
+/** The buffered mode's cap unless the command's maxBytes says otherwise; line and record modes spool any size. */
 export const STDIN_BUFFERED_MAX = 65_536;
 
 export interface Spooled {

@@ -5,7 +5,7 @@ import { ErrorCode, EXIT_CODE_OF } from '../../../src/contract/error-code.js';
 import { buildEnvelope } from '../../../src/contract/envelope.js';
 import { outcomeOf } from '../../../src/contract/outcome.js';
 
-test('the table is 0-14 plus the two signal codes, with the spec names', () => {
+test('the table is 0-14 plus the two signal codes, with their fixed names', () => {
   assert.deepEqual(Object.values(ExitCode), [...Array(15).keys()]);
   assert.deepEqual(Object.keys(ExitCode), [
     'SUCCESS', 'GENERAL_ERROR', 'ARG_ERROR', 'PARTIAL_FAILURE', 'PRECONDITION', 'NOT_FOUND', 'CONFLICT', 'PERMISSION_DENIED',

@@ -98,7 +98,7 @@ test('a flag default that is not a value of its type is refused naming it (the h
   for (const spec of accepted) assert.doesNotThrow(() => defineCommand(flag(spec)), JSON.stringify(spec));
 });
 
-test('a streaming command (REQ-O-004) cannot declare interruption nor accept --idempotency-key (C-033, C-007)', () => {
+test('a streaming command cannot declare interruption nor accept --idempotency-key', () => {
   const incompleteReader = { description: 'Not done', retryable: true, sideEffects: 'none' } as const;
   const interruptible = { interruption: { detach: true, resume: true }, exitCodes: { 0: ok, 14: incompleteReader } };
   assert.equal(refusedField(base({ streaming: true, ...interruptible })), 'streaming');

@@ -13,7 +13,7 @@ import { recordCheck } from '../../../runtime/jobs/job-words.js';
 import { jobWatchCommand } from './job-watch-command.js';
 import { stateDirPath } from '../../../runtime/storage/state-dir.js';
 
-/** `job wait|status|cancel|list|logs|prune|watch`, generated for every program built on stint (REQ-F-081). */
+/** `job wait|status|cancel|list|logs|prune|watch`, generated for every program built on stint. */
 export function jobCommands(program: () => ProgramContext): CommandSpec[] {
   const commandOf: JobCommandDeps['commandOf'] = (job) =>
     program().commands.find((c) => c.path.join(' ') === job.command.join(' '))?.spec;

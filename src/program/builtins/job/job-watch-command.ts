@@ -24,7 +24,7 @@ function runsOn(answer: Envelope): boolean {
 }
 
 /**
- * `job watch <id>`: the job's progress as a stream (REQ-O-004). Watching is reading: it never asks the job to
+ * `job watch <id>`: the job's progress as a stream of JSON lines. Watching is reading: it never asks the job to
  * stop, so SIGINT ends the watch (130, CANCELLED) while the job goes on. Each look judges the job as
  * `job wait` does, so a stalled or lost job ends the stream with that answer.
  */

@@ -8,7 +8,7 @@ import { readJsonFile, writeFileAtomic } from '../../../runtime/storage/atomic-f
 import { ensurePrivateDir } from '../../../runtime/storage/state-dir.js';
 import type { JobStore } from '../../../runtime/jobs/job-store.js';
 
-/** What a job command given `--idempotency-key` answered, kept so that the same key answers it again (C-007). */
+/** What a job command given `--idempotency-key` answered, kept so that the same key answers a retry the same. */
 interface KeyedAnswer {
   /** What the call acted on (a job id; a prune's filter): the same key for something else is a conflict. */
   readonly subject: string;
