@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { ErrorCode } from '../../contract/error-code.js';
 import { StintCode } from '../stint-codes.js';
 import { ExitCode } from '../../contract/exit-code.js';
@@ -161,7 +162,7 @@ async function startInTable(call: ImportCall, store: ImportStore): Promise<Impor
   });
   if (prior.kind === 'replay') return prior;
   const columns = await table.get(TableKey.Columns);
-  if (columns && JSON.stringify(unpack(columns)) !== JSON.stringify(call.header.names)) {
+  if (columns && !isDeepStrictEqual(unpack(columns), call.header.names)) {
     throw new StintError(StintCode.ColumnsMismatch, `the table at ${call.into} has other columns than ${path}`, {
       context: { table: unpack(columns) as unknown, file: call.header.names },
       fix_required: 'Import into another --into folder, or make the header match the table',

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { ErrorCode } from '../../contract/error-code.js';
 import { StintCode } from '../stint-codes.js';
 import { StintError } from '../../contract/stint-error.js';
@@ -89,7 +90,7 @@ async function read<T>(q: PriorQuery, key: string): Promise<T | undefined> {
 
 /** Unchanged metadata is trusted; otherwise the recorded spans are read back and compared. */
 async function matchInput(q: PriorQuery, prior: ImportCheckpoint | RunRecord) {
-  if (JSON.stringify(prior.fingerprint) === JSON.stringify(q.fingerprint)) return { kind: 'same' as const };
+  if (isDeepStrictEqual(prior.fingerprint, q.fingerprint)) return { kind: 'same' as const };
   return matchLedger(q.absolute, q.size, spansOf(q));
 }
 

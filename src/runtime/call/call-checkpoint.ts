@@ -51,7 +51,9 @@ export class CallCheckpoint {
     const loaded = await this.store.load<S>();
     if (loaded.kind === 'none') return undefined;
     if (loaded.kind === 'unreadable') return this.discard(loaded.reason);
-    if (JSON.stringify(loaded.record.fingerprint) !== JSON.stringify(inputs)) {
+    // Loaded with the store already (a static import would load msgpackr in every call, --version too).
+    const { sameFingerprint } = await import('../storage/checkpoint-codec.js');
+    if (!sameFingerprint(loaded.record.fingerprint, inputs)) {
       return this.discard('the input changed since the checkpoint');
     }
     if (usable && !usable(loaded.record.state)) {

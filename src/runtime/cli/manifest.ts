@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { createHash } from 'node:crypto';
 import { ExitCode, SignalExitCode, STANDARD_EXIT_CODES, type ExitCodeEntry } from '../../contract/exit-code.js';
 import type { FlagSpec, Interruption, PositionalSpec, StdinSpec } from '../authoring/command-spec.js';
@@ -72,7 +73,9 @@ function ownExitCodes(command: RegisteredCommand): Record<string, Record<string,
   const own: Record<string, Record<string, unknown>> = {};
   for (const [code, entry] of Object.entries(command.exitCodes)) {
     const shared = SHARED_EXIT_CODES[Number(code)];
-    if (!shared || JSON.stringify(shared) !== JSON.stringify(entry)) own[code] = wireExitCode(entry);
+    // Compared as the manifest spells them: a row that would read the same is the shared one.
+    const row = wireExitCode(entry);
+    if (!shared || !isDeepStrictEqual(wireExitCode(shared), row)) own[code] = row;
   }
   return own;
 }

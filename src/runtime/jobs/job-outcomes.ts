@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { buildEnvelope, type Envelope } from '../../contract/envelope.js';
 import { ErrorCode } from '../../contract/error-code.js';
 import { ExitCode } from '../../contract/exit-code.js';
@@ -151,5 +152,5 @@ export function settleJob(store: JobStore, job: JobRecord, judging: Judging): Se
 }
 
 function sameStatus(a: JobStatus | undefined, b: JobStatus | undefined): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
+  return isDeepStrictEqual(a, b);
 }

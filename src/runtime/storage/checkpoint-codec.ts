@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { deserialize, serialize } from 'node:v8';
 import { pack, unpack } from 'msgpackr';
 
@@ -22,4 +23,13 @@ export function decodeCheckpoint<R extends Versioned<unknown>>(bytes: Uint8Array
   const record = unpack(bytes) as Versioned<Uint8Array>;
   if (record?.version !== version) return record as unknown as R;
   return { ...record, state: deserialize(record.state) } as unknown as R;
+}
+
+/**
+ * Whether a checkpoint's fingerprint (as `decodeCheckpoint` gave it back) is the one `inputs` packs to. The inputs
+ * make the same msgpackr round trip first, so what msgpackr changes (-0 to 0, a Map or a class instance to a plain
+ * object) changes on both sides alike; key order does not matter, an `undefined` field does (msgpackr keeps it).
+ */
+export function sameFingerprint(stored: unknown, inputs: unknown): boolean {
+  return isDeepStrictEqual(stored, unpack(pack(inputs)));
 }
