@@ -5,6 +5,7 @@
 type Signal = 'SIGINT' | 'SIGTERM';
 
 const handlers: Record<Signal, Set<() => void>> = { SIGINT: new Set(), SIGTERM: new Set() };
+// No Host exists yet when this module loads (before any other): the process's own clock, which a Host reads too.
 const started = Date.now();
 let installed = false;
 let answered = false;

@@ -28,6 +28,7 @@ export async function checkpointWriter(path: string, folder: string) {
   return {
     write: () => {
       const progress = { done: ++k, unit: ProgressUnit.Bytes };
+      // Outside any call (no Host): the benchmark writes a record as a call would, with the machine's time.
       return store.save({ version: CHECKPOINT_FORMAT, fingerprint, progress, state, savedAt: Date.now() });
     },
     close: async () => {

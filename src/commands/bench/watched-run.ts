@@ -61,6 +61,7 @@ export function watchRun(target: Target, stop: StopPolicy, fresh: boolean): Prom
   const args = [...target.argv.slice(1), '--budget', '0', '--heartbeat-ms', String(HEARTBEAT_MS)];
   // Progress is published once it is kept: a checkpoint at every safe point shows each one as it comes.
   const env = { ...target.env, [CHECKPOINT_INTERVAL_ENV]: '0' };
+  // A benchmark times the machine itself: its own clock, not a Host's.
   const started = performance.now();
   const child = spawn(target.argv[0]!, args, { cwd: target.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let firstMs: number | undefined;

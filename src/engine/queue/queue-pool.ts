@@ -143,6 +143,7 @@ export async function openQueuePool(spec: QueuePoolSpec): Promise<ChunkPool> {
         const none = await leftOut.noneLeft();
         if (none) for (const entry of [...pending.values()]) finish(entry, notShared(entry.task, none));
         // Retryable, as a dead thread: with a worker started, the identical call continues from the checkpoint.
+        // The queue's times are the machine's (real timers, workers' heartbeats from other machines), not a Host's.
         const absent = await presence.absent(Date.now());
         if (absent) for (const entry of [...pending.values()]) finish(entry, failedReply(entry.task, absent));
       };

@@ -154,6 +154,7 @@ async function startWith(spec: QueueWorkerSpec, opened: (() => Promise<unknown>)
   const handBack = async (job: Job<ChunkJobData, ChunkJobResult>, token: string | undefined, run: string) => {
     // Not after its coordinator ended the run (and removed the list): the chunk is swept with the run.
     if (await isLive(client, run)) await leaveOut(client, run, self, excluded.get(run)!);
+    // BullMQ's delays are epoch ms shared through Redis: a worker's times are its machine's clock, not a Host's.
     await job.moveToDelayed(Date.now() + HAND_BACK_MS, token);
     // Its run may have ended while this worker held the chunk (then its coordinator could not remove it).
     sweep.dropIfEnded(job.id);

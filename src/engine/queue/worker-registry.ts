@@ -26,7 +26,10 @@ const registryKey = (): string => `${queuePrefix()}:workers`;
 /** A new worker's id. */
 export const newWorkerId = (): string => `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
 
-/** The workers that renewed their entry lately; stale ones are removed on the way. */
+/**
+ * The workers that renewed their entry lately; stale ones are removed on the way. The registry's times are written
+ * and read on different machines, so each reads its machine's wall clock (Date.now), never a Host's.
+ */
 export async function liveWorkers(client: Redis, now = Date.now()): Promise<WorkerEntry[]> {
   const all = await client.hgetall(registryKey());
   const live: WorkerEntry[] = [];
@@ -56,6 +59,7 @@ export async function registerWorker(
   url: string, entry: Omit<WorkerEntry, 'chunks' | 'lastSeen'>, chunks: () => number,
 ): Promise<Registration> {
   const client = await failFastClient(url);
+  // The machine's wall clock, as liveWorkers reads it on another machine.
   const renew = () => client.hset(registryKey(), entry.id, JSON.stringify({
     ...entry, chunks: chunks(), lastSeen: new Date().toISOString(),
   }));

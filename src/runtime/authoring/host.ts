@@ -26,7 +26,7 @@ export interface Host {
   /** Resolves once the text is handed to the OS (so an exit right after loses nothing). */
   writeStdout(text: string): Promise<void>;
   writeStderr(text: string): void;
-  /** Milliseconds since the epoch: every clock reading of the runtime goes through here. */
+  /** Milliseconds since the epoch: every clock reading of the runtime but a file's age (file-age.ts) is this. */
   now(): number;
   /** A clock no wall-clock step moves (see monotonic-clock.ts): what liveness and idle time are measured on. */
   monotonic(): MonotonicReading;

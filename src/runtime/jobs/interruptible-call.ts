@@ -21,7 +21,7 @@ import { spawnSupervisor } from './supervisor.js';
 
 function openJobStore(inv: Pick<Invocation, 'host' | 'stateRoot'>): JobStore {
   const store = new JobStore(inv.stateRoot, recordCheck(inv.host.programWords, inv.host.env));
-  inStateDir(store.root, () => store.sweepWhenDue(inv.host.now()));
+  inStateDir(store.root, () => store.sweepWhenDue(() => inv.host.now()));
   return store;
 }
 

@@ -4,6 +4,7 @@ import {
 import { join } from 'node:path';
 import { isTerminal, type JobState } from '../../contract/vocabulary/job-state.js';
 import { createFileOnce, readJsonFile, writeFileAtomic } from '../storage/atomic-file.js';
+import { fileAgeMs } from '../storage/file-age.js';
 import { ensurePrivateDir } from '../storage/state-dir.js';
 import { isJobRecord, isJobStatus, type JobRecord, type JobResult, type JobStatus } from './job-record.js';
 import { DELETE_SLICE_MS, PrunedJobs } from './pruned-jobs.js';
@@ -91,7 +92,7 @@ export class JobStore {
   /** How long ago the key was claimed (0 when it is not there). */
   claimAgeMs(key: string): number {
     try {
-      return Date.now() - statSync(join(this.keysDir, key)).mtimeMs;
+      return fileAgeMs(join(this.keysDir, key));
     } catch {
       return 0;
     }
@@ -223,7 +224,7 @@ export class JobStore {
 
   private leaseAbandoned(path: string): boolean {
     try {
-      return Date.now() - statSync(path).mtimeMs > LEASE_WRITE_GRACE_MS;
+      return fileAgeMs(path) > LEASE_WRITE_GRACE_MS;
     } catch {
       return true;
     }
@@ -244,8 +245,9 @@ export class JobStore {
     return join(this.dir(id), 'cancel');
   }
 
-  requestCancel(id: string): void {
-    writeFileAtomic(this.cancelMarker(id), String(Date.now()));
+  /** Asks the job to stop; the marker holds when it was asked (`now`, ms since the epoch). */
+  requestCancel(id: string, now: number): void {
+    writeFileAtomic(this.cancelMarker(id), String(now));
   }
 
   cancelRequested(id: string): boolean {
@@ -261,8 +263,9 @@ export class JobStore {
     return readdirSync(this.jobsDir);
   }
 
-  /** Sweeps unless a sweep ran in the last SWEEP_EVERY_MS (one small read when not due). */
-  sweepWhenDue(now: number): void {
+  /** Sweeps unless a sweep ran in the last SWEEP_EVERY_MS on `clock` (one small read when not due). */
+  sweepWhenDue(clock: () => number): void {
+    const now = clock();
     const marker = join(this.root, LAST_SWEEP_FILE);
     let last = -Infinity;
     try {
@@ -272,17 +275,18 @@ export class JobStore {
     }
     if (now - last < SWEEP_EVERY_MS) return;
     writeFileAtomic(marker, String(now));
-    this.sweep(now);
+    this.sweep(clock);
   }
 
-  /** Removes jobs that ended more than the retention period ago (their files go within a time slice). */
-  sweep(now: number, retentionMs = JOB_RETENTION_MS): void {
+  /** Removes jobs that ended more than the retention period ago (their files go within a time slice on `clock`). */
+  sweep(clock: () => number, retentionMs = JOB_RETENTION_MS): void {
+    const now = clock();
     const pruned = new PrunedJobs(this.root);
     for (const id of this.list()) {
       const status = this.readStatus(id);
       if (status && isExpired(status, now, retentionMs)) pruned.take(this.dir(id), id);
     }
-    pruned.deleteFor(DELETE_SLICE_MS, Date.now);
+    pruned.deleteFor(DELETE_SLICE_MS, clock);
     // Temp files a killed writer left behind.
     for (const id of readdirSync(this.jobsDir)) {
       const dir = this.dir(id);
@@ -290,7 +294,7 @@ export class JobStore {
         if (!statSync(dir).isDirectory()) continue;
         for (const name of readdirSync(dir)) {
           const path = join(dir, name);
-          if (name.endsWith('.tmp') && now - statSync(path).mtimeMs > 60_000) rmSync(path, { force: true });
+          if (name.endsWith('.tmp') && fileAgeMs(path) > 60_000) rmSync(path, { force: true });
         }
       } catch {
         // raced with another sweep

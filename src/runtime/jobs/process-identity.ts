@@ -86,9 +86,11 @@ export function killConfirmed(identity: ProcessIdentity): boolean {
   } catch {
     return false;
   }
-  const since = Date.now();
+  // The thread blocks while it waits, so no Host timer could run: the wait is measured on the process's own
+  // monotonic clock (performance.now, which a wall-clock step does not move).
+  const since = performance.now();
   const pause = new Int32Array(new SharedArrayBuffer(4));
-  while (isAlive(identity) && Date.now() - since < GONE_WAIT_MS) Atomics.wait(pause, 0, 0, 10);
+  while (isAlive(identity) && performance.now() - since < GONE_WAIT_MS) Atomics.wait(pause, 0, 0, 10);
   return true;
 }
 

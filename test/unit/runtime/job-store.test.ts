@@ -17,9 +17,9 @@ test('ended jobs are cleaned after 24 hours, running ones never (the clock is th
   const t0 = 1_000_000;
   store.create(record('analyze-00000001', 'k1'), { state: JobState.Done, startedAt: t0, updatedAt: t0, progressAt: t0, endedAt: t0 });
   store.create(record('analyze-00000002', 'k2'), { state: JobState.Running, pid: process.pid, startedAt: t0, updatedAt: t0, progressAt: t0 });
-  store.sweep(t0 + JOB_RETENTION_MS - 1);
+  store.sweep(() => t0 + JOB_RETENTION_MS - 1);
   assert.ok(store.exists('analyze-00000001'), 'kept for 24 hours');
-  store.sweep(t0 + JOB_RETENTION_MS + 1);
+  store.sweep(() => t0 + JOB_RETENTION_MS + 1);
   assert.ok(!existsSync(store.dir('analyze-00000001')), 'cleaned after');
   assert.ok(store.exists('analyze-00000002'), 'a running job is never cleaned');
 });
@@ -29,10 +29,10 @@ test('a call sweeps at most once per SWEEP_EVERY_MS', () => {
   const t0 = 5_000_000;
   store.create(record('analyze-00000003', 'k3'), { state: JobState.Done, startedAt: t0, updatedAt: t0, progressAt: t0, endedAt: t0 });
   const expired = t0 + JOB_RETENTION_MS + 1;
-  store.sweepWhenDue(expired - SWEEP_EVERY_MS + 1); // a sweep, too early for this job
-  store.sweepWhenDue(expired);
+  store.sweepWhenDue(() => expired - SWEEP_EVERY_MS + 1); // a sweep, too early for this job
+  store.sweepWhenDue(() => expired);
   assert.ok(store.exists('analyze-00000003'), 'not due: the last sweep was under SWEEP_EVERY_MS ago');
-  store.sweepWhenDue(expired + 1);
+  store.sweepWhenDue(() => expired + 1);
   assert.ok(!store.exists('analyze-00000003'), 'due again: swept');
 });
 

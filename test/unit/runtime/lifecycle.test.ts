@@ -182,7 +182,7 @@ interface Ending {
 
 // What `job cancel` asks of a running job (it then waits on it, as test/cli/jobs.test.ts shows).
 const cancelAt = (ms: number) => ({ home, clock }: World) => {
-  clock.setTimeout(() => new JobStore(home).requestCancel(newestJob(home).id), ms);
+  clock.setTimeout(() => new JobStore(home).requestCancel(newestJob(home).id, clock.now), ms);
 };
 
 const ENDINGS: readonly Ending[] = [

@@ -42,7 +42,7 @@ async function cancelJob(deps: JobCommandDeps, ctx: CommandContext, store: JobSt
   // A paused job the identical call took over just now (it holds the lease) is stopped like a running one.
   const idle = !status || status.state === JobState.Paused;
   if (idle && cancelPausedJob(store, job, now, process.pid)) return answer(job.id, JobState.Cancelled, true);
-  store.requestCancel(job.id);
+  store.requestCancel(job.id, now);
   const budgetMs = budgetOf(ctx, flag, ctx.interactive);
   const until = waitDeadline(now, budgetMs);
   const { retryableOf } = deps;

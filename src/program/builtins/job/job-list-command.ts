@@ -57,7 +57,7 @@ export function jobListCommand({ storeOf }: JobCommandDeps): CommandSpec {
       if (after === undefined) return badCursor(flags['cursor'] as string);
       const store = storeOf(ctx);
       // A full sweep reads every job: this call's walk already leaves the expired out.
-      store.sweepWhenDue(ctx.now());
+      store.sweepWhenDue(() => ctx.now());
       const state = flags['state'] as JobState | undefined;
       const { refused, warnings } = refusals();
       const matching = jobRows(store, ctx.now(), refused).filter((row) => state === undefined || row.state === state);
