@@ -4,10 +4,11 @@
 import { createReadStream } from 'node:fs';
 import { createGunzip } from 'node:zlib';
 import { ErrorCode } from '../contract/error-code.js';
+import { StintError } from '../contract/stint-error.js';
 import { checkMapModule, type ChunkedOutcome, type ChunkedRun, type FoldChunk, type Watermark } from './chunked-run.js';
 import { crToLf } from './worker/chunk-reader.js';
 import { driveFold } from './fold-loop.js';
-import { cutRecords, RecordRunsOn, type CutChunk } from './record-cutter.js';
+import { cutRecords, type CutChunk } from './record-cutter.js';
 import type { ChunkReply, ChunkTask, WireError } from './worker/worker-protocol.js';
 
 /** Decompressed bytes per piece the stream hands over. */
@@ -37,9 +38,9 @@ async function* decoded(
     file.destroy();
     gunzip.destroy();
   }
-  if (left > 0) throw Object.assign(new Error(`${path} decompresses to fewer bytes than when the run began`), {
-    code: ErrorCode.InputTruncated,
-  });
+  if (left > 0) {
+    throw new StintError(ErrorCode.InputTruncated, `${path} decompresses to fewer bytes than when the run began`);
+  }
 }
 
 /**
@@ -47,11 +48,10 @@ async function* decoded(
  * line after those folded; a damaged gzip file or a failed read is somewhere in the compressed bytes.
  */
 function streamFailure(error: unknown, path: string): { error: WireError; atLine: boolean } {
-  if (error instanceof RecordRunsOn) {
-    return { error: { code: ErrorCode.RecordTooLong, message: error.message }, atLine: true };
-  }
   const code = (error as { code?: unknown }).code;
   const message = (error as Error).message;
+  // Only the cutter throws it here (recordRunsOn).
+  if (code === ErrorCode.RecordTooLong) return { error: { code, message }, atLine: true };
   if (code === ErrorCode.InputTruncated) return { error: { code, message }, atLine: false };
   if (typeof code === 'string' && code.startsWith('Z_')) {
     const damaged = `${path} cannot be decompressed: ${message} (a gzip file cut short or corrupt)`;

@@ -2,6 +2,8 @@
 // on the main thread, so the pool's workers never read it by offset. The cuts
 // are those a file of the same bytes gets (chunk-grid.ts): whatever pieces the
 // stream hands over, the same bytes give the same chunks.
+import { ErrorCode } from '../contract/error-code.js';
+import { StintError } from '../contract/stint-error.js';
 import { nextGridPoint } from './chunk-grid.js';
 import { Framing } from './worker/framing.js';
 
@@ -14,11 +16,10 @@ export interface CutChunk {
   readonly start: number;
 }
 
-/** The records ran on past the longest a chunk may hold: no record end outside quotes was found. */
-export class RecordRunsOn extends Error {
-  constructor(readonly at: number) {
-    super('a record runs on past the longest a record may be (an unterminated quote?)');
-  }
+/** The records ran on past the longest a chunk may hold from `at`: no record end outside quotes was found. */
+function recordRunsOn(at: number): StintError {
+  const message = 'a record runs on past the longest a record may be (an unterminated quote?)';
+  return new StintError(ErrorCode.RecordTooLong, message, { context: { at } });
 }
 
 /** Whether bytes[from, to) holds an odd number of double quotes (native searches: quotes are rare). */
@@ -56,7 +57,7 @@ function recordStartFrom(bytes: Buffer, target: number, scan: Scan, quoted: bool
 /**
  * Chunks of whole records from `start` (a record start) on, each ending at the first record start at or after
  * the next grid point (for Bytes framing, at the grid point itself); the last holds whatever follows the last
- * cut. A record longer than `maxRecordBytes` throws RecordRunsOn. `pieces` yields the stream's bytes from `start`.
+ * cut. A record longer than `maxRecordBytes` throws RECORD_TOO_LONG. `pieces` yields the stream's bytes from `start`.
  */
 export async function* cutRecords(
   pieces: AsyncIterable<Buffer>, start: number, chunkSize: number, maxRecordBytes: number,
@@ -76,7 +77,7 @@ export async function* cutRecords(
       held = [bytes];
       const cut = framing === Framing.Bytes ? target : recordStartFrom(bytes, target, scan, framing === Framing.Csv);
       if (cut < 0) {
-        if (heldLength - target > maxRecordBytes) throw new RecordRunsOn(at);
+        if (heldLength - target > maxRecordBytes) throw recordRunsOn(at);
         break;
       }
       yield { bytes: bytes.subarray(0, cut), start: at };

@@ -1,21 +1,22 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { ErrorCode } from '../../contract/error-code.js';
+import { StintError } from '../../contract/stint-error.js';
 import { Framing, findRecordStart, scanParity, type ScanState } from './framing.js';
 import type { ChunkTask } from './worker-protocol.js';
 
 const LOOKAHEAD = 64 * 1024;
 
 /** Another file now has the input's name: it was replaced (moved over) while being read. */
-function inputReplaced(path: string): Error {
+function inputReplaced(path: string): StintError {
   const message = `${path} was replaced by another file during the run`;
-  return Object.assign(new Error(message), { code: ErrorCode.InputReplaced, context: { path } });
+  return new StintError(ErrorCode.InputReplaced, message, { context: { path } });
 }
 
 /** The file ends before the size the run began with: it was cut short or replaced while being read. */
-function inputTruncated(path: string, at: number, fileSize: number): Error {
+function inputTruncated(path: string, at: number, fileSize: number): StintError {
   const message = `${path} is shorter than the ${fileSize} bytes it had when the run began`
     + ` (it ends before byte ${at + 1}): it changed during the run`;
-  return Object.assign(new Error(message), { code: ErrorCode.InputTruncated, context: { path, at, size: fileSize } });
+  return new StintError(ErrorCode.InputTruncated, message, { context: { path, at, size: fileSize } });
 }
 
 /** Lone-CR line ends read as LFs: every CR of buffer[0, length) becomes a LF. */

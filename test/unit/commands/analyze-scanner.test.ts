@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { StintError } from '../../../src/contract/stint-error.js';
 import { map, mapWindow } from '../../../src/commands/analyze/map/csv-stats-map.js';
 import { setScannerLimits } from '../../../src/commands/analyze/map/csv-scanner.js';
 import { readCsvHeader } from '../../../src/commands/csv-header.js';
@@ -104,7 +105,8 @@ test('mapWindow: records that start before the limit, and "read more" when the l
   assert.deepEqual([cut?.consumed, cut?.newlines, cut?.partial.rows], [records.indexOf('3,d'), 3, 2]);
   // The window ends inside the quoted field and the file goes on: read more.
   assert.equal(mapWindow(records.subarray(0, 5), info(5, false)), undefined);
-  // At the end of the file the same bytes are an unclosed quote, thrown as data with a code.
-  assert.throws(() => mapWindow(records.subarray(0, 5), info(5, true)), (error: { code?: string; context?: { line_offset: number } }) => error.code === 'MALFORMED_CSV' && error.context?.line_offset === 0);
+  // At the end of the file the same bytes are an unclosed quote, thrown as a StintError with a code.
+  assert.throws(() => mapWindow(records.subarray(0, 5), info(5, true)),
+    (error: StintError) => error.code === 'MALFORMED_CSV' && error.toDetail().context?.['line_offset'] === 0);
 });
 

@@ -1,7 +1,8 @@
 // Cutting a stream into chunks of whole records (src/engine/record-cutter.ts), as a gzip file is cut.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cutRecords, RecordRunsOn } from '../../../src/engine/record-cutter.js';
+import { ErrorCode } from '../../../src/contract/error-code.js';
+import { cutRecords } from '../../../src/engine/record-cutter.js';
 import { generateCsv, random } from '../../helpers/csv-generator.js';
 
 async function* piecesOf(bytes: Buffer, sizes: () => number): AsyncGenerator<Buffer> {
@@ -40,12 +41,12 @@ test('chunks are whole records, in order, and together the whole input, at any p
   }
 });
 
-test('offsets start at the given start (a resume), and a record longer than the limit throws RecordRunsOn', async () => {
+test('offsets start at the given start (a resume); a record longer than the limit throws RECORD_TOO_LONG', async () => {
   const first = await cutRecords(piecesOf(Buffer.from('a,b\n1,2\n'), () => 3), 1000, 1, 100).next();
   assert.equal(first.done, false);
   assert.equal(first.value!.start, 1000);
   const unclosed = Buffer.from(`"${'x'.repeat(10_000)}\n`.repeat(3));
   await assert.rejects(async () => {
     for await (const _ of cutRecords(piecesOf(unclosed, () => 512), 0, 1024, 4096)) void _;
-  }, RecordRunsOn);
+  }, { code: ErrorCode.RecordTooLong });
 });

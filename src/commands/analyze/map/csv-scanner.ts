@@ -3,6 +3,7 @@
 // TableStats. One instance per thread, compiled on first use.
 import { readFileSync } from 'node:fs';
 import { ErrorCode } from '../../../contract/error-code.js';
+import { StintError } from '../../../contract/stint-error.js';
 import { StintCode } from '../../stint-codes.js';
 import { Kind, LINE_SAMPLE_LIMIT, mergeTableStats, newTableStats, type TableStats } from './column-stats.js';
 import { addToSum, decimalText, type DecimalSum, parseDecimal } from './exact-decimal.js';
@@ -69,16 +70,6 @@ interface Scanner {
   readonly x: ScannerExports;
   readonly k: Constants;
   readonly messages: Record<number, string>;
-}
-
-/** A CSV syntax error at a line of this chunk, thrown as data with a code. */
-export class MalformedCsv extends Error {
-  readonly code = StintCode.MalformedCsv;
-  readonly context: { line_offset: number };
-  constructor(message: string, lineOffset: number) {
-    super(message);
-    this.context = { line_offset: lineOffset };
-  }
 }
 
 let compiled: WebAssembly.Module | undefined;
@@ -179,10 +170,8 @@ function layout({ x, k }: Scanner, width: number, length: number, delimiter: num
   const chunkAt = align(arenaAt + length);
   const needed = chunkAt + length + SLACK;
   if (needed > MEMORY_LIMIT) {
-    throw Object.assign(new Error(`a window of ${length} bytes is more than the scanner can hold`), {
-      code: ErrorCode.RecordTooLong,
-      context: { line_offset: 0 },
-    });
+    const message = `a window of ${length} bytes is more than the scanner can hold`;
+    throw new StintError(ErrorCode.RecordTooLong, message, { context: { line_offset: 0 } });
   }
   const have = x.memory.buffer.byteLength;
   if (needed > have) x.memory.grow(Math.ceil((needed - have) / PAGE));
@@ -302,7 +291,9 @@ export function scanChunk(
   }
   if (status === k.NEED_MORE) return undefined;
   if (status === k.MALFORMED) {
-    throw new MalformedCsv(s.messages[report(k.REPORT_ERROR_KIND)]!, report(k.REPORT_ERROR_LINE));
+    // A CSV syntax error at a line of this chunk: line_offset says which, from the chunk's first line.
+    const context = { line_offset: report(k.REPORT_ERROR_LINE) };
+    throw new StintError(StintCode.MalformedCsv, s.messages[report(k.REPORT_ERROR_KIND)]!, { context });
   }
   const stats = statsInMemory(s, at, width, views);
   for (const column of handedBack.columns) settleExtras(column.extras, memory);
