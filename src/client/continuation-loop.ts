@@ -4,6 +4,7 @@
 import type { Envelope } from '../contract/envelope.js';
 import { ExitCode } from '../contract/exit-code.js';
 import type { IncompleteData } from '../contract/incomplete.js';
+import { checkNumber, checkWhole } from '../contract/option-check.js';
 import { RunStatus } from '../contract/vocabulary/run-status.js';
 import { StopLimit } from '../contract/vocabulary/stop-limit.js';
 
@@ -57,7 +58,9 @@ export const DEFAULT_STALL_LIMIT = 3;
  * work: the loop answers `pending` with the last INCOMPLETE.
  */
 export async function continueUntilDone(first: Envelope, options: LoopOptions): Promise<LoopResult> {
+  checkLoopOptions(options);
   const stallLimit = options.stallLimit ?? DEFAULT_STALL_LIMIT;
+  // The caller's own process: there is no Host on this side, so its clock is the machine's unless it passes one.
   const now = options.now ?? Date.now;
   let response = first;
   let continuations = 0;
@@ -84,6 +87,13 @@ export async function continueUntilDone(first: Envelope, options: LoopOptions): 
     }
   }
   return { status: RunStatus.Done, response, continuations };
+}
+
+/** Refuses, with ARG_ERROR, limits that would never stop the loop (NaN) or make no sense (a stall limit of 0). */
+function checkLoopOptions(options: LoopOptions): void {
+  checkWhole('continueUntilDone', 'stallLimit', options.stallLimit, 1);
+  checkWhole('continueUntilDone', 'maxCalls', options.maxCalls, 0);
+  checkNumber('continueUntilDone', 'deadline', options.deadline);
 }
 
 /** Why the loop stops waiting before its next continuation: `{}` when aborted (no limit), undefined to go on. */

@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
 import { ErrorCode } from '../contract/error-code.js';
+import { checkWhole } from '../contract/option-check.js';
 import type { ChunkReply, ChunkTask } from './worker/worker-protocol.js';
 
 /** CommonJS on purpose: piscina require()s it, and require() of an ES module aborts if the pool closes mid-start. */
@@ -28,9 +29,11 @@ export interface WorkerPool {
 /**
  * Opens the worker threads before processFile needs them, so they boot
  * (~60 ms) while the caller opens its store: pass the promise as `pool`.
- * Default: one thread per core but one, left to a fold heavy on the main thread.
+ * Default: one thread per core but one, left to a fold heavy on the main thread. Anything but a whole
+ * number of at least 1 rejects with ARG_ERROR.
  */
-export function openWorkerPool(workers = writerWorkerCount()): Promise<WorkerPool> {
+export async function openWorkerPool(workers = writerWorkerCount()): Promise<WorkerPool> {
+  checkWhole('openWorkerPool', 'workers', workers, 1);
   return openChunkPool(workers);
 }
 

@@ -2,6 +2,7 @@ import type { EngineContext } from './engine-context.js';
 import { fingerprintOf, inspectInput } from './input-file.js';
 import { foldFiles, type FileEnd, type ReadableFile } from './process-files.js';
 import { foldIntoSink } from './sink-run.js';
+import { checkEngineKnobs } from './work-options.js';
 import type { FileOutcome, FileWork } from './file-work.js';
 export type { FileOutcome, FileWork } from './file-work.js';
 
@@ -12,6 +13,7 @@ export type { FileOutcome, FileWork } from './file-work.js';
  * and a stop honoured there.
  */
 export async function processFile<P, S>(ctx: EngineContext, work: FileWork<P, S>): Promise<FileOutcome<S>> {
+  checkEngineKnobs('processFile', work);
   const input = inspectInput(work.path, ctx.cwd);
   if (input.kind === 'bad') throw input.error;
   const fingerprint = fingerprintOf([input]);

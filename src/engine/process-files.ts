@@ -11,6 +11,7 @@ import { fingerprintOf, inspectInput, STDIN_PATH, type InputFile } from './input
 import { workerFailedError } from './worker-failed.js';
 import { runGunzipped } from './gzip-run.js';
 import type { WireError } from './worker/worker-protocol.js';
+import { checkEngineKnobs } from './work-options.js';
 
 /** A named input that could be opened: its path as given, absolute path, size, mtime and inode. */
 export type ReadableFile = InputFile & { readonly kind: 'file' };
@@ -113,6 +114,7 @@ export async function processFiles<P, S, R>(
   ctx: EngineContext,
   work: FilesWork<P, S, R>,
 ): Promise<FilesOutcome<S, R>> {
+  checkEngineKnobs('processFiles', work);
   const inputs = work.paths.map((path) => (path === STDIN_PATH ? stdinInput(ctx) : inspectInput(path, ctx.cwd)));
   return foldFiles(ctx, inputs, fingerprintOf(inputs), work);
 }

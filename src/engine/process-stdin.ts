@@ -3,6 +3,7 @@ import { StintError } from '../contract/stint-error.js';
 import type { EngineContext } from './engine-context.js';
 import { inspectInput } from './input-file.js';
 import { foldOneFile, type FileOutcome, type FileWork } from './process-file.js';
+import { checkEngineKnobs } from './work-options.js';
 
 /** What `processStdin` needs: a file's work without the path. */
 export type StdinWork<P, S> = Omit<FileWork<P, S>, 'path'>;
@@ -19,6 +20,7 @@ const STDIN_NAME = '-';
  * spool moves with the job).
  */
 export async function processStdin<P, S>(ctx: EngineContext, work: StdinWork<P, S>): Promise<FileOutcome<S>> {
+  checkEngineKnobs('processStdin', work);
   if (ctx.stdinPath === undefined) {
     const message = 'processStdin() in a command that does not declare stdin: add `stdin` to its declaration';
     throw new StintError(ErrorCode.InternalError, message);

@@ -64,3 +64,24 @@ test('an aborted signal starts no further continuation: pending, no limit, the w
   assert.deepEqual(ran, ['tool job wait x-00000001'], 'no cancel_command either');
   assert.deepEqual((result.response.data as { progress: unknown }).progress, { done: 2 });
 });
+
+test('limits that would never stop the loop, or make no sense, are refused before any continuation runs', async () => {
+  const bad = [
+    [{ stallLimit: 0 }, 'stallLimit', 'a whole number of at least 1'],
+    [{ stallLimit: 1.5 }, 'stallLimit', 'a whole number of at least 1'],
+    [{ maxCalls: NaN }, 'maxCalls', 'a whole number of at least 0'],
+    [{ maxCalls: -1 }, 'maxCalls', 'a whole number of at least 0'],
+    [{ deadline: NaN }, 'deadline', 'a number'],
+  ] as const;
+  for (const [limits, option, rule] of bad) {
+    const ran: string[] = [];
+    await assert.rejects(
+      continueUntilDone(incomplete(10), { run: async (line) => (ran.push(line), finished), ...limits }),
+      (error: { code?: string; message?: string }) => error.code === 'ARG_ERROR'
+        && error.message === `continueUntilDone: ${option} must be ${rule} (got ${Object.values(limits)[0]})`,
+    );
+    assert.deepEqual(ran, [], `${option}: nothing ran`);
+  }
+  const zero = await continueUntilDone(incomplete(10), { run: async () => finished, maxCalls: 0 });
+  assert.equal(zero.status, 'pending', 'maxCalls 0 is a limit: no continuation');
+});
