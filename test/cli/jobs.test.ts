@@ -398,13 +398,14 @@ describe('stdin', () => {
   test('a command that declares stdin has it spooled before the job starts; the background job reads the spool', async () => {
     const env = freshHome({ AGENT_CALL_BUDGET_MS: '300' });
     const numbers = Array.from({ length: 40 }, (_, k) => String(k * 3)).join('\n');
-    const first = await runJson(['sum', '--step-ms', '20'], { program: demo, env, stdin: numbers });
+    // 40 steps of 250 ms: the job still runs when the identical call comes, however slowly that call starts.
+    const first = await runJson(['sum', '--step-ms', '250'], { program: demo, env, stdin: numbers });
     assert.equal(first.run.code, 14);
     const data = incompleteOf(first.envelope);
     assert.equal(data.state, 'running');
     const job = readdirSync(`${env.STINT_HOME}/jobs/${data.job_id}`);
     assert.ok(job.includes('stdin'), 'the spool lives in the job folder');
-    const same = await runJson(['sum', '--step-ms', '20'], { program: demo, env, stdin: numbers });
+    const same = await runJson(['sum', '--step-ms', '250'], { program: demo, env, stdin: numbers });
     assert.equal(incompleteOf(same.envelope).job_id, data.job_id, 'the same input attaches');
     const other = await runJson(['sum', '--step-ms', '20', '--budget', '100ms'], { program: demo, env, stdin: '1\n2\n' });
     assert.notEqual((other.envelope.data as { job_id?: string }).job_id, data.job_id, 'other input, another job');
