@@ -6,7 +6,9 @@ import { WarningCode } from '../../contract/warning-code.js';
 import type { Restored } from '../authoring/command-spec.js';
 import type { Host } from '../authoring/host.js';
 import type { Pace } from '../authoring/pace.js';
-import { discardCheckpoint, forgetKeptProgress, recordKeptProgress, recordScratchFile } from '../storage/checkpoint-folder.js';
+import {
+  discardCheckpoint, forgetKeptProgress, recordKeptProgress, recordScratchFile,
+} from '../storage/checkpoint-folder.js';
 import { CHECKPOINT_FORMAT, openCheckpointStore, type CheckpointStore } from '../storage/checkpoint-store.js';
 import { ensurePrivateDir } from '../storage/state-dir.js';
 import type { CallProgress } from './call-progress.js';
