@@ -9,7 +9,8 @@ import type { OutputFormat } from '../../contract/vocabulary/output-format.js';
 
 /**
  * Flag types an author may declare. `duration` takes `250`, `250ms`, `5s`,
- * `2m`, `1h` (milliseconds); `bytes` takes `65536`, `64KiB`, `1MiB`, `2GiB`.
+ * `2m`, `1h` (milliseconds); `bytes` takes `65536`, `64KiB`, `64MB`, `1.5GiB` (SI and binary units,
+ * byte-size.ts).
  */
 export type FlagType = 'string' | 'integer' | 'number' | 'boolean' | 'duration' | 'bytes' | 'enum';
 

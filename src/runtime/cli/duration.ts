@@ -31,25 +31,3 @@ export function formatDuration(ms: number): string {
 export function formatChosenDuration(ms: number): string {
   return ms >= 1_000 && ms < 60_000 && ms % 1_000 !== 0 ? `${ms / 1_000}s` : formatDuration(ms);
 }
-
-const SIZE = /^(\d+)(B|KiB|MiB|GiB|K|M|G)?$/;
-const UNIT_BYTES = { B: 1, K: 1024, KiB: 1024, M: 1024 ** 2, MiB: 1024 ** 2, G: 1024 ** 3, GiB: 1024 ** 3 } as const;
-
-/** The pattern the manifest advertises for byte-size flags. */
-export const SIZE_PATTERN = '^[0-9]+(B|KiB|MiB|GiB|K|M|G)?$';
-
-/** Parses `65536`, `64KiB`, `1MiB`, `2GiB` into bytes; undefined for anything else. */
-export function parseSize(text: string): number | undefined {
-  const match = SIZE.exec(text.trim());
-  if (!match) return undefined;
-  const bytes = Number(match[1]) * UNIT_BYTES[(match[2] ?? 'B') as keyof typeof UNIT_BYTES];
-  return Number.isSafeInteger(bytes) ? bytes : undefined;
-}
-
-/** A size as people write it: `4MiB`, not 4194304 (plain bytes when no unit divides it). */
-export function formatSize(bytes: number): string {
-  for (const [unit, size] of [['GiB', 1024 ** 3], ['MiB', 1024 ** 2], ['KiB', 1024]] as const) {
-    if (bytes !== 0 && bytes % size === 0) return `${bytes / size}${unit}`;
-  }
-  return String(bytes);
-}

@@ -1,4 +1,4 @@
-import { formatSize } from './duration.js';
+import { formatSize } from './byte-size.js';
 import type { FlagSpec } from '../authoring/command-spec.js';
 import { commandsUnder, type CommandNode } from './command-tree.js';
 import type { RegisteredCommand } from '../authoring/define-command.js';

@@ -4,7 +4,8 @@ import { ExitCode, SignalExitCode, STANDARD_EXIT_CODES, type ExitCodeEntry } fro
 import type { FlagSpec, Interruption, PositionalSpec, StdinSpec } from '../authoring/command-spec.js';
 import type { RegisteredCommand } from '../authoring/define-command.js';
 import { BUDGET_ENV } from '../authoring/budget.js';
-import { DURATION_PATTERN, SIZE_PATTERN } from './duration.js';
+import { SIZE_PATTERN } from './byte-size.js';
+import { DURATION_PATTERN } from './duration.js';
 import { GLOBAL_FLAGS } from '../authoring/framework-flags.js';
 import type { ProgramIdentity } from './help-text.js';
 import { stateDirEnvOf } from '../storage/state-dir.js';

@@ -5,7 +5,8 @@ import { OutputFormat } from '../../contract/vocabulary/output-format.js';
 import { isMemberOf } from '../../contract/vocabulary/closed-set.js';
 import type { FlagSpec, PositionalSpec } from '../authoring/command-spec.js';
 import type { CommandNode } from './command-tree.js';
-import { formatSize, parseDuration, parseSize } from './duration.js';
+import { formatSize, parseSize, SIZE_EXAMPLES } from './byte-size.js';
+import { parseDuration } from './duration.js';
 import { GLOBAL_FLAGS, GlobalFlag } from '../authoring/framework-flags.js';
 import { helpWordAsFlag } from './help-word.js';
 import { nearest } from './suggest.js';
@@ -93,7 +94,7 @@ function convert(
     }
     case 'bytes': {
       const value = parseSize(raw);
-      if (value === undefined) return bad('a size (65536, 64KiB, 1MiB, 256MiB)');
+      if (value === undefined) return bad(`a size (${SIZE_EXAMPLES})`);
       return bounded(value, 'a size', formatSize);
     }
     case 'enum': {

@@ -1,5 +1,6 @@
 import type { Progress } from '../../contract/incomplete.js';
 import { ProgressUnit } from '../../contract/vocabulary/progress-unit.js';
+import { formatSizeFigure } from './byte-size.js';
 import { formatDuration } from './duration.js';
 import { countOf } from './plural.js';
 import type { Host } from '../authoring/host.js';
@@ -14,13 +15,7 @@ const REDRAW_MS = 100;
 const DEFAULT_COLUMNS = 80;
 
 function amount(value: number, unit: string | undefined): string {
-  if (unit === ProgressUnit.Bytes) {
-    const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
-    let v = value;
-    let k = 0;
-    while (v >= 1024 && k < units.length - 1) { v /= 1024; k++; }
-    return `${v.toFixed(k ? 1 : 0)} ${units[k]}`;
-  }
+  if (unit === ProgressUnit.Bytes) return formatSizeFigure(value);
   return unit ? countOf(value, unit) : String(value);
 }
 

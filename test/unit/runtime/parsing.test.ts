@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { formatSize, formatSizeFigure, parseSize, SIZE_PATTERN } from '../../../src/runtime/cli/byte-size.js';
 import { parseDuration, formatDuration } from '../../../src/runtime/cli/duration.js';
 import { nearest } from '../../../src/runtime/cli/suggest.js';
 import { resolveBudget } from '../../../src/runtime/authoring/budget.js';
@@ -13,6 +14,27 @@ test('durations', () => {
   assert.equal(parseDuration('0'), 0);
   for (const bad of ['', 's', '-5s', '1.5s', '5d', '5 s', '99999999999999999999h']) assert.equal(parseDuration(bad), undefined, bad);
   assert.equal(formatDuration(90000), '1m30s');
+});
+
+test('sizes in SI and binary units, any case, fractions rounded to whole bytes; the manifest pattern agrees', () => {
+  const sizes: [string, number][] = [
+    ['65536', 65536], ['512B', 512], ['64kB', 64_000], ['64KB', 64_000], ['64MB', 64_000_000], ['2GB', 2e9],
+    ['1TB', 1e12], ['64KiB', 65536], ['64kib', 65536], ['64MiB', 64 * 2 ** 20], ['2GiB', 2 ** 31], ['64K', 65536],
+    ['64M', 64 * 2 ** 20], ['1.5GB', 1.5e9], ['1.5KiB', 1536], ['0.5B', 1], ['64 MB', 64e6], [' 1MiB ', 2 ** 20],
+  ];
+  const pattern = new RegExp(SIZE_PATTERN);
+  for (const [text, bytes] of sizes) {
+    assert.equal(parseSize(text), bytes, text);
+    assert.ok(pattern.test(text.trim()), `the manifest's pattern takes ${text}`);
+  }
+  for (const bad of ['', 'MB', '-5MB', '5XB', '5 MB MB', '1e3', '.5MB', '5PB', '99999999999TB']) {
+    assert.equal(parseSize(bad), undefined, bad);
+  }
+  for (const bad of ['', 'MB', '-5MB', '5XB', '1e3', '.5MB', '5PB']) assert.ok(!pattern.test(bad), bad);
+  assert.equal(formatSize(4 * 2 ** 20), '4MiB');
+  assert.equal(formatSize(1e6), '1000000');
+  assert.equal(formatSizeFigure(1.5 * 2 ** 20), '1.5 MiB');
+  assert.equal(formatSizeFigure(512), '512 B');
 });
 
 test('suggestions only for near misses', () => {

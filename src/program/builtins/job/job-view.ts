@@ -1,6 +1,7 @@
 import type { Progress } from '../../../contract/incomplete.js';
 import { JobState } from '../../../contract/vocabulary/job-state.js';
 import { ProgressUnit } from '../../../contract/vocabulary/progress-unit.js';
+import { formatSizeFigure } from '../../../runtime/cli/byte-size.js';
 import { formatDuration } from '../../../runtime/cli/duration.js';
 import { shellJoin } from '../../../runtime/cli/shell-quote.js';
 import type { JobRecord, JobStatus } from '../../../runtime/jobs/job-record.js';
@@ -55,16 +56,9 @@ export function commandLineOf(job: Pick<JobRecord, 'program' | 'argv'>): string 
   return shellJoin([job.program, ...job.argv]);
 }
 
-const BYTE_UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB'] as const;
-
 /** `1.5 MiB` for bytes, `12,345 rows` for other units. */
 export function quantity(value: number, unit: string | undefined): string {
-  if (unit === ProgressUnit.Bytes) {
-    let v = value;
-    let k = 0;
-    for (; v >= 1024 && k < BYTE_UNITS.length - 1; k++) v /= 1024;
-    return `${v.toFixed(k ? 1 : 0)} ${BYTE_UNITS[k]}`;
-  }
+  if (unit === ProgressUnit.Bytes) return formatSizeFigure(value);
   return `${Math.round(value).toLocaleString('en-US')}${unit ? ` ${unit}` : ''}`;
 }
 
