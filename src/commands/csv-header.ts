@@ -6,6 +6,7 @@ import { StintCode } from './stint-codes.js';
 import { StintError } from '../contract/stint-error.js';
 import { findRecordStart, type ScanState } from '../engine/worker/framing.js';
 import { COMMA, detectDelimiter } from './csv-delimiter.js';
+import { convertHint, otherFormatOf } from './other-format.js';
 
 /** The header record of a CSV file and where its data begins. */
 export interface CsvHeader {
@@ -144,6 +145,20 @@ export function readCsvHeader(
   }
 }
 
+/** NOT_CSV for an input that is another format (named, with what to do) or binary. */
+function refuseOtherFormats(bytes: Buffer, label: string): void {
+  const other = otherFormatOf(bytes, label);
+  if (other) {
+    throw new StintError(StintCode.NotCsv, `${label} is ${other.name}, not CSV`, {
+      context: { path: label, format: other.format }, fix_required: convertHint(other, label),
+    });
+  }
+  if (bytes.includes(0)) {
+    const message = `${label} holds NUL bytes: it is binary, not CSV`;
+    throw new StintError(StintCode.NotCsv, message, { context: { path: label } });
+  }
+}
+
 /** The first bytes, with lone CRs read as LFs when the file ends its lines so. */
 function sampleOf(prefix: Prefix, wanted: number, crLineEnds: boolean): { bytes: Buffer; eof: boolean } {
   const sample = prefix(wanted);
@@ -159,11 +174,8 @@ function headerOf(prefix: Prefix, maxRecordBytes: number, label: string, options
   if (bytes.length === 0) {
     throw new StintError(StintCode.EmptyInput, `${label} is empty: there is no header`, { context: { path: label } });
   }
-  if (bytes.includes(0)) {
-    const message = `${label} holds NUL bytes: it is binary, not CSV`;
-    throw new StintError(StintCode.NotCsv, message, { context: { path: label } });
-  }
   let start = BOM.every((byte, k) => bytes[k] === byte) ? 3 : 0;
+  refuseOtherFormats(bytes.subarray(start), label);
   const crLineEnds = options.detect === true && endsInLoneCr(bytes, start, eof);
   if (crLineEnds) ({ bytes, eof } = sampleOf(prefix, wanted, true));
   let line = 1;

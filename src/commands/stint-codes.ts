@@ -6,7 +6,7 @@ import { ExitCode } from '../contract/exit-code.js';
 export const StintCode = defineErrorCodes({
   NotCsv: {
     code: 'NOT_CSV', exitCode: ExitCode.PRECONDITION, retryable: false,
-    description: 'an input is binary (holds NUL bytes), not CSV',
+    description: 'an input is not CSV: JSON, NDJSON, Parquet or ZIP (context.format says which), or binary',
   },
   EmptyInput: {
     code: 'EMPTY_INPUT', exitCode: ExitCode.PRECONDITION, retryable: false,

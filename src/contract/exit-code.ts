@@ -84,9 +84,11 @@ export const STANDARD_EXIT_CODES: Readonly<Record<ProcessExitCode, ExitCodeEntry
   [ExitCode.UNAVAILABLE]: entry(
     'UNAVAILABLE', 'A resource is busy or unavailable; nothing was changed', true, SideEffects.None,
   ),
-  [ExitCode.REDIRECTED]: entry('REDIRECTED', 'The command moved; use error.redirect.command', false, SideEffects.None),
+  [ExitCode.REDIRECTED]: entry(
+    'REDIRECTED', 'The command moved; run the command its redirect names', false, SideEffects.None,
+  ),
   [ExitCode.INCOMPLETE]: entry(
-    'INCOMPLETE', 'The work is not finished and not lost; run data.continue_command', true, SideEffects.None,
+    'INCOMPLETE', 'The work is not finished and not lost; run its continue_command', true, SideEffects.None,
   ),
   [SignalExitCode.SIGINT]: entry('SIGINT', 'Interrupted by SIGINT at a safe point', false, SideEffects.Partial),
   [SignalExitCode.SIGTERM]: entry('SIGTERM', 'Terminated by SIGTERM at a safe point', false, SideEffects.Partial),

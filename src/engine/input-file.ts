@@ -38,6 +38,15 @@ export function inspectInput(path: string, cwd: string): InputFile {
   }
 }
 
+/** An input by the name a caller gave: `-` is the caller's stdin, read from its spool (the command declares stdin). */
+export function inputOf(path: string, ctx: { readonly cwd: string; readonly stdinPath?: string }): InputFile {
+  if (path !== STDIN_PATH) return inspectInput(path, ctx.cwd);
+  if (ctx.stdinPath === undefined) {
+    return bad(STDIN_PATH, ErrorCode.InternalError, 'a command read `-` without declaring stdin');
+  }
+  return { ...inspectInput(ctx.stdinPath, ctx.cwd), path: STDIN_PATH };
+}
+
 /** What a checkpoint is checked against: a change in any input means start over. */
 export function fingerprintOf(inputs: readonly InputFile[]): unknown {
   // Stdin's spool moves with its job, and its bytes are part of the invocation: its length is enough.

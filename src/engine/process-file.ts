@@ -1,5 +1,5 @@
 import type { EngineContext } from './engine-context.js';
-import { fingerprintOf, inspectInput } from './input-file.js';
+import { fingerprintOf, inputOf } from './input-file.js';
 import { foldFiles, type FileEnd, type ReadableFile } from './process-files.js';
 import { foldIntoSink } from './sink-run.js';
 import { checkEngineKnobs } from './work-options.js';
@@ -14,7 +14,7 @@ export type { FileOutcome, FileWork } from './file-work.js';
  */
 export async function processFile<P, S>(ctx: EngineContext, work: FileWork<P, S>): Promise<FileOutcome<S>> {
   checkEngineKnobs('processFile', work);
-  const input = inspectInput(work.path, ctx.cwd);
+  const input = inputOf(work.path, ctx);
   if (input.kind === 'bad') throw input.error;
   const fingerprint = fingerprintOf([input]);
   if (work.sink) return foldIntoSink(ctx, input, fingerprint, { ...work, sink: work.sink });

@@ -7,7 +7,7 @@ import type { ChunkPool, WorkerPool } from './chunk-pool.js';
 import { choosePool } from './pool-choice.js';
 import { DEFAULT_MAX_RECORD_BYTES, runChunked, type Fold, type Watermark } from './chunked-run.js';
 import type { Framing } from './worker/framing.js';
-import { fingerprintOf, inspectInput, STDIN_PATH, type InputFile } from './input-file.js';
+import { fingerprintOf, inputOf, type InputFile } from './input-file.js';
 import { workerFailedError } from './worker-failed.js';
 import { runGunzipped } from './gzip-run.js';
 import type { WireError } from './worker/worker-protocol.js';
@@ -115,7 +115,7 @@ export async function processFiles<P, S, R>(
   work: FilesWork<P, S, R>,
 ): Promise<FilesOutcome<S, R>> {
   checkEngineKnobs('processFiles', work);
-  const inputs = work.paths.map((path) => (path === STDIN_PATH ? stdinInput(ctx) : inspectInput(path, ctx.cwd)));
+  const inputs = work.paths.map((path) => inputOf(path, ctx));
   return foldFiles(ctx, inputs, fingerprintOf(inputs), work);
 }
 
@@ -229,15 +229,6 @@ async function foldFile<P, S>(
 }
 
 const refused = (file: InputFile, error: StintError): FileEnd<never> => ({ kind: 'refused', file, error });
-
-/** `-`: the caller's stdin, read from its spool (the command declares stdin for a call that names `-`). */
-function stdinInput(ctx: EngineContext): InputFile {
-  if (ctx.stdinPath === undefined) {
-    const error = new StintError(ErrorCode.InternalError, 'a command read `-` without declaring stdin');
-    return { kind: 'bad', path: STDIN_PATH, error };
-  }
-  return { ...inspectInput(ctx.stdinPath, ctx.cwd), path: STDIN_PATH };
-}
 
 /** Progress in bytes over all inputs: the files before `index` whole, then `offset` into it. */
 function progressOver(inputs: readonly InputFile[]): (index: number, offset: number) => Progress {

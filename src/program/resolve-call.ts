@@ -25,7 +25,7 @@ function argError(errors: readonly FieldError[]): ErrorDetail {
     message: errors.length === 1 ? first.message : `${first.message} (and ${errors.length - 1} more)`,
     retryable: false,
     phase: Phase.Validation,
-    fix_required: 'Correct the arguments named in error.errors and call again',
+    fix_required: 'Correct the arguments this error names and call again (--help lists them)',
     ...(suggestion ? { suggestion: `did you mean ${suggestion}?` } : {}),
     errors,
   };

@@ -23,7 +23,7 @@ export async function runRelay(inv: Invocation): Promise<Envelope> {
     await execution.finish(true);
     const { result } = execution;
     if (heard === undefined || result.verbatim) return finalEnvelope(inv, result, execution.warnings);
-    const message = `Cancelled by ${heard}; the work done is kept and data.continue_command continues it`;
+    const message = `Cancelled by ${heard}; the work done is kept and its continue_command continues it`;
     return cancelledEnvelope(inv, heard, (result.data ?? {}) as object, message);
   } finally {
     for (const off of offs) off();

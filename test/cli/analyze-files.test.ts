@@ -274,6 +274,45 @@ describe('stint analyze: the header', () => {
   });
 });
 
+describe('stint analyze and import: files of another format', () => {
+  const parquet = Buffer.concat([Buffer.from('PAR1'), Buffer.alloc(64), Buffer.from([4, 0, 0, 0]), Buffer.from('PAR1')]);
+  const zip = Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(26)]);
+  const files = [
+    ['rows.ndjson', '{"id":1,"name":"a"}\n{"id":2,"name":"b"}\n', 'ndjson', /is NDJSON/],
+    ['rows.jsonl', '{"id":1}\n\n{"id":2}\n', 'ndjson', /is NDJSON/],
+    ['rows.json', '[{"id":1},{"id":2}]', 'json', /is JSON,/],
+    ['pretty.json', '[\n  {"id": 1},\n  {"id": 2}\n]\n', 'json', /is JSON,/],
+    ['no-extension', '{"id":1,"name":"a"}\n', 'json', /is JSON,/],
+    ['rows.parquet', parquet, 'parquet', /is a Parquet file/],
+    ['book.xlsx', zip, 'zip', /is a ZIP archive/],
+  ] as const;
+
+  test('each is named as what it is, NOT_CSV (exit 4) with what to do, by analyze and by import', async () => {
+    for (const [name, bytes, format, said] of files) {
+      const path = write(name, bytes);
+      for (const args of [['analyze', path], ['import', path, '--into', world.path(`${name}.db`)]]) {
+        const { run, envelope } = await runJson([...args, '--budget', '0'], { env: home(`format-${name}`) });
+        assert.equal(run.code, 4, `${args[0]} ${name}: ${run.stdout}`);
+        assert.equal(envelope.error!.code, 'NOT_CSV');
+        assert.match(envelope.error!.message, said, envelope.error!.message);
+        const fix = format === 'zip' ? /save the workbook's sheet as CSV/ : /duckdb -c "COPY \(FROM '.+'\) TO 'out\.csv'"/;
+        assert.match(envelope.error!.fix_required ?? '', fix, `${args[0]} ${name}`);
+        if (args[0] === 'analyze') {
+          const gap = (envelope.data!['unresolved'] as { context?: { format?: string } }[])[0]!;
+          assert.equal(gap.context?.format, format, name);
+        }
+      }
+    }
+  });
+
+  test('a CSV whose header starts with { or [ is still CSV', async () => {
+    for (const [k, text] of ['{id},[name]\n1,a\n', '[id],name\n1,a\n2,b\n'].entries()) {
+      const { entry } = await analyze([write(`braces-${k}.csv`, text)], `braces-${k}`);
+      assert.equal(entry.a.columns.length, 2, text);
+    }
+  });
+});
+
 describe('stint analyze --columns', () => {
   test('shows only the named columns, in the header\'s order', async () => {
     const path = write('cols.csv', 'id,name,score\n1,a,2.5\n2,b,3.5\n');

@@ -44,7 +44,7 @@ const importRows = defineCommand({
     [ExitCode.NOT_FOUND]: { description: 'No such file', ...none },
     [ExitCode.CONFLICT]: { description: 'The file changed since rows were committed from it', ...none },
     [ExitCode.PERMISSION_DENIED]: { description: 'The file cannot be read', ...none },
-    [ExitCode.INCOMPLETE]: { description: 'Paused after a commit; run data.continue_command', ...partly },
+    [ExitCode.INCOMPLETE]: { description: 'Paused after a commit; run its continue_command', ...partly },
   },
   async run({ positionals, flags, options }, ctx) {
     const db = await openDatabase(flags.into);

@@ -63,7 +63,7 @@ export const analyzeCommand = defineCommand({
       description: 'The same analysis is held by another process', retryable: true, sideEffects: SideEffects.None,
     },
     [ExitCode.INCOMPLETE]: {
-      description: 'The analysis goes on in the background; run data.continue_command',
+      description: 'The analysis goes on in the background; run its continue_command',
       retryable: true,
       sideEffects: SideEffects.None,
     },

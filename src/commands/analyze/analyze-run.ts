@@ -45,20 +45,31 @@ const foldStats: Fold<TableStats, FileFold> = async function* (chunks, fold) {
   return fold;
 };
 
+/** What a refusal says beyond its message: its context (the path is the entry's q), suggestion and fix. */
+interface Refusal {
+  readonly code: string;
+  readonly message: string;
+  readonly extras?: { readonly context?: object; readonly suggestion?: string; readonly fix_required?: string };
+}
+
 /** A file that failed with a code (stint's or the framework's), under the exit code declared for it. */
-function unresolvedOf(
-  input: { path: string }, error: { code: string; message: string }, line?: number, suggestion?: string,
-): FileResult {
-  const code = error.code;
+function unresolvedOf(input: { path: string }, error: Refusal, line?: number): FileResult {
+  const { code, message, extras = {} } = error;
+  const { path: _path, ...said } = (extras.context ?? {}) as Record<string, unknown>;
+  const context = {
+    ...said,
+    ...(line ? { line } : {}),
+    ...(extras.suggestion ? { suggestion: extras.suggestion } : {}),
+    ...(extras.fix_required ? { fix_required: extras.fix_required } : {}),
+  };
   return {
     kind: 'unresolved',
     entry: {
       q: input.path,
       // The header's errors already name their line; a chunk's error is told it here.
-      reason: line && !error.message.includes(`(line ${line})`) ? `${error.message} (line ${line})` : error.message,
+      reason: line && !message.includes(`(line ${line})`) ? `${message} (line ${line})` : message,
       code,
-      ...(line ? { context: { line } } : {}),
-      ...(suggestion ? { context: { ...(line ? { line } : {}), suggestion } } : {}),
+      ...(Object.keys(context).length > 0 ? { context } : {}),
     },
     exitCode: STINT_CODES.exitCodeOf(code) ?? ExitCode.PRECONDITION,
   };
@@ -143,8 +154,8 @@ function establishedOf(input: ReadableFile, fold: FileFold, watermark: Watermark
 function resultOf(ctx: CommandContext, ended: FileEnd<FileFold>, wanted?: readonly string[]): FileResult {
   const { file } = ended;
   if (ended.kind === 'refused') {
-    const { context, suggestion } = ended.error.extras;
-    return unresolvedOf(file, ended.error, Number(context?.['line']) || undefined, suggestion);
+    const line = Number(ended.error.extras.context?.['line']) || undefined;
+    return unresolvedOf(file, ended.error, line);
   }
   if (ended.kind === 'failed') {
     return unresolvedOf(file, ended.error, ended.line);
@@ -170,11 +181,12 @@ function verdict(results: readonly FileResult[], outcome: Outcome): { exitCode: 
     };
   }
   const first = failed[0]!;
-  const suggestion = first.entry.context?.['suggestion'];
+  const { suggestion, fix_required: fix } = first.entry.context ?? {};
   return {
     exitCode: first.exitCode,
     error: {
       ...(typeof suggestion === 'string' ? { suggestion } : {}),
+      ...(typeof fix === 'string' && results.length === 1 ? { fix_required: fix } : {}),
       code: first.entry.code!,
       message: results.length === 1
         ? first.entry.reason

@@ -45,7 +45,7 @@ export const exportCommand = defineCommand({
       description: 'Another process holds the table', retryable: true, sideEffects: SideEffects.None,
     },
     [ExitCode.INCOMPLETE]: {
-      description: 'Paused: --output is untouched, a partial file waits beside it; run data.continue_command',
+      description: 'Paused: --output is untouched, a partial file waits beside it; run its continue_command',
       retryable: false,
       sideEffects: SideEffects.Partial,
     },

@@ -24,7 +24,7 @@ const OWN: Readonly<Partial<Record<ExitCode, ExitCodeEntry>>> = {
     retryable: false, sideEffects: SideEffects.Partial, errorCodes: [ErrorCode.Stalled],
   },
   [ExitCode.INCOMPLETE]: {
-    description: 'Stopped waiting (--max-continuations, --deadline); the work goes on: run data.continue_command',
+    description: 'Stopped waiting (--max-continuations, --deadline); the work goes on: run its continue_command',
     retryable: true, sideEffects: SideEffects.None,
   },
 };

@@ -96,7 +96,7 @@ function answerOf(result: LoopResult): CommandResult {
   }
   const data = { ...(response.data as object), run_status: RunStatus.Pending, limit: result.limit, continuations };
   const why = result.limit === StopLimit.MaxTurns ? '--max-continuations' : '--deadline';
-  const message = `Stopped waiting at ${why}; the work goes on: run data.continue_command`;
+  const message = `Stopped waiting at ${why}; the work goes on: run its continue_command`;
   return { exitCode: ExitCode.INCOMPLETE, data, error: { code: ErrorCode.Incomplete, message, retryable: true } };
 }
 

@@ -3,6 +3,7 @@ import { DangerLevel } from '../../contract/vocabulary/danger-level.js';
 import { SideEffects } from '../../contract/vocabulary/side-effects.js';
 import { defineCommand } from '../../runtime/authoring/define-command.js';
 import { chunkSizeFlag, IMPORT_CHUNK_SIZE, WORKERS_FLAG } from '../engine-flags.js';
+import { STDIN_PATH } from '../../engine/input-file.js';
 import { OnBadRow } from './on-bad-row.js';
 import { renderImportText } from './import-text.js';
 import { IMPORT_MAP } from './import-map-module.js';
@@ -16,7 +17,10 @@ export const importCommand = defineCommand({
   maps: { rows: IMPORT_MAP },
   // Repeats are answered from the table's own record of the run (prior-run.ts), even from another state folder.
   keyedReplay: false,
-  positionals: [{ name: 'file', type: 'string', description: 'The CSV file (a header row, then records)' }],
+  positionals: [
+    { name: 'file', type: 'string', description: 'The CSV file (a header row, then records); - reads stdin' },
+  ],
+  stdin: { mode: 'lines', when: (positionals) => positionals['file'] === STDIN_PATH },
   flags: {
     into: { type: 'string', required: true, description: 'The table: a LevelDB folder, created when absent' },
     key: {
@@ -80,7 +84,7 @@ export const importCommand = defineCommand({
       sideEffects: SideEffects.Partial,
     },
     [ExitCode.INCOMPLETE]: {
-      description: 'Paused at a committed checkpoint; run data.continue_command',
+      description: 'Paused at a committed checkpoint; run its continue_command',
       retryable: false,
       sideEffects: SideEffects.Partial,
     },

@@ -15,7 +15,7 @@ import type { Progress } from '../../contract/incomplete.js';
 import { ProgressUnit } from '../../contract/vocabulary/progress-unit.js';
 import { readCsvHeader, type CsvHeader } from '../csv-header.js';
 import { Framing } from '../../engine/worker/framing.js';
-import { fingerprintOf, inspectInput } from '../../engine/input-file.js';
+import { fingerprintOf, inputOf } from '../../engine/input-file.js';
 import { BAD_ROW_MESSAGE } from './map/bad-row.js';
 import { Effect } from './import-effect.js';
 import { plural } from '../../runtime/cli/plural.js';
@@ -96,7 +96,7 @@ export interface ImportInput {
 export async function runImport(
   { positionals, flags, options }: ImportInput, ctx: CommandContext,
 ): Promise<CommandResult<Record<string, unknown>>> {
-    const input = inspectInput(positionals.file, ctx.cwd);
+    const input = inputOf(positionals.file, ctx);
     if (input.kind === 'bad') throw input.error;
     const header = readCsvHeader(input.absolute, input.size, DEFAULT_MAX_RECORD_BYTES, input.path);
     const keyIndex = keyIndexOf(header, flags.key);

@@ -113,10 +113,13 @@ export async function forgetRun(table: Table, idem: string, sync: boolean): Prom
 }
 
 export function reused(key: string): StintError {
-  const message = `idempotency key ${key} was used for another import (other arguments or another input)`;
+  // The working directory is part of a call's identity: relative names mean other files elsewhere.
+  const message = `idempotency key ${key} was used for another import (other arguments, another input, or run `
+    + 'from another directory)';
   return new StintError(ErrorCode.IdempotencyKeyReused, message, {
     context: { idempotency_key: key },
-    fix_required: 'Use a new --idempotency-key for a new import, or repeat the original arguments and file',
+    fix_required: 'Use a new --idempotency-key for a new import, or repeat the original arguments and file from '
+      + 'the directory the import started in',
   });
 }
 

@@ -57,7 +57,9 @@ export function renderErrorText(programName: string, envelope: Envelope, paint: 
   }
   if (error.detail) lines.push(`  ${error.detail}`);
   if (error.fix_required) lines.push(`  fix: ${error.fix_required}`);
-  if (error.suggestion && !(error.errors ?? []).some((item) => item.suggestion)) {
+  // Said once: a suggestion the message or an item already carries is not repeated.
+  const itemSuggests = (error.errors ?? []).some((item) => item.suggestion);
+  if (error.suggestion && !itemSuggests && !error.message.includes(error.suggestion)) {
     lines.push(`  try: ${error.suggestion}`);
   }
   return `${lines.join('\n')}\n`;

@@ -78,7 +78,7 @@ export const interruptedAnswer: StopAnswer = (parts) => {
   };
   return stopEnvelope(SignalExitCode.SIGINT, parts, {
     code: ErrorCode.Cancelled,
-    message: 'Cancelled by SIGINT at a safe point; the work done is kept and data.continue_command continues it',
+    message: 'Cancelled by SIGINT at a safe point; the work done is kept and its continue_command continues it',
     context: { signal: 'SIGINT', job_id: job.id },
   }, data);
 };

@@ -18,7 +18,7 @@ export interface JobCommandDeps {
 }
 
 export const idArgument = [
-  { name: 'id', type: 'string', description: 'The job id (data.job_id of an INCOMPLETE response)' },
+  { name: 'id', type: 'string', description: 'The job id (the job_id of an INCOMPLETE answer, or from job list)' },
 ] as const;
 
 export const budgetFlag: Record<string, FlagSpec> = {
@@ -75,7 +75,7 @@ export function badId(id: string): CommandResult {
       message: `"${id}" is not a job id`,
       retryable: false,
       phase: Phase.Validation,
-      fix_required: 'Pass data.job_id from an INCOMPLETE response (letters, digits and dashes)',
+      fix_required: 'Pass the job_id an INCOMPLETE answer gave, or one `job list` shows (letters, digits and dashes)',
       errors: [{ field: 'id', reason: ArgProblem.MalformedValue, message: `"${id}" is not a job id` }],
     },
   };

@@ -20,7 +20,7 @@ export const workerListCommand = (): CommandSpec => ({
   },
   exitCodes: {
     [ExitCode.SUCCESS]: {
-      description: 'data.workers lists them (data.build is this program\'s build: a worker of another build'
+      description: 'The live workers, and this program\'s build (a worker of another build'
         + ' takes none of its chunks)',
       retryable: false, sideEffects: SideEffects.Complete,
     },
