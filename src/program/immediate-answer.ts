@@ -4,6 +4,7 @@ import { OutputFormat } from '../contract/vocabulary/output-format.js';
 import { ArgProblem } from '../contract/vocabulary/arg-problem.js';
 import { commandHelp, groupHelp, type ProgramIdentity } from '../runtime/cli/help-text.js';
 import type { Host } from '../runtime/authoring/host.js';
+import { wrapText } from '../runtime/cli/wrap-text.js';
 import type { ParsedCall } from '../runtime/cli/parse-argv.js';
 import type { Resolution } from './resolution.js';
 
@@ -33,7 +34,10 @@ export function immediateAnswer(
   // Help for a command that does not exist is an argument error (with its "did you mean"), not the group's help.
   const unknownCommand = parsed.errors.some((e) => e.reason === ArgProblem.UnknownCommand);
   if (parsed.globals.help && !unknownCommand) {
-    const text = command ? commandHelp(identity, command) : groupHelp(identity, parsed.node);
+    const help = command ? commandHelp(identity, command) : groupHelp(identity, parsed.node);
+    // Wrapped to the terminal it is shown on (stderr beside a JSON answer); as written when piped.
+    const width = format === OutputFormat.Json ? host.stderrColumns?.() : host.stdoutColumns?.();
+    const text = width ? wrapText(help, width - 1) : help;
     if (format === OutputFormat.Json) host.writeStderr(text);
     const helpMeta = { ...meta, help: true, schema_ref: `${identity.name} manifest` };
     return {

@@ -8,6 +8,7 @@ import { resolveBudget, resolveTimeout } from '../runtime/authoring/budget.js';
 import type { FrameworkOptions } from '../runtime/authoring/command-spec.js';
 import { FrameworkFlag, QUEUE_ENV } from '../runtime/authoring/framework-flags.js';
 import { groupHelp } from '../runtime/cli/help-text.js';
+import { wrapText } from '../runtime/cli/wrap-text.js';
 import type { Host } from '../runtime/authoring/host.js';
 import type { ProgramContext } from '../runtime/call/invocation.js';
 import { parseArgv } from '../runtime/cli/parse-argv.js';
@@ -65,7 +66,11 @@ export function resolveCall(
     }
   }
   if (errors.length > 0 || !command) {
-    if (!command && format === OutputFormat.Text) host.writeStderr(groupHelp(identity, parsed.node));
+    if (!command && format === OutputFormat.Text) {
+      const width = host.stderrColumns?.();
+      const help = groupHelp(identity, parsed.node);
+      host.writeStderr(width ? wrapText(help, width - 1) : help);
+    }
     const limits = {
       ...(options.budgetMs !== undefined ? { budget_ms: options.budgetMs } : {}),
       ...(options.timeoutMs !== undefined ? { timeout_ms: options.timeoutMs } : {}),

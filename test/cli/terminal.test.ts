@@ -185,3 +185,22 @@ describe('text tables', () => {
     assert.equal(city.indexOf('string'), header.indexOf('type'), 'columns align');
   });
 });
+
+describe('help at the terminal', () => {
+  const words = (text: string) => text.split(/\s+/).filter((word) => word !== '').join(' ');
+  for (const columns of [80, 200]) {
+    test(`help is wrapped to ${columns} columns: no line wider, no word cut or lost`, async () => {
+      for (const args of [['import', '--help'], ['--help'], ['job', 'cancel', '--help']]) {
+        const run = await inTerminal(`${STINT} ${args.join(' ')}`, { env: freshHome(), columns });
+        assert.equal(run.code, 0, run.screen);
+        const shown = visibleLines(withoutAnsi(run.screen));
+        for (const text of shown) {
+          assert.ok(displayWidth(text) < columns, `${args.join(' ')}: ${JSON.stringify(text)} is wider than ${columns}`);
+        }
+        // Piped, help is as written: the same words in the same order.
+        const piped = await runJson([...args, '--format', 'json'], { env: freshHome() });
+        assert.ok(words(shown.join('\n')).includes(words(piped.run.stderr)), `${args.join(' ')}: ${run.screen}`);
+      }
+    });
+  }
+});
