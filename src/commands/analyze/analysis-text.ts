@@ -5,25 +5,25 @@ import { renderTable, type TableColumn } from '../../runtime/cli/text-table.js';
 import type { ColumnSummary } from './map/column-stats.js';
 
 const COLUMNS: readonly TableColumn[] = [
-  { header: 'column', shrink: true },
+  { header: 'column' },
   { header: 'type' },
   { header: 'count', align: 'right' },
   { header: 'nulls', align: 'right' },
-  { header: 'min', shrink: true },
-  { header: 'max', shrink: true },
+  { header: 'min' },
+  { header: 'max' },
   { header: 'mean', align: 'right' },
 ];
 
 /** The second table: how values spread (stats/column-extras.ts). */
 const SPREAD: readonly TableColumn[] = [
-  { header: 'column', shrink: true },
+  { header: 'column' },
   { header: 'null %', align: 'right' },
   { header: 'distinct', align: 'right' },
   { header: 'stddev', align: 'right' },
   { header: 'q25', align: 'right' },
   { header: 'q50', align: 'right' },
   { header: 'q75', align: 'right' },
-  { header: 'most frequent (count)', shrink: true },
+  { header: 'most frequent (count)' },
 ];
 
 /** Said beside the counts when the fields are not comma-separated (a detected delimiter is worth seeing). */

@@ -1,4 +1,4 @@
-import { displayWidth } from './text-table.js';
+import { displayWidth } from './display-width.js';
 
 /** A row whose description starts further in than this is folded under its name instead (`  --flag\n      text`). */
 const MIN_DESCRIPTION_CELLS = 24;

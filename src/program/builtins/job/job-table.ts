@@ -9,7 +9,7 @@ const COLUMNS: readonly TableColumn[] = [
   { header: 'DONE', align: 'right' },
   { header: 'RATE', align: 'right' },
   { header: 'ETA', align: 'right' },
-  { header: 'COMMAND', shrink: true },
+  { header: 'COMMAND' },
 ];
 
 /** The percentage when the work has a total, else the units done. */
