@@ -19,7 +19,8 @@ const JSON_NAMES: ReadonlySet<string> = new Set(['.json', '.ndjson', '.jsonl', '
  */
 export function otherFormatOf(bytes: Buffer, label: string): OtherFormat | undefined {
   if (bytes.subarray(0, 4).equals(PARQUET_MAGIC)) return { format: 'parquet', name: 'a Parquet file' };
-  if (bytes.subarray(0, 4).equals(ZIP_MAGIC)) return { format: 'zip', name: 'a ZIP archive (an Excel workbook is one)' };
+  const zip = { format: 'zip', name: 'a ZIP archive (an Excel workbook is one)' } as const;
+  if (bytes.subarray(0, 4).equals(ZIP_MAGIC)) return zip;
   const text = bytes.toString('utf8').trimStart();
   if (text[0] !== '{' && text[0] !== '[') return undefined;
   const lines = text.split('\n', 3).map((line) => line.trim()).filter((line) => line !== '');
