@@ -23,7 +23,10 @@ export class RunningStatus {
   /** progressAt on the monotonic clock: what the idle watchdog and observers measure idle time on. */
   private progressMs: number;
   private lastWrite = 0;
-  /** Once the run is decided, the status belongs to whoever answers: a stuck handler's late reports stay unwritten. */
+  /**
+   * Once the run is decided, the status belongs to whoever answers: a late report (the first safe point after an
+   * answer at the budget, a stuck handler's commit) is written only while the status is still this run's own.
+   */
   private closed = false;
 
   constructor(private readonly host: Host, private readonly store: JobStore, private readonly job: JobRecord) {
@@ -61,8 +64,9 @@ export class RunningStatus {
     }
     this.progress = next;
     // Every published figure is written (it is what was kept, so there are few): `job status` never shows less
-    // than a heartbeat or an answer of this process showed before it.
-    if (!this.closed) this.note();
+    // than a heartbeat or an answer of this process showed before it, nor does a job that continues this one
+    // after its process was killed between a late commit and its pause.
+    if (!this.closed || this.stillOwn()) this.note();
   }
 
   /** A sign of life for observers (job wait, the identical call): a frozen process falls silent, judged stalled. */
@@ -72,6 +76,12 @@ export class RunningStatus {
 
   close(): void {
     this.closed = true;
+  }
+
+  /** Whether the status on disk is still this process's running one: nobody has paused, handed off or ended it. */
+  private stillOwn(): boolean {
+    const now = this.store.readStatus(this.job.id);
+    return now?.state === JobState.Running && now.pid === this.self.pid && now.pidStart === this.self.pidStart;
   }
 
   private note(): void {
