@@ -18,5 +18,14 @@ export function answerEarlySignal(signal: keyof typeof SignalExitCode, durationM
       context: { signal },
     },
   });
-  process.stdout.write(renderJson(envelope), () => process.exit(SignalExitCode[signal]));
+  const exit = () => process.exit(SignalExitCode[signal]);
+  // A person at a terminal reads a sentence, never an envelope; JSON when asked for or when stdout is not a terminal.
+  if (process.stdout.isTTY && !asksForJson(process.argv.slice(2))) {
+    process.stderr.write(`stint: ${envelope.error!.message}; nothing was done\n`, exit);
+  } else process.stdout.write(renderJson(envelope), exit);
+}
+
+/** `--format json` (or `--format=json`) among the words, read before any parser has loaded. */
+function asksForJson(words: readonly string[]): boolean {
+  return words.some((word, k) => word === '--format=json' || (word === '--format' && words[k + 1] === 'json'));
 }

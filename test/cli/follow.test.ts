@@ -58,6 +58,8 @@ test('following a command that reads stdin: several continuations (from its kept
   const followed = await runJson(follow([process.execPath, program, 'count', '--pause-ms', '50']), { env, stdin: text });
   assert.equal(followed.run.code, 0, followed.run.stdout);
   assert.deepEqual(followed.envelope.data, whole.envelope.data);
+  // Each call holds at most 1 s of the 3 s of work: the answer counts the continue_commands run after the first.
+  assert.ok((followed.envelope.meta['continuations'] as number) >= 2, JSON.stringify(followed.envelope.meta));
 });
 
 test('following a paused import completes it exactly once', async () => {

@@ -3,6 +3,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { writeBigCsv } from '../helpers/big-csv.js';
 import { framesOf, inTerminal, STINT, visibleLines, withoutAnsi } from '../helpers/pty.js';
 import { runJson } from '../helpers/run-cli.js';
@@ -102,6 +103,37 @@ describe('notice and error', () => {
     assert.doesNotMatch(screen, /error/i, 'no error label');
     assert.doesNotMatch(run.screen, /\u001b\[31m/, 'nothing red');
     assert.ok(screen.includes(`continue with: ${envelope.data.continue_command}`), screen);
+  });
+
+  test('Ctrl-C while the identical call waits on its background job: text naming how to wait again', async () => {
+    const env = freshHome();
+    const args = ['analyze', big, '--chunk-size', '256KiB', '--workers', '1'];
+    const first = await runJson([...args, '--budget', '1ms'], { env });
+    assert.equal(first.run.code, 14, first.run.stdout);
+    const id = (first.envelope.data as { job_id: string }).job_id;
+    // The job's process is held still, so it cannot end while the identical call waits on it.
+    const status = () => JSON.parse(readFileSync(`${env.STINT_HOME}/jobs/${id}/status.json`, 'utf8'));
+    const supervisor = status().pid as number;
+    // Held once it has progress to show (a fact): the waiting call's heartbeat then has a line to say.
+    while (!(status().progress?.done > 0)) await sleep(20);
+    process.kill(supervisor, 'SIGSTOP');
+    try {
+      const err = world.path('attached.err');
+      // Interrupted once its first heartbeat line says it waits (a fact); stdout stays the terminal.
+      const line = `${STINT} ${args.join(' ')} --heartbeat-ms 100 2> ${err} & pid=$!; `
+        + `until grep -q 'stint analyze' ${err} 2>/dev/null; do sleep 0.02; done; kill -INT $pid; wait $pid`;
+      const run = await inTerminal(line, { env });
+      assert.equal(run.code, 130, run.screen);
+      assert.doesNotMatch(run.screen, /\{"ok"/, 'no raw envelope at the terminal');
+      const said = readFileSync(err, 'utf8');
+      assert.match(said, new RegExp(`Stopped waiting by SIGINT; job ${id} goes on in the background`));
+      assert.match(said, new RegExp(`continue with: .*job wait ${id}\\r?$`, 'm'));
+      assert.equal(status().state, 'running', 'the job itself goes on');
+    } finally {
+      process.kill(supervisor, 'SIGCONT');
+    }
+    const end = await runJson(['job', 'wait', id, '--budget', '0'], { env });
+    assert.equal(end.run.code, 0);
   });
 
   test('stdout sent to a file: the notice still reaches the terminal, the file holds the envelope', async () => {

@@ -90,7 +90,11 @@ function childEnv(ctx: CommandContext, deadline: number | undefined): Readonly<R
 /** What the loop's end answers: the final response as it is, STALLED after a cancel, or 14 still pending. */
 function answerOf(result: LoopResult): CommandResult {
   const { response, continuations } = result;
-  if (result.status === RunStatus.Done) return { exitCode: response.meta.exit_code as ExitCode, verbatim: response };
+  if (result.status === RunStatus.Done) {
+    // The callee's answer as it gave it, its data untouched; the meta says how many continue_commands it took.
+    const verbatim = { ...response, meta: { ...response.meta, continuations } };
+    return { exitCode: response.meta.exit_code as ExitCode, verbatim };
+  }
   if (result.status === RunStatus.Incomplete) {
     return stalledResult(result);
   }

@@ -6,7 +6,7 @@ import { createCallContext } from './call-context.js';
 import type { Pace } from '../authoring/pace.js';
 import type { CommandInput, CommandResult, StreamOut } from '../authoring/command-spec.js';
 import { streamsStdout, type Invocation } from './invocation.js';
-import { heartbeat, terminalBar } from '../cli/progress-display.js';
+import { heartbeat, terminalBar, type ProgressDisplay } from '../cli/progress-display.js';
 import { keepAnswer } from './keyed-replay.js';
 import { resultOfThrown } from './thrown.js';
 import type { StopController } from './stop-controller.js';
@@ -19,6 +19,17 @@ export interface Execution {
   finish(workEnded: boolean): Promise<void>;
 }
 
+/**
+ * How a call shows progress: heartbeat lines when asked (--heartbeat-ms), else the bar at a terminal (a command
+ * that never reports draws nothing). A call waiting on a job another process runs shows that job's progress.
+ */
+export function progressDisplayOf(inv: Invocation): ProgressDisplay | undefined {
+  const { host } = inv;
+  const label = [inv.program.identity.name, ...inv.command.path].join(' ');
+  if (inv.heartbeatMs) return heartbeat(host, label, inv.heartbeatMs, inv.started);
+  return host.stderrIsTTY ? terminalBar(host, label, inv.started) : undefined;
+}
+
 /** Runs the handler with its context; a thrown error becomes a coded result, never an escape. */
 export async function executeCommand(
   inv: Invocation,
@@ -29,13 +40,7 @@ export async function executeCommand(
 ): Promise<Execution> {
   const { host, command } = inv;
   const warnings: WarningDetail[] = [];
-  const label = [inv.program.identity.name, ...command.path].join(' ');
-  const display = inv.heartbeatMs
-    ? heartbeat(host, label, inv.heartbeatMs, inv.started)
-    // Any command that reports progress gets the bar at a terminal (one that never reports draws nothing).
-    : host.stderrIsTTY
-      ? terminalBar(host, label, inv.started)
-      : undefined;
+  const display = progressDisplayOf(inv);
   const call = createCallContext({
     host,
     invocationKey: inv.key,

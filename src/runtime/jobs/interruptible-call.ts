@@ -3,6 +3,7 @@ import { ExitCode } from '../../contract/exit-code.js';
 import type { Progress } from '../../contract/incomplete.js';
 import { IncompleteState, JobState } from '../../contract/vocabulary/job-state.js';
 import { callMeta } from '../call/final-envelope.js';
+import { progressDisplayOf } from '../call/execute-command.js';
 import type { Invocation } from '../call/invocation.js';
 import { markAnswerUnseen } from '../call/keyed-replay.js';
 import { inStateDir, inStateDirAsync } from '../storage/state-dir.js';
@@ -12,7 +13,7 @@ import { acquireJob } from './job-acquire.js';
 import { endJob } from './job-end.js';
 import { heartbeatOf, identityFields, type JobRecord } from './job-record.js';
 import { JobStore } from './job-store.js';
-import { waitOnJob } from './job-wait.js';
+import { signalsDuringWait, waitOnJob } from './job-wait.js';
 import { waitDeadline } from './budget-plan.js';
 import { runJob } from './run-job.js';
 import { RunMode } from './run-mode.js';
@@ -101,14 +102,29 @@ async function attached(inv: Invocation, store: JobStore, id: string): Promise<E
   return envelope;
 }
 
-/** What the job says within this call's budget: its answer once it ends, else 14 with fresh progress. */
-function waitWithinBudget(inv: Invocation, store: JobStore, id: string): Promise<Envelope> {
+/**
+ * What the job says within this call's budget: its answer once it ends, else 14 with fresh progress. A signal
+ * ends the wait, not the job, which runs in its own process (SIGINT: 130 naming how to wait again).
+ */
+async function waitWithinBudget(inv: Invocation, store: JobStore, id: string): Promise<Envelope> {
   const { host, started, options } = inv;
   const until = waitDeadline(started, options.budgetMs);
   const meta = callMeta(inv);
   const clock = { now: () => host.now(), sleep: (ms: number) => host.sleep(ms), monotonic: () => host.monotonic() };
   const { budgetMs } = options;
-  return waitOnJob({ store, ...clock, id, started, until, budgetMs, retryableOf: retryableOf(inv), meta });
+  const signals = signalsDuringWait((signal, handler) => host.onSignal(signal, handler));
+  // The job's progress as this call's own: a person at a terminal sees the work move while the call waits.
+  const display = progressDisplayOf(inv);
+  let answer: Envelope | undefined;
+  try {
+    const parts = { store, ...clock, id, started, until, budgetMs, meta, interrupted: signals.seen };
+    const onProgress = (progress: Progress) => display?.update(progress);
+    answer = await waitOnJob({ ...parts, onProgress, retryableOf: retryableOf(inv) });
+    return answer;
+  } finally {
+    signals.off();
+    display?.end(answer?.meta.exit_code === ExitCode.SUCCESS);
+  }
 }
 
 /** The job goes on in a detached supervisor; the call answers 14 running. */

@@ -7,6 +7,7 @@ import { IncompleteState } from '../../contract/vocabulary/job-state.js';
 import { systemMonotonic, type MonotonicReading } from '../authoring/monotonic-clock.js';
 import { incompleteEnvelope } from './incomplete-response.js';
 import { Observation, Verdict } from './job-liveness.js';
+import { stoppedWaitingAnswer } from './stop-answers.js';
 import { markLost, settleJob, unreadableEnvelope } from './job-outcomes.js';
 import type { JobRecord, JobStatus } from './job-record.js';
 import type { JobStore } from './job-store.js';
@@ -37,7 +38,12 @@ export interface WaitOptions {
   readonly kill?: (identity: ProcessIdentity) => void;
   /** The clock liveness is judged on (tests pass a fake); default: the system's monotonic clock. */
   readonly monotonic?: () => MonotonicReading;
+  /** A signal the waiting call received: the wait ends (the job goes on in its own process). */
+  readonly interrupted?: () => WaitSignal | undefined;
 }
+
+/** The signals that end a wait: SIGINT answers CANCELLED (130), SIGTERM answers 14 as the budget would. */
+export type WaitSignal = 'SIGINT' | 'SIGTERM';
 
 /**
  * What a job says now, waiting for it to end up to `until`: its stored
@@ -63,7 +69,10 @@ export async function waitOnJob(options: WaitOptions): Promise<Envelope> {
       return given(store, job, store.readResult(id) ?? markLost(store, job, status!.pid, now));
     }
     if (verdict === Verdict.Paused) return incomplete(options, job, IncompleteState.Paused, status!, now);
-    if (verdict === Verdict.Running && options.until !== undefined && now >= options.until) {
+    const signal = verdict === Verdict.Running ? options.interrupted?.() : undefined;
+    if (signal === 'SIGINT') return interrupted(options, job, status!, now);
+    const due = signal === 'SIGTERM' || (options.until !== undefined && now >= options.until);
+    if (verdict === Verdict.Running && due) {
       return incomplete(options, job, IncompleteState.Running, status!, now);
     }
     const pause = options.until === undefined ? POLL_MS : Math.max(1, Math.min(POLL_MS, options.until - now));
@@ -93,6 +102,11 @@ function notFound(id: string, durationMs: number): Envelope {
   });
 }
 
+function interrupted(options: WaitOptions, job: JobRecord, status: JobStatus, now: number): Envelope {
+  const meta = options.meta ?? {};
+  return stoppedWaitingAnswer({ job, progress: status.progress, durationMs: now - options.started, meta });
+}
+
 function incomplete(options: WaitOptions, job: JobRecord, state: IncompleteState, status: JobStatus, now: number) {
   return incompleteEnvelope({
     job,
@@ -103,4 +117,13 @@ function incomplete(options: WaitOptions, job: JobRecord, state: IncompleteState
     durationMs: now - options.started,
     ...(options.meta ? { meta: options.meta } : {}),
   });
+}
+
+/** Signals a waiting call receives from now on, the first one kept: the wait looks at it between its polls. */
+export function signalsDuringWait(
+  onSignal: (signal: WaitSignal, handler: () => void) => () => void,
+): { readonly seen: () => WaitSignal | undefined; readonly off: () => void } {
+  let first: WaitSignal | undefined;
+  const offs = (['SIGINT', 'SIGTERM'] as const).map((signal) => onSignal(signal, () => void (first ??= signal)));
+  return { seen: () => first, off: () => offs.forEach((off) => off()) };
 }

@@ -3,7 +3,7 @@ import { ErrorCode } from '../../contract/error-code.js';
 import { ExitCode, SignalExitCode, type ProcessExitCode } from '../../contract/exit-code.js';
 import type { Progress } from '../../contract/incomplete.js';
 import { outcomeOf } from '../../contract/outcome.js';
-import type { Cause } from '../../contract/vocabulary/cause.js';
+import { Cause } from '../../contract/vocabulary/cause.js';
 import { IncompleteState } from '../../contract/vocabulary/job-state.js';
 import { Phase } from '../../contract/vocabulary/phase.js';
 import { cancelCommand, continueCommand } from './incomplete-response.js';
@@ -82,3 +82,34 @@ export const interruptedAnswer: StopAnswer = (parts) => {
     context: { signal: 'SIGINT', job_id: job.id },
   }, data);
 };
+
+/** What a call waiting on a job another process runs (the identical call, `job wait`) was told by a signal. */
+export interface StoppedWaiting {
+  readonly job: JobRecord;
+  readonly progress: Progress | undefined;
+  readonly durationMs: number;
+  readonly meta?: Readonly<Record<string, unknown>> | undefined;
+}
+
+/**
+ * SIGINT (130, CANCELLED) to a call that only waits: the wait ends, the job goes on in its own process, and the
+ * answer names the command that waits on it again and the one that ends it.
+ */
+export function stoppedWaitingAnswer(parts: StoppedWaiting): Envelope {
+  const { job } = parts;
+  const reason = 'the wait was interrupted; the job goes on in the background';
+  const data = {
+    ...(fallbackOutcome(job, reason, Cause.Cancelled, parts.progress) as Record<string, unknown>),
+    partial: true,
+    state: IncompleteState.Running,
+    job_id: job.id,
+    progress: parts.progress ?? { done: 0 },
+    continue_command: continueCommand(job, IncompleteState.Running),
+    cancel_command: cancelCommand(job),
+  };
+  return stopEnvelope(SignalExitCode.SIGINT, { ...parts, partial: data }, {
+    code: ErrorCode.Cancelled,
+    message: `Stopped waiting by SIGINT; job ${job.id} goes on in the background, and its continue_command waits again`,
+    context: { signal: 'SIGINT', job_id: job.id },
+  });
+}

@@ -193,3 +193,22 @@ test('a status without a heartbeat (an older version): its wall stamps count onc
   assert.equal(judge(old, at(STALL_MARGIN_MS)), Verdict.Running, 'not silent long enough while watched');
   assert.equal(judge(old, at(STALL_MARGIN_MS + 1)), Verdict.Stalled, 'silent while watched, long flat by its stamps');
 });
+
+test('a signal ends a wait, not the job: SIGINT answers 130 naming job wait, SIGTERM 14 running (fake clock)', async () => {
+  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 14]] as const) {
+    const { store, job } = world1(`0000010${code === 14 ? 'e' : 'f'}`, running());
+    let looks = 0;
+    const monotonic = () => ({ ms: T0 + 1, boot: BOOT });
+    const envelope = await waitOnJob({
+      store, now: () => T0 + 1, monotonic, id: job.id, started: T0, until: undefined, budgetMs: undefined,
+      retryableOf: () => true, alive: onlyWorker, sleep: async () => undefined,
+      interrupted: () => (++looks > 3 ? signal : undefined),
+    });
+    assert.equal(envelope.meta.exit_code, code, signal);
+    const data = envelope.data as { state: string; continue_command: string; progress: { done: number } };
+    assert.equal(data.state, 'running');
+    assert.equal(data.continue_command, `demo job wait ${job.id}`);
+    assert.equal(data.progress.done, 5, 'the progress the job showed');
+    assert.equal(store.readStatus(job.id)?.state, JobState.Running, 'the job goes on');
+  }
+});
