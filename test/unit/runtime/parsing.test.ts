@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { formatSize, formatSizeFigure, parseSize, SIZE_PATTERN } from '../../../src/runtime/cli/byte-size.js';
 import { parseDuration, formatDuration } from '../../../src/runtime/cli/duration.js';
-import { nearest } from '../../../src/runtime/cli/suggest.js';
+import { didYouMean, likelyMeant, nearest } from '../../../src/runtime/cli/suggest.js';
 import { resolveBudget } from '../../../src/runtime/authoring/budget.js';
 
 test('durations', () => {
@@ -50,4 +50,16 @@ test('budget resolution: flag > env > 30000; none in a terminal; 0 stays 0', () 
   assert.deepEqual(resolveBudget({ flagMs: undefined, env: { AGENT_CALL_BUDGET_MS: '2000' }, interactive: true }), { ok: true, budgetMs: undefined });
   assert.deepEqual(resolveBudget({ flagMs: 0, env: {}, interactive: true }), { ok: true, budgetMs: 0 });
   assert.equal(resolveBudget({ flagMs: undefined, env: { AGENT_CALL_BUDGET_MS: 'x' }, interactive: false }).ok, false);
+});
+
+test('a mistyped column name: the names it likely meant, said once as "did you mean"', () => {
+  const header = ['population', 'name', 'popular', 'Score', 'region'];
+  assert.deepEqual(likelyMeant('popu', header), ['population', 'popular'], 'the names that begin with it');
+  assert.deepEqual(likelyMeant('score', header), ['Score'], 'the same name in another case');
+  assert.deepEqual(likelyMeant('gion', header), ['region'], 'a name that holds it');
+  assert.deepEqual(likelyMeant('nmae', header), ['name'], 'a near typo');
+  assert.deepEqual(likelyMeant('zzz', header), [], 'nothing near');
+  assert.equal(didYouMean(['population', 'popular']), 'did you mean population or popular?');
+  assert.equal(didYouMean(['a', 'b', 'c']), 'did you mean a, b or c?');
+  assert.equal(didYouMean(['score']), 'did you mean score?');
 });
