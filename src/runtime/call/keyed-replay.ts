@@ -90,7 +90,11 @@ function keyReused(): CommandResult {
  * run (which may pause, and whose continuation must continue it), not the one that answered before.
  */
 export function forgetAnswer(inv: Keyed): void {
-  if (replays(inv)) rmSync(pathOf(inv), { force: true });
+  if (!replays(inv)) return;
+  // Unless it is still to be given: its run ended after its caller had a 14, and this call attaches to that end
+  // and gives it (then it is an ordinary answer, for the key's repeats).
+  if (readJsonFile<KeptAnswer>(pathOf(inv))?.unseen) return;
+  rmSync(pathOf(inv), { force: true });
 }
 
 /** Keeps a successful answer under the call's key (given or derived), with its claim, for its repeats. */

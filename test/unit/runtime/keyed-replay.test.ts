@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ExitCode } from '../../../src/contract/exit-code.js';
 import type { KeptClaim } from '../../../src/runtime/authoring/command-spec.js';
-import { earlierAnswer, forgetAnswer, keepAnswer, NOOP_EFFECT } from '../../../src/runtime/call/keyed-replay.js';
+import { earlierAnswer, forgetAnswer, keepAnswer, markAnswerUnseen, NOOP_EFFECT } from '../../../src/runtime/call/keyed-replay.js';
 
 const stateRoot = mkdtempSync(join(tmpdir(), 'stint-keyed-replay-'));
 type Spec = { answerHolds?: (kept: KeptClaim) => boolean | Promise<boolean> };
@@ -54,4 +54,19 @@ test('a run of the key forgets the answer kept before it: its continuation conti
   assert.equal(await earlierAnswer(writer(true)), undefined, 'a new run of the key (say, paused) holds it now');
   keepAnswer(writer(true), { exitCode: ExitCode.INCOMPLETE, data: { rows: 1 } });
   assert.equal(await earlierAnswer(writer(true)), undefined, 'only a success is kept');
+});
+
+// A call answered 14 at its budget and then ended the work on its way out: its answer is kept unseen. The next
+// identical call begins a run (forgetting the key's answer) and attaches to that end; once it gives the answer,
+// a repeat of the continue_command must still replay it.
+test('an answer still to be given is not forgotten as a run of its key begins; once given, it replays', async () => {
+  const writer = call({}, 'args-1', true, {}, 'k-unseen');
+  keepAnswer(writer, success);
+  markAnswerUnseen(writer, true);
+  assert.equal(await earlierAnswer(writer), undefined, 'unseen: not a repeat\'s answer yet');
+  forgetAnswer(writer);
+  markAnswerUnseen(writer, false);
+  assert.deepEqual(await earlierAnswer(writer), { exitCode: ExitCode.SUCCESS, data: noop, meta: { idempotency_hit: true } });
+  forgetAnswer(writer);
+  assert.equal(await earlierAnswer(writer), undefined, 'a seen answer is forgotten as a new run begins');
 });
