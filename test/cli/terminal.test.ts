@@ -219,7 +219,12 @@ describe('text tables', () => {
     assert.ok(!lines.some((line) => line.includes('…')), 'no value is cut');
     assert.ok(lines.join(' ').replace(/\s+/g, ' ').includes(long), 'the long value is shown whole, wrapped');
     assert.ok(lines.some((line) => line.includes('two\\nlines')), 'a newline inside a value is shown escaped');
-    assert.ok(lines.some((line) => line.trim() === 'column: note'), `one record a column: ${run.screen}`);
+    const records = lines.filter((line) => line.trim().startsWith('column: '));
+    assert.deepEqual(records.map((line) => line.trim()), ['column: city', 'column: note'], `one record a column: ${run.screen}`);
+    const note = lines.slice(lines.findIndex((line) => line.trim() === 'column: note')).map((line) => line.trim());
+    for (const label of ['type', 'count', 'null %', 'distinct', 'most frequent (count)']) {
+      assert.ok(note.some((line) => line.startsWith(`${label} `)), `${label} in the one record of note: ${run.screen}`);
+    }
   });
 });
 

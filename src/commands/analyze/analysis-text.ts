@@ -1,7 +1,7 @@
 import type { Outcome } from '../../contract/outcome.js';
 import { plural } from '../../runtime/cli/plural.js';
 import type { FileAnalysis, FileCitation } from './file-analysis.js';
-import { renderTable, type TableColumn } from '../../runtime/cli/text-table.js';
+import { renderTable, tableFits, type TableColumn } from '../../runtime/cli/text-table.js';
 import type { ColumnSummary } from './map/column-stats.js';
 
 const COLUMNS: readonly TableColumn[] = [
@@ -51,17 +51,30 @@ function spreadRow(c: ColumnSummary): string[] {
   return [c.name, percent, distinct, stddev, ...[c.q25, c.q50, c.q75].map(cell), topCell(c)];
 }
 
+const indented = (table: string) => table.trimEnd().split('\n').map((line) => `  ${line}`);
+
+/**
+ * The two tables (what each column holds, how its values spread); when either is too wide for the terminal,
+ * one record per column with every field, so that no column is shown twice.
+ */
+function tablesOf(columns: readonly ColumnSummary[], width: number | undefined): string[] {
+  const body = columns.map((c) => [c.name, c.type, c.count, c.nulls, c.min, c.max, c.mean].map(cell));
+  const spread = columns.map(spreadRow);
+  if (width !== undefined && !(tableFits(COLUMNS, body, width) && tableFits(SPREAD, spread, width))) {
+    const all = body.map((row, k) => [...row, ...spread[k]!.slice(1)]);
+    // Wider than either, so it too is shown a record at a time.
+    return indented(renderTable([...COLUMNS, ...SPREAD.slice(1)], all, width));
+  }
+  return [...indented(renderTable(COLUMNS, body, width)), '', ...indented(renderTable(SPREAD, spread, width))];
+}
+
 /** `--format text`: a table per file (fitted to a terminal's `width`), then what could not be analyzed. */
 export function renderAnalysisText(outcome: Outcome<FileAnalysis, FileCitation>, width?: number): string {
   const out: string[] = [];
   for (const file of outcome.established) {
     const separated = SEPARATED[file.a.delimiter] ?? '';
     out.push(`${file.q}: ${plural(file.a.rows, 'row')}, ${plural(file.a.columns.length, 'column')}${separated}`);
-    const body = file.a.columns.map((c) => [c.name, c.type, c.count, c.nulls, c.min, c.max, c.mean].map(cell));
-    const table = renderTable(COLUMNS, body, width === undefined ? undefined : width - 2);
-    out.push(...table.trimEnd().split('\n').map((line) => `  ${line}`));
-    const spread = renderTable(SPREAD, file.a.columns.map(spreadRow), width === undefined ? undefined : width - 2);
-    out.push('', ...spread.trimEnd().split('\n').map((line) => `  ${line}`));
+    out.push(...tablesOf(file.a.columns, width === undefined ? undefined : width - 2));
   }
   for (const gap of outcome.unresolved) out.push(`${gap.q}: not analyzed: ${gap.reason}`);
   out.push(`coverage: ${outcome.coverage}`);

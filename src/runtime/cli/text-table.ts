@@ -13,7 +13,6 @@ export interface TableColumn {
 
 const GAP = '  ';
 
-
 function pad(text: string, width: number, align: TableColumn['align']): string {
   const fill = ' '.repeat(Math.max(0, width - displayWidth(text)));
   return align === 'right' ? fill + text : text + fill;
@@ -29,15 +28,30 @@ export function renderTable(
   rows: readonly (readonly string[])[],
   width?: number,
 ): string {
-  const cells = [columns.map((c) => c.header), ...rows.map((row) => row.map(escapeControls))];
-  const widths = columns.map((_, k) => Math.max(...cells.map((row) => displayWidth(row[k] ?? ''))));
-  const total = widths.reduce((sum, w) => sum + w, 0) + GAP.length * (widths.length - 1);
-  if (width !== undefined && total > width) return renderRecords(cells, width);
+  const cells = cellsOf(columns, rows);
+  const widths = widthsOf(cells, columns.length);
+  if (width !== undefined && !fits(widths, width)) return renderRecords(cells, width);
   const lines = cells.map((row) => columns
     .map((column, k) => pad(row[k] ?? '', widths[k]!, column.align))
     .join(GAP)
     .trimEnd());
   return `${lines.join('\n')}\n`;
+}
+
+const cellsOf = (columns: readonly TableColumn[], rows: readonly (readonly string[])[]) =>
+  [columns.map((c) => c.header), ...rows.map((row) => row.map(escapeControls))];
+
+const widthsOf = (cells: readonly (readonly string[])[], count: number) =>
+  Array.from({ length: count }, (_, k) => Math.max(...cells.map((row) => displayWidth(row[k] ?? ''))));
+
+const fits = (widths: readonly number[], width: number) =>
+  widths.reduce((sum, w) => sum + w, 0) + GAP.length * (widths.length - 1) <= width;
+
+/** Whether renderTable shows these rows as a table within `width` (not one record at a time). */
+export function tableFits(
+  columns: readonly TableColumn[], rows: readonly (readonly string[])[], width: number,
+): boolean {
+  return fits(widthsOf(cellsOf(columns, rows), columns.length), width);
 }
 
 /** Each record as `header0: value`, then its other non-empty fields one a line under it, wrapped to `width`. */
