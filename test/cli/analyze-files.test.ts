@@ -319,7 +319,8 @@ describe('stint analyze --columns', () => {
     const { entry } = await analyze([path, '--columns', 'score,id'], 'columns');
     assert.deepEqual(entry.a.columns.map((c) => c.name), ['id', 'score']);
     assert.equal(entry.a.rows, 2);
-    assert.deepEqual(withoutExtras(entry.a.columns[1]!), { name: 'score', type: 'number', count: 2, nulls: 0, min: 2.5, max: 3.5, sum: 6, mean: 3 });
+    assert.deepEqual(withoutExtras(entry.a.columns[1]!), { name: 'score', type: 'number', count: 2, nulls: 0, min: 2.5, max: 3.5, sum: 6, mean: 3,
+      min_exact: '2.5', max_exact: '3.5', sum_exact: '6' });
   });
 
   test('an unknown name is an argument error that suggests the closest name', async () => {

@@ -28,9 +28,11 @@ describe('stint analyze: results', () => {
     const a = analysisOf(envelope.data);
     assert.equal(a.rows, 6);
     const byName = Object.fromEntries(a.columns.map((c) => [c['name'], c]));
-    assert.deepEqual(withoutExtras(byName['id']!), { name: 'id', type: 'integer', count: 6, nulls: 0, min: 1, max: 6, sum: 21, mean: 3.5 });
+    assert.deepEqual(withoutExtras(byName['id']!), { name: 'id', type: 'integer', count: 6, nulls: 0, min: 1, max: 6, sum: 21, mean: 3.5,
+      min_exact: '1', max_exact: '6', sum_exact: '21' });
     assert.deepEqual(withoutExtras(byName['capital']!), { name: 'capital', type: 'boolean', count: 6, nulls: 0, min: false, max: true });
-    assert.deepEqual(withoutExtras(byName['founded']!), { name: 'founded', type: 'integer', count: 4, nulls: 2, min: 874, max: 1554, sum: 5357, mean: 1339.25 });
+    assert.deepEqual(withoutExtras(byName['founded']!), { name: 'founded', type: 'integer', count: 4, nulls: 2, min: 874, max: 1554, sum: 5357, mean: 1339.25,
+      min_exact: '874', max_exact: '1554', sum_exact: '5357' });
     assert.equal(byName['area_km2']!['type'], 'number');
     assert.equal(byName['city']!['max'], 'Zürich');
     assert.equal(byName['city']!['max_length'], 9);

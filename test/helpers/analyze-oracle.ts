@@ -50,7 +50,7 @@ export function nearestDouble([n, d]: Fraction): number {
 }
 
 /** The fraction (a finite decimal) written as JS writes numbers (plain from 1e-7 to 1e21); an integer plain. */
-function decimalOf([n, d]: Fraction): string {
+export function decimalOf([n, d]: Fraction): string {
   if (d === 1n) return n.toString(); // an integer keeps all its digits
   let k = 0;
   while ((10n ** BigInt(k)) % d !== 0n) k++;
@@ -68,12 +68,6 @@ function decimalOf([n, d]: Fraction): string {
   return `${sign}${padded.slice(0, exponent + 1)}${fraction}`;
 }
 
-/** The JSON form docs/cli.md states: a number when the double nearest the value is written as exactly it, else its digits. */
-export function jsonOfFraction(f: Fraction): number | string {
-  const double = nearestDouble(f);
-  return compareFractions(fractionOf(String(double)), f) === 0 ? double : decimalOf(f);
-}
-
 /** In range for a double: finite, and not a nonzero value that rounds to 0. */
 export const inDoubleRange = (text: string): boolean =>
   Number.isFinite(Number(text)) && (Number(text) !== 0 || fractionOf(text)[0] === 0n);
@@ -85,8 +79,11 @@ export interface OracleColumn {
   nulls: number;
   min: unknown;
   max: unknown;
-  sum?: number | string;
+  sum?: number;
   mean?: number;
+  min_exact?: string;
+  max_exact?: string;
+  sum_exact?: string;
   min_length?: number;
   max_length?: number;
 }
@@ -168,7 +165,8 @@ function summarize(name: string, values: string[], nulls: number): OracleColumn 
     const min = fractions.reduce((a, b) => (compareFractions(b, a) < 0 ? b : a));
     const max = fractions.reduce((a, b) => (compareFractions(b, a) > 0 ? b : a));
     const mean = nearestDouble(reduce([sum[0], sum[1] * BigInt(values.length)]));
-    return { ...base, type, min: jsonOfFraction(min), max: jsonOfFraction(max), sum: jsonOfFraction(sum), mean };
+    const exact = { min_exact: decimalOf(min), max_exact: decimalOf(max), sum_exact: decimalOf(sum) };
+    return { ...base, type, min: nearestDouble(min), max: nearestDouble(max), sum: nearestDouble(sum), mean, ...exact };
   }
   if (values.every((v) => BOOLEAN.test(v))) {
     const lower = values.map((v) => v.toLowerCase());

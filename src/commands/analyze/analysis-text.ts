@@ -36,6 +36,10 @@ function cell(value: unknown): string {
   return typeof value === 'number' ? String(Number(value.toPrecision(12))) : String(value);
 }
 
+/** A number's every digit when its double rounds it (an integer past 2^53, a long decimal); else the number. */
+const exactCell = (value: unknown, exact: string | undefined): unknown =>
+  (exact !== undefined && String(value) !== exact ? exact : value);
+
 /** The most frequent: exact counts, or lower bounds (`≥`) from the summary, or why none is listed. */
 function topCell(c: ColumnSummary): string {
   if (c.top_values_below_error) return `none counted more than the error (${c.top_values_error})`;
@@ -58,7 +62,8 @@ const indented = (table: string) => table.trimEnd().split('\n').map((line) => ` 
  * one record per column with every field, so that no column is shown twice.
  */
 function tablesOf(columns: readonly ColumnSummary[], width: number | undefined): string[] {
-  const body = columns.map((c) => [c.name, c.type, c.count, c.nulls, c.min, c.max, c.mean].map(cell));
+  const body = columns.map((c) =>
+    [c.name, c.type, c.count, c.nulls, exactCell(c.min, c.min_exact), exactCell(c.max, c.max_exact), c.mean].map(cell));
   const spread = columns.map(spreadRow);
   if (width !== undefined && !(tableFits(COLUMNS, body, width) && tableFits(SPREAD, spread, width))) {
     const all = body.map((row, k) => [...row, ...spread[k]!.slice(1)]);

@@ -3,15 +3,20 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  addToSum, beyond, decimalOfSum, decimalText, jsonOfDecimal, meanOf, newDecimalSum, parseDecimal, roundedQuotient,
+  addToSum, beyond, decimalOfSum, decimalText, exactText, meanOf, nearestDouble as nearestOf, newDecimalSum, parseDecimal,
+  roundedQuotient,
 } from '../../../src/commands/analyze/map/exact-decimal.js';
 import { map } from '../../../src/commands/analyze/map/csv-stats-map.js';
 import { mergeTableStats, newTableStats, summarizeColumn } from '../../../src/commands/analyze/map/column-stats.js';
 import {
-  addFractions, compareFractions, fractionOf, jsonOfFraction, nearestDouble, type Fraction,
+  addFractions, compareFractions, decimalOf, fractionOf, nearestDouble, type Fraction,
 } from '../../helpers/analyze-oracle.js';
 import { random } from '../../helpers/csv-generator.js';
 import { withoutExtras } from '../../helpers/stats-oracle.js';
+
+type Summary = ReturnType<typeof summarizeColumn>;
+const exactOf = (c: Summary) => [c.min_exact, c.max_exact, c.sum_exact];
+const numbersOf = (c: Summary) => [c.min, c.max, c.sum];
 
 const sumOf = (values: readonly string[]) => {
   const sum = newDecimalSum();
@@ -29,13 +34,21 @@ test('parse and write: sign, dot, exponent; written as JavaScript writes numbers
 });
 
 test('sums are exact: 0.1 + 0.2 is 0.3, cancellation leaves the small part, 2^53 + 1 stays odd', () => {
-  assert.equal(jsonOfDecimal(sumOf(['0.1', '0.2'])), 0.3);
-  assert.equal(jsonOfDecimal(sumOf(['0.1', '0.2', '-0.3'])), 0);
-  assert.equal(jsonOfDecimal(sumOf(['1e20', '0.000001', '-1e20'])), 0.000001);
-  assert.equal(jsonOfDecimal(sumOf(['9007199254740992', '1'])), '9007199254740993');
-  assert.equal(jsonOfDecimal(sumOf(['9007199254740992', '2'])), 9007199254740994);
-  assert.equal(jsonOfDecimal(sumOf(['0.1', '0.00000000000000000001'])), '0.10000000000000000001');
-  assert.equal(jsonOfDecimal(sumOf(['1e300', '1e300'])), 2e300);
+  // [values, the exact digits, the nearest double]
+  const cases: [string[], string, number][] = [
+    [['0.1', '0.2'], '0.3', 0.3],
+    [['0.1', '0.2', '-0.3'], '0', 0],
+    [['1e20', '0.000001', '-1e20'], '0.000001', 0.000001],
+    [['9007199254740992', '1'], '9007199254740993', 9007199254740992],
+    [['9007199254740992', '2'], '9007199254740994', 9007199254740994],
+    [['0.1', '0.00000000000000000001'], '0.10000000000000000001', 0.1],
+    [['1e300', '1e300'], '2' + '0'.repeat(300), 2e300],
+    [['0.5e-300', '1.5e-300'], '2e-300', 2e-300],
+  ];
+  for (const [values, digits, double] of cases) {
+    assert.equal(exactText(sumOf(values)), digits, values.join(' + '));
+    assert.equal(nearestOf(sumOf(values)), double, values.join(' + '));
+  }
 });
 
 test('the mean is the exact sum over the count, rounded once', () => {
@@ -85,7 +98,8 @@ test('the scanner\'s 128-bit sums carry across zero and every scale, and merge i
     mergeTableStats(merged, map(chunk, { start: 0, end: chunk.length, options: { width: 1 } }), 0);
   }
   const expected = values.map(fractionOf).reduce(addFractions);
-  assert.deepEqual(summarizeColumn('x', whole.columns[0]!).sum, jsonOfFraction(expected));
+  assert.equal(summarizeColumn('x', whole.columns[0]!).sum_exact, decimalOf(expected));
+  assert.equal(summarizeColumn('x', whole.columns[0]!).sum, nearestDouble(expected));
   // The added statistics' estimates depend on the split: they have their own tests.
   assert.deepEqual(withoutExtras({ ...summarizeColumn('x', merged.columns[0]!) }),
     withoutExtras({ ...summarizeColumn('x', whole.columns[0]!) }));
@@ -95,7 +109,7 @@ test('the scanner\'s sums pass 2^64 (the high word takes the carry), both signs'
   for (const sign of ['', '-']) {
     const bytes = Buffer.from(`${`${sign}999999999999999e3\n`.repeat(40_001)}`);
     const stats = map(bytes, { start: 0, end: bytes.length, options: { width: 1 } });
-    assert.equal(summarizeColumn('x', stats.columns[0]!).sum, `${sign}40000999999999959999000`);
+    assert.equal(summarizeColumn('x', stats.columns[0]!).sum_exact, `${sign}40000999999999959999000`);
   }
 });
 
@@ -111,8 +125,8 @@ test('long values the scanner keeps (16 to 18 digits) settle their extremes exac
     const fractions = values.map(fractionOf);
     const min = fractions.reduce((a, b) => (compareFractions(b, a) < 0 ? b : a));
     const max = fractions.reduce((a, b) => (compareFractions(b, a) > 0 ? b : a));
-    assert.deepEqual([column.min, column.max, column.sum], [jsonOfFraction(min), jsonOfFraction(max),
-      jsonOfFraction(fractions.reduce(addFractions))], values.join(' '));
+    assert.deepEqual(exactOf(column), [min, max, fractions.reduce(addFractions)].map(decimalOf), values.join(' '));
+    assert.deepEqual(numbersOf(column), [min, max, fractions.reduce(addFractions)].map(nearestDouble));
   }
 });
 
@@ -122,8 +136,8 @@ test('19-digit integers either side of 2^63 (the scanner splits them in head and
   const bytes = Buffer.from(`${values.join('\n')}\n`);
   const column = summarizeColumn('x', map(bytes, { start: 0, end: bytes.length, options: { width: 1 } }).columns[0]!);
   const fractions = values.map(fractionOf);
-  assert.deepEqual([column.min, column.max, column.sum],
-    ['-9223372036854775809', '9999999999999999999', jsonOfFraction(fractions.reduce(addFractions))]);
+  assert.deepEqual(exactOf(column),
+    ['-9223372036854775809', '9999999999999999999', decimalOf(fractions.reduce(addFractions))]);
 });
 
 test('up to 40 digits, exponents -45..45, in the scanner or handed back: exact sums, extremes, any grouping', () => {
@@ -149,7 +163,7 @@ test('up to 40 digits, exponents -45..45, in the scanner or handed back: exact s
   const fractions = values.map(fractionOf);
   const min = fractions.reduce((a, b) => (compareFractions(b, a) < 0 ? b : a));
   const max = fractions.reduce((a, b) => (compareFractions(b, a) > 0 ? b : a));
-  assert.deepEqual([whole.min, whole.max, whole.sum],
-    [jsonOfFraction(min), jsonOfFraction(max), jsonOfFraction(fractions.reduce(addFractions))]);
+  assert.deepEqual(exactOf(whole), [min, max, fractions.reduce(addFractions)].map(decimalOf));
+  assert.deepEqual(numbersOf(whole), [min, max, fractions.reduce(addFractions)].map(nearestDouble));
   assert.deepEqual(withoutExtras({ ...summarizeColumn('x', merged.columns[0]!) }), withoutExtras({ ...whole }));
 });

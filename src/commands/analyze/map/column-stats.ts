@@ -1,6 +1,6 @@
 // Column statistics shared by the worker-side map and the main-side fold.
 import {
-  beyond, decimalOfSum, jsonOfDecimal, meanOf, mergedSum, newDecimalSum, parseDecimal, type DecimalSum,
+  beyond, decimalOfSum, exactOf, exactText, meanOf, mergedSum, nearestDouble, newDecimalSum, type DecimalSum,
 } from './exact-decimal.js';
 import {
   commonSummary, dateSummary, mergeExtras, newColumnExtras, numericSummary, type ColumnExtras,
@@ -140,11 +140,15 @@ export interface ColumnSummary {
   readonly type: ColumnType;
   readonly count: number;
   readonly nulls: number;
-  /** A number's extremes and sum are JSON numbers when a double says them exactly, else strings of their digits. */
+  /** By the column's type: numbers (the nearest double) for integer and number, booleans, strings, or null. */
   readonly min: number | string | boolean | null;
   readonly max: number | string | boolean | null;
-  readonly sum?: number | string;
+  readonly sum?: number;
   readonly mean?: number;
+  /** Integer and number columns: the exact digits of min, max and sum, always strings (a double rounds past 2^53). */
+  readonly min_exact?: string;
+  readonly max_exact?: string;
+  readonly sum_exact?: string;
   readonly min_length?: number;
   readonly max_length?: number;
   readonly null_percentage?: number;
@@ -187,11 +191,12 @@ function basicSummary(name: string, c: ColumnPartial): ColumnSummary {
     case ColumnType.Integer:
     case ColumnType.Number: {
       const sum = decimalOfSum(c.sum);
-      const extreme = (value: number, text: string | null) =>
-        (text === null ? value : jsonOfDecimal(parseDecimal(text)));
-      const min = extreme(c.numMin, c.numMinText);
-      const max = extreme(c.numMax, c.numMaxText);
-      return { ...base, min, max, sum: jsonOfDecimal(sum), mean: meanOf(sum, c.count) };
+      const min = exactOf(c.numMin, c.numMinText);
+      const max = exactOf(c.numMax, c.numMaxText);
+      return {
+        ...base, min: nearestDouble(min), max: nearestDouble(max), sum: nearestDouble(sum), mean: meanOf(sum, c.count),
+        min_exact: exactText(min), max_exact: exactText(max), sum_exact: exactText(sum),
+      };
     }
     case ColumnType.Boolean:
       return { ...base, min: !c.sawFalse, max: c.sawTrue };

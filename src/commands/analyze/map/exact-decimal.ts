@@ -69,7 +69,7 @@ export function compareDecimals(a: Decimal, b: Decimal): number {
 }
 
 /** The exact value of an extreme: its double, or its text when the double does not say it exactly. */
-const exactOf = (value: number, text: string | null): Decimal => parseDecimal(text ?? String(value));
+export const exactOf = (value: number, text: string | null): Decimal => parseDecimal(text ?? String(value));
 
 /**
  * Whether `value` (text: null when its double is exact as written) is below
@@ -108,18 +108,16 @@ export function decimalText({ units, scale }: Decimal): string {
 }
 
 /**
- * How a value appears in JSON: a number when the double nearest it is
- * written with exactly its digits, else a string holding them all (a longer
- * JSON number would be rounded by JSON.parse, stint's own jobs among them);
- * an integer's string has no exponent.
+ * A decimal's exact digits, the `_exact` beside a number in analyze's answer: an integer's without exponent,
+ * any other as decimalText writes it (so it reads as the JSON number when that number is exact).
  */
-export function jsonOfDecimal(value: Decimal): number | string {
-  const text = decimalText(value);
-  const double = Number(text);
-  if (String(double) === text) return double;
+export function exactText(value: Decimal): string {
   const whole = value.units % pow10(value.scale) === 0n;
-  return whole ? (value.units / pow10(value.scale)).toString() : text;
+  return whole ? (value.units / pow10(value.scale)).toString() : decimalText(value);
 }
+
+/** The double nearest a decimal (one correct rounding, as JSON.parse of its digits does). */
+export const nearestDouble = (value: Decimal): number => Number(decimalText(value));
 
 const bitLength = (n: bigint): number => (n === 0n ? 0 : n.toString(2).length);
 
