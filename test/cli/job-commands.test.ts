@@ -262,10 +262,10 @@ describe('job list, logs, prune, status and wait for people', () => {
   });
 });
 
-/** Runs a command line under a real pseudo-terminal 80 columns wide, typing `input`; what the terminal showed. */
-function inTerminal(line: string, env: Env, input = ''): Promise<CliRun> {
+/** Runs a command line under a real pseudo-terminal `cols` wide, typing `input`; what the terminal showed. */
+function inTerminal(line: string, env: Env, input = '', cols = 80): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn('script', ['-qec', `stty cols 80; ${line}; echo "exit=$?"`, '/dev/null'], {
+    const child = spawn('script', ['-qec', `stty cols ${cols}; ${line}; echo "exit=$?"`, '/dev/null'], {
       env: cleanEnv({ ...env, AGENT_CALL_BUDGET_MS: undefined, TERM: 'xterm' }),
       stdio: ['pipe', 'pipe', 'pipe'],
     });
@@ -288,14 +288,15 @@ describe('job commands at a terminal', () => {
   test('job list and job status: a table with a header and a block, in plain text under NO_COLOR', async () => {
     const env = freshHome();
     const job = await runningJob(env, 2000);
-    const list = await inTerminal(`NO_COLOR=1 ${demoLine('job', 'list')}`, env);
+    // 60 columns: narrower than the table however far the job got (a row is about 75 wide with nothing done yet).
+    const list = await inTerminal(`NO_COLOR=1 ${demoLine('job', 'list')}`, env, '', 60);
     assert.equal(exitOf(list), 0, list.stdout);
-    // Wider than the terminal's 80 columns: a record a job, its whole command line wrapped, nothing cut.
+    // Wider than the terminal: a record a job, its whole command line wrapped, nothing cut.
     assert.match(list.stdout, new RegExp(`^ID: ${job.job_id}\r?$`, 'm'), list.stdout);
     assert.match(list.stdout, /^ {2}STATE +running\r?$/m);
     assert.match(list.stdout.replace(/\s+/g, ' '), / demo-jobs count 2000 /);
     assert.ok(!list.stdout.includes('…'), 'nothing is cut');
-    for (const line of list.stdout.split('\n')) assert.ok(line.length <= 80, line);
+    for (const line of list.stdout.split('\n')) assert.ok(line.length <= 60, line);
     assert.ok(!/\u001b\[/.test(list.stdout), 'no colour under NO_COLOR');
     const status = await inTerminal(`NO_COLOR=1 ${demoLine('job', 'status', job.job_id)}`, env);
     assert.equal(exitOf(status), 14);
