@@ -6,7 +6,7 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
-import { runJson, startCli } from '../helpers/run-cli.js';
+import { runCli, runJson, startCli } from '../helpers/run-cli.js';
 import { checkpointDone } from '../helpers/checkpoint-peek.js';
 import { tempWorld } from '../helpers/temp-world.js';
 import { random } from '../helpers/csv-generator.js';
@@ -71,6 +71,12 @@ describe('stint analyze: exact numbers', () => {
     const warning = envelope.warnings.find((w) => w.code === 'NUMBER_OUT_OF_RANGE');
     assert.deepEqual(warning?.context?.['columns'], [{ name: 'e', count: 2 }]);
     assert.deepEqual(canonical(columnsOf(envelope.data)), canonical(analyzeWithCsvParse(path).columns));
+    // The text table shows every digit where the double would round it.
+    const text = await runCli(['analyze', path, '--format', 'text'], { env: home('small') });
+    assert.equal(text.code, 0, text.stderr);
+    for (const digits of ['123456789012345678901234567890', '0.30000000000000000001']) {
+      assert.ok(text.stdout.includes(digits), `${digits} in\n${text.stdout}`);
+    }
   });
 
   test('a field\'s JSON type never depends on the data: small and huge integers, short and long decimals', async () => {
@@ -82,7 +88,8 @@ describe('stint analyze: exact numbers', () => {
       return columnsOf(envelope.data).map((c) => Object.fromEntries(Object.entries(c).map(([k, v]) => [k, typeof v])));
     };
     const small = await typesOf('types-small', ['1,0.5', '2,0.25']);
-    const huge = await typesOf('types-huge', ['98765432109876543210,0.30000000000000000001', '12345678901234567890,-1e-30']);
+    const huge = await typesOf('types-huge',
+      ['98765432109876543210,0.30000000000000000001', '12345678901234567890,-1e-30']);
     assert.deepEqual(huge, small);
     assert.deepEqual([small[0]!['sum'], small[0]!['sum_exact'], small[0]!['min'], small[0]!['min_exact']],
       ['number', 'string', 'number', 'string']);

@@ -109,7 +109,7 @@ export function decimalText({ units, scale }: Decimal): string {
 
 /**
  * A decimal's exact digits, the `_exact` beside a number in analyze's answer: an integer's without exponent,
- * any other as decimalText writes it (so it reads as the JSON number when that number is exact).
+ * any other as decimalText writes it (so an exact double below 1e21 reads the same as its JSON number).
  */
 export function exactText(value: Decimal): string {
   const whole = value.units % pow10(value.scale) === 0n;
