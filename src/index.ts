@@ -27,6 +27,12 @@ export type { CommandContext, Restored, StreamOut } from './runtime/authoring/co
 export type { Envelope, ErrorDetail, FieldError, WarningDetail } from './contract/envelope.js';
 export type { Progress } from './contract/incomplete.js';
 export { outcomeOf, type Outcome, type Established, type Unresolved } from './contract/outcome.js';
+// The shape of a command's data, for the manifest's output_schema (CommandSpec.outputSchema).
+export {
+  anyOf, arrayOf, booleanSchema, constSchema, countSchema, describedOnly, mapOf, memberOf, nullable, numberSchema,
+  objectOf, stringSchema, tupleOf, type DataSchema, type ObjectParts,
+} from './contract/data-schema.js';
+export { outcomeSchema, type OutcomeParts } from './contract/outcome-schema.js';
 export { StintError } from './contract/stint-error.js';
 export {
   defineErrorCodes, defineWarningCodes,

@@ -1,8 +1,11 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { runCli, runJson, envelopeOf, cleanEnv } from '../helpers/run-cli.js';
 import { assertManifest } from '../helpers/schemas.js';
+import { assertOutputSchema, compileOutputSchema } from '../helpers/output-schemas.js';
+import { tempWorld } from '../helpers/temp-world.js';
 import { STINT_BIN, programPath } from '../helpers/paths.js';
 
 const demo = { program: programPath('demo-tool') };
@@ -14,6 +17,34 @@ describe('stint manifest', () => {
     assertManifest(envelope.data);
     const commands = envelope.data!['commands'] as Record<string, Record<string, unknown>>;
     assert.equal(commands['manifest']!['builtin'], true);
+  });
+
+  test('every command describes its data with a draft-07 output_schema that compiles', async () => {
+    const { envelope } = await runJson(['manifest']);
+    const commands = envelope.data!['commands'] as Record<string, { output_schema?: Record<string, unknown> }>;
+    for (const [id, entry] of Object.entries(commands)) {
+      assert.ok(entry.output_schema, `${id} has an output_schema`);
+      assert.equal(entry.output_schema['$schema'], 'http://json-schema.org/draft-07/schema#', id);
+      assert.equal(typeof entry.output_schema['description'], 'string', `${id} says what its data is`);
+      compileOutputSchema(entry.output_schema);
+    }
+  });
+
+  test('the output schemas refuse data of another shape: a sum as a string, a field they do not name', async () => {
+    const csv = tempWorld('schema').path('n.csv');
+    writeFileSync(csv, 'n\n1\n2\n');
+    const { run, envelope } = await runJson(['analyze', csv]);
+    const program = run.program!;
+    type Files = { a: { columns: Record<string, unknown>[] } }[];
+    const column = () => (envelope.data!['established'] as Files)[0]!.a.columns[0]!;
+    const original = column()['sum'];
+    column()['sum'] = String(original);
+    assert.throws(() => assertOutputSchema(envelope, program, run.env!), /sum.*must be number/s);
+    column()['sum'] = original;
+    column()['median'] = 1.5;
+    assert.throws(() => assertOutputSchema(envelope, program, run.env!), /must NOT have additional properties/);
+    delete column()['median'];
+    assertOutputSchema(envelope, program, run.env!);
   });
 
   test('an unchanged etag answers not_modified with null data', async () => {

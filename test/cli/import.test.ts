@@ -4,7 +4,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { Level } from 'level';
 import type { Envelope } from '../../src/contract/envelope.js';
-import { cleanEnv, envelopeOf, runJson, runShell, startCli, type CliRun } from '../helpers/run-cli.js';
+import { cleanEnv, envelopeOf, ranBy, runJson, runShell, startCli, type CliRun } from '../helpers/run-cli.js';
 import { fixturePath } from '../helpers/paths.js';
 import { tempWorld } from '../helpers/temp-world.js';
 import { csvFileRecords, tableRecords } from '../helpers/table-rows.js';
@@ -86,7 +86,7 @@ describe('exactly once under faults (200 000 rows)', () => {
         child.kill('SIGTERM');
       }
       const code = await closed;
-      last = envelopeOf({ code, signal: null, stdout, stderr });
+      last = envelopeOf({ code, signal: null, stdout, stderr, ...ranBy(line, cleanEnv(env)) });
       if (code !== 14) break;
       pauses++;
       const data = last.data as { continue_command: string; progress: { done: number }; state: string };

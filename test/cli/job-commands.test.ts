@@ -8,6 +8,7 @@ import { shellJoin } from '../../src/runtime/cli/shell-quote.js';
 import { cleanEnv, runCli, runJson, runShell, type CliRun } from '../helpers/run-cli.js';
 import { programPath } from '../helpers/paths.js';
 import { tempWorld } from '../helpers/temp-world.js';
+import { until } from '../helpers/queue-worker-process.js';
 
 const world = tempWorld('job-commands');
 const demo = programPath('demo-jobs');
@@ -232,6 +233,12 @@ describe('job list, logs, prune, status and wait for people', () => {
   test('job status --format text: a short block while it runs and once it ended; JSON stays the envelope', async () => {
     const env = freshHome();
     const job = await runningJob(env, 2000);
+    // The block shows a share once the job has told its total: on a busy machine its first report can come late.
+    const reported = async () => {
+      const status = await demoJson(['job', 'status', job.job_id], env);
+      return (status.envelope.data as { progress?: { total?: number } }).progress?.total !== undefined;
+    };
+    await until(reported, 'the job reports its progress');
     const run = await runCli(['job', 'status', job.job_id, '--format', 'text'], { program: demo, env });
     assert.equal(run.code, 14);
     const block = run.stdout;

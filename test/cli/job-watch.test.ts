@@ -30,7 +30,8 @@ interface Watching {
 }
 
 function startWatch(args: readonly string[], env: Record<string, string>, program = STINT_BIN): Watching {
-  const child = spawn(process.execPath, [program, ...args], { env: cleanEnv(env), stdio: ['pipe', 'pipe', 'pipe'] });
+  const watchEnv = cleanEnv(env);
+  const child = spawn(process.execPath, [program, ...args], { env: watchEnv, stdio: ['pipe', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   const waiters: { count: number; resolve: () => void; reject: (e: Error) => void }[] = [];
@@ -53,7 +54,7 @@ function startWatch(args: readonly string[], env: Record<string, string>, progra
   const done = new Promise<CliRun>((resolve) => child.on('close', (code, signal) => {
     clearTimeout(guard);
     check(true);
-    resolve({ code, signal, stdout, stderr });
+    resolve({ code, signal, stdout, stderr, program, env: watchEnv });
   }));
   return {
     lines: (count) => new Promise((resolve, reject) => {

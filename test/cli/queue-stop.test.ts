@@ -62,7 +62,7 @@ class Call {
     const guard = setTimeout(() => this.child.kill('SIGKILL'), 240_000);
     this.done = new Promise((resolve) => this.child.on('close', (code, signal) => {
       clearTimeout(guard);
-      resolve({ code, signal, stdout, stderr: this.stderr });
+      resolve({ code, signal, stdout, stderr: this.stderr, program: STINT_BIN, env: cleanEnv(env) });
     }));
   }
   /** The bytes its last heartbeat line showed done (0 before any). */

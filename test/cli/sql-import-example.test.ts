@@ -79,7 +79,7 @@ function start(args: readonly string[], env: Record<string, string>) {
   const done = new Promise<CliRun>((resolve) => child.on('close', (code, signal) => {
     clearTimeout(guard);
     settle(true);
-    resolve({ code, signal, stdout, stderr });
+    resolve({ code, signal, stdout, stderr, program: PROGRAM, env: cleanEnv(env) });
   }));
   return {
     done,

@@ -26,7 +26,8 @@ export function analyzedColumns(data: unknown): EstimatedColumn[] {
 /** distinct ≤ count, exact where it says so; no listed value the summary's error could account for. */
 export function assertEstimateBounds(data: unknown): void {
   for (const c of analyzedColumns(data)) {
-    if (c.distinct === undefined) continue;
+    // The bounds compare distinct, count and top values: an answer --stats cut leaves some out.
+    if (c.distinct === undefined || c.count === undefined || c.top_values === undefined) continue;
     const label = `column ${c.name}`;
     assert.ok(c.distinct <= c.count, `${label}: distinct ${c.distinct} above its ${c.count} values`);
     assert.equal(c.distinct_relative_error === 0, c.distinct_exact, `${label}: an exact distinct count has no error`);

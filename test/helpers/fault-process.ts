@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process';
 import { readlinkSync, realpathSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { cleanEnv, type CliRun } from './run-cli.js';
+import { cleanEnv, ranBy, type CliRun } from './run-cli.js';
 
 /** A guard, not a speed assertion: a call still running after this is a hang. */
 export const HANG_GUARD_MS = 180_000;
@@ -23,7 +23,8 @@ export interface LineProcess {
 }
 
 export function startLine(line: string, env: Record<string, string>): LineProcess {
-  const child = spawn('sh', ['-c', `exec ${line}`], { env: cleanEnv(env), stdio: ['pipe', 'pipe', 'pipe'] });
+  const lineEnv = cleanEnv(env);
+  const child = spawn('sh', ['-c', `exec ${line}`], { env: lineEnv, stdio: ['pipe', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   let finished = false;
@@ -46,7 +47,7 @@ export function startLine(line: string, env: Record<string, string>): LineProces
       finished = true;
       clearTimeout(guard);
       onProgress();
-      resolve({ code, signal, stdout, stderr, hung });
+      resolve({ code, signal, stdout, stderr, hung, ...ranBy(line, lineEnv) });
     });
   });
   const pid = child.pid!;

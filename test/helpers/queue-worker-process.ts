@@ -2,16 +2,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { setTimeout as delay } from 'node:timers/promises';
 import { STINT_BIN } from './paths.js';
-import { cleanEnv } from './run-cli.js';
+import { cleanEnv, type CliRun } from './run-cli.js';
 
 export type WorkerEvent = Record<string, unknown> & { event: string };
 
-export interface WorkerEnd {
-  readonly code: number | null;
-  readonly signal: NodeJS.Signals | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
+export type WorkerEnd = CliRun;
 
 export interface WorkerOptions {
   readonly program?: string;
@@ -28,7 +23,8 @@ export class WorkerProcess {
     const args = [options.program ?? STINT_BIN, 'worker', '--queue', url, '--concurrency', '1', '--lock-duration', '2s',
       '--format', 'json', ...(options.extra ?? [])];
     const [command, ...rest] = [...(options.prefix ?? []), process.execPath, ...args];
-    this.child = spawn(command!, rest, { env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+    const workerEnv = cleanEnv(env);
+    this.child = spawn(command!, rest, { env: workerEnv, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     let partial = '';
@@ -42,7 +38,7 @@ export class WorkerProcess {
     const guard = setTimeout(() => this.child.kill('SIGKILL'), 240_000);
     this.done = new Promise((resolve) => this.child.on('close', (code, signal) => {
       clearTimeout(guard);
-      resolve({ code, signal, stdout, stderr });
+      resolve({ code, signal, stdout, stderr, program: args[0]!, env: workerEnv });
     }));
   }
   of(kind: string): WorkerEvent[] {

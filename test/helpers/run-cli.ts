@@ -4,6 +4,7 @@ import { readdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Envelope } from '../../src/contract/envelope.js';
 import { assertEnvelope } from './schemas.js';
+import { assertOutputSchema } from './output-schemas.js';
 import { assertEstimateBounds } from './estimate-bounds.js';
 import { STATE_DIR_ENV, stateDirEnvOf } from '../../src/runtime/storage/state-dir.js';
 import { programPath, STINT_BIN } from './paths.js';
@@ -14,6 +15,10 @@ export interface CliRun {
   readonly signal: NodeJS.Signals | null;
   readonly stdout: string;
   readonly stderr: string;
+  /** The program script that ran, when known: its manifest gives the answer's output schema. */
+  readonly program?: string;
+  /** The environment it ran with (its manifest is asked with the same). */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 export interface RunOptions {
@@ -65,9 +70,11 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): Record
 /** Runs the built command as a subprocess and collects everything it says. */
 export function runCli(args: readonly string[], options: RunOptions = {}): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [options.program ?? STINT_BIN, ...args], {
+    const program = options.program ?? STINT_BIN;
+    const env = cleanEnv(options.env);
+    const child = spawn(process.execPath, [program, ...args], {
       cwd: options.cwd ?? process.cwd(),
-      env: cleanEnv(options.env),
+      env,
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -80,7 +87,7 @@ export function runCli(args: readonly string[], options: RunOptions = {}): Promi
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearTimeout(guard);
-      resolve({ code, signal, stdout, stderr });
+      resolve({ code, signal, stdout, stderr, program, env });
     });
   });
 }
@@ -96,6 +103,7 @@ export function envelopeOf(run: CliRun): Envelope<Record<string, unknown>> {
   assert.equal(text.trimEnd().split('\n').length, 1, `stdout should be one line: ${text.slice(0, 500)}`);
   const envelope = JSON.parse(text) as Envelope<Record<string, unknown>>;
   assertEnvelope(envelope);
+  if (run.program !== undefined) assertOutputSchema(envelope, run.program, run.env ?? cleanEnv());
   assertEstimateBounds(envelope.data);
   assert.equal(envelope.meta.exit_code, run.code, 'meta.exit_code equals the process exit code');
   assert.equal(envelope.ok, run.code === 0, 'ok iff exit 0');
@@ -119,9 +127,11 @@ export interface RunningCli {
 }
 
 export function startCli(args: readonly string[], options: RunOptions & { detached?: boolean } = {}): RunningCli {
-  const child = spawn(process.execPath, [options.program ?? STINT_BIN, ...args], {
+  const program = options.program ?? STINT_BIN;
+  const env = cleanEnv(options.env);
+  const child = spawn(process.execPath, [program, ...args], {
     cwd: options.cwd ?? process.cwd(),
-    env: cleanEnv(options.env),
+    env,
     stdio: ['pipe', 'pipe', 'pipe'],
     detached: options.detached ?? false,
   });
@@ -149,7 +159,7 @@ export function startCli(args: readonly string[], options: RunOptions & { detach
     child.on('close', (code, signal) => {
       clearTimeout(guard);
       for (const waiter of waiters.splice(0)) waiter.resolve(undefined);
-      resolve({ code, signal, stdout, stderr });
+      resolve({ code, signal, stdout, stderr, program, env });
     });
   });
   return {
@@ -163,6 +173,16 @@ export function startCli(args: readonly string[], options: RunOptions & { detach
   };
 }
 
+/**
+ * The program a shell line runs, for its answer's output schema: a continue_command begins with its program's
+ * script, a test's own line with node and then the script. Unknown (not checked) otherwise.
+ */
+export function ranBy(line: string, env: Readonly<Record<string, string>>): Pick<CliRun, 'program' | 'env'> {
+  const words = line.replace(/^exec /, '').split(' ');
+  const script = words[0] === process.execPath ? words[1] : words[0];
+  return script?.startsWith('/') && script.endsWith('.js') ? { program: script, env } : {};
+}
+
 /** Runs a command line through sh -c, exactly as an agent runs continue_command; killed if it hangs. */
 export function runShell(
   line: string,
@@ -170,7 +190,8 @@ export function runShell(
   killAfterMs = 120_000,
 ): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn('sh', ['-c', line], { env: cleanEnv(env), stdio: ['pipe', 'pipe', 'pipe'] });
+    const shellEnv = cleanEnv(env);
+    const child = spawn('sh', ['-c', line], { env: shellEnv, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
@@ -180,7 +201,7 @@ export function runShell(
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearTimeout(guard);
-      resolve({ code, signal, stdout, stderr });
+      resolve({ code, signal, stdout, stderr, ...ranBy(line, shellEnv) });
     });
   });
 }

@@ -55,6 +55,10 @@ function spreadRow(c: ColumnSummary): string[] {
   return [c.name, percent, distinct, stddev, ...[c.q25, c.q50, c.q75].map(cell), topCell(c)];
 }
 
+/** `--stats` may leave out how values spread (basic keeps only the null %): then so is the second table. */
+const hasSpread = (c: ColumnSummary): boolean =>
+  [c.distinct, c.stddev, c.q50, c.top_values].some((value) => value !== undefined);
+
 const indented = (table: string) => table.trimEnd().split('\n').map((line) => `  ${line}`);
 
 /**
@@ -64,6 +68,7 @@ const indented = (table: string) => table.trimEnd().split('\n').map((line) => ` 
 function tablesOf(columns: readonly ColumnSummary[], width: number | undefined): string[] {
   const body = columns.map((c) =>
     [c.name, c.type, c.count, c.nulls, exactCell(c.min, c.min_exact), exactCell(c.max, c.max_exact), c.mean].map(cell));
+  if (!columns.some(hasSpread)) return indented(renderTable(COLUMNS, body, width));
   const spread = columns.map(spreadRow);
   if (width !== undefined && !(tableFits(COLUMNS, body, width) && tableFits(SPREAD, spread, width))) {
     const all = body.map((row, k) => [...row, ...spread[k]!.slice(1)]);

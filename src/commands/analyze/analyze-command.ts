@@ -7,9 +7,11 @@ import { DEFAULT_MAX_RECORD_BYTES } from '../../engine/worker/framing.js';
 import { chunkSizeFlag, MAX_RECORD_SIZE, WORKERS_FLAG } from '../engine-flags.js';
 import type { FileAnalysis, FileCitation } from './file-analysis.js';
 import { ANALYZE_MAP } from './analyze-map-module.js';
+import { ANALYSIS_SCHEMA } from './analysis-schema.js';
 
 export const analyzeCommand = defineCommand({
   name: 'analyze',
+  outputSchema: ANALYSIS_SCHEMA,
   description: 'Column statistics of CSV files: rows, and per column'
     + ' its type, counts, nulls, min, max, sum, mean and lengths',
   dangerLevel: DangerLevel.Safe,
@@ -31,6 +33,11 @@ export const analyzeCommand = defineCommand({
     columns: {
       type: 'string',
       description: 'Only these columns, by header name, comma-separated (a,b); a name not in a header fails that file',
+    },
+    stats: {
+      type: 'string',
+      description: 'Only these statistics, comma-separated: basic (count, nulls, min, max, sum, mean), all (the'
+        + ' default), or any of count, nulls, min, max, sum, mean, lengths, stddev, quartiles, distinct, top_values',
     },
     workers: WORKERS_FLAG,
     'chunk-size': chunkSizeFlag('Bytes per chunk; chunks end on record boundaries'),
@@ -72,6 +79,10 @@ export const analyzeCommand = defineCommand({
     { description: 'Analyze the bundled sample', command: 'stint analyze fixtures/csv/cities.csv' },
     { description: 'Two columns of a compressed file', command: 'stint analyze --columns city,population data.csv.gz' },
     { description: 'A tab-separated stream', command: 'producer | stint analyze --delimiter tab -' },
+    {
+      description: 'Plain aggregates only, a small answer for a wide file',
+      command: 'stint analyze --stats basic wide.csv',
+    },
   ],
   async run(input, ctx) {
     const { runAnalyze } = await import('./analyze-run.js');

@@ -15,6 +15,7 @@ import { isGzipFile, readCsvHeader, type CsvHeader } from '../csv-header.js';
 import { DELIMITER_NAMES, DELIMITER_VALUES, parseDelimiter } from '../csv-delimiter.js';
 import { StintError } from '../../contract/stint-error.js';
 import { columnsWanted, pickColumns } from './column-pick.js';
+import { pickStats, statsWanted, type Stat } from './stats-pick.js';
 import type { FileAnalysis, FileCitation } from './file-analysis.js';
 import { plural } from '../../runtime/cli/plural.js';
 import { ANALYZE_MAP } from './analyze-map-module.js';
@@ -125,7 +126,13 @@ function warningsFor(ctx: CommandContext, input: ReadableFile, header: CsvHeader
   }
 }
 
-function establishedOf(input: ReadableFile, fold: FileFold, watermark: Watermark, picked: number[]): FileResult {
+/** What the answer shows of each file: the columns (`--columns`) and statistics (`--stats`) asked for, or all. */
+interface Shown {
+  readonly columns: readonly string[] | undefined;
+  readonly stats: readonly Stat[] | undefined;
+}
+
+function establishedOf(input: ReadableFile, fold: FileFold, watermark: Watermark, shown: Shown): FileResult {
   const { header, stats } = fold;
   const lastRead = watermark.offset > 0 && watermark.line > 1 ? watermark.line - 1 : watermark.line;
   const lastLine = Math.max(header.dataLine - 1, lastRead);
@@ -136,7 +143,9 @@ function establishedOf(input: ReadableFile, fold: FileFold, watermark: Watermark
       a: {
         rows: stats.rows,
         delimiter: DELIMITER_NAMES[header.delimiter]!,
-        columns: picked.map((k) => summarizeColumn(header.names[k]!, stats.columns[k]!)),
+        ...(shown.stats ? { stats: shown.stats } : {}),
+        columns: pickColumns(header.names, shown.columns, input.path)
+          .map((k) => pickStats(summarizeColumn(header.names[k]!, stats.columns[k]!), shown.stats)),
       },
       cite: {
         ...(fold.gzip ? { compression: 'gzip' } : {}),
@@ -151,7 +160,7 @@ function establishedOf(input: ReadableFile, fold: FileFold, watermark: Watermark
 }
 
 /** What one file came to: its statistics, or why it has none. */
-function resultOf(ctx: CommandContext, ended: FileEnd<FileFold>, wanted?: readonly string[]): FileResult {
+function resultOf(ctx: CommandContext, ended: FileEnd<FileFold>, shown: Shown): FileResult {
   const { file } = ended;
   if (ended.kind === 'refused') {
     const line = Number(ended.error.extras.context?.['line']) || undefined;
@@ -162,7 +171,7 @@ function resultOf(ctx: CommandContext, ended: FileEnd<FileFold>, wanted?: readon
   }
   const { header, stats } = ended.state;
   warningsFor(ctx, ended.file, header, stats);
-  return establishedOf(ended.file, ended.state, ended.watermark, pickColumns(header.names, wanted, file.path));
+  return establishedOf(ended.file, ended.state, ended.watermark, shown);
 }
 
 /** Exit code and error for an outcome: 0 when complete, 3 when partial, the file's own when nothing was established. */
@@ -233,6 +242,7 @@ export interface AnalyzeInput {
     readonly 'max-record-size': number;
     readonly delimiter?: string | undefined;
     readonly columns?: string | undefined;
+    readonly stats?: string | undefined;
   };
 }
 
@@ -241,6 +251,7 @@ export async function runAnalyze({ positionals, flags }: AnalyzeInput, ctx: Comm
     const maxRecordBytes = flags['max-record-size'];
     const delimiter = delimiterOf(flags.delimiter);
     const wanted = columnsWanted(flags.columns);
+    const shown: Shown = { columns: wanted, stats: statsWanted(flags.stats) };
     const outcome = await processFiles(ctx, {
       paths: positionals.file,
       framing: Framing.Csv,
@@ -265,7 +276,7 @@ export async function runAnalyze({ positionals, flags }: AnalyzeInput, ctx: Comm
         };
       },
       fold: foldStats,
-      end: (ended) => resultOf(ctx, ended, wanted),
+      end: (ended) => resultOf(ctx, ended, shown),
     });
     if (outcome.kind === 'stopped') return stopped(outcome.results, outcome.remaining, ctx);
 

@@ -1,10 +1,13 @@
 import type { ColumnSummary } from './map/column-stats.js';
+import type { Stat } from './stats-pick.js';
 
 /** What `stint analyze` establishes for one file. */
 export interface FileAnalysis {
   readonly rows: number;
   /** The byte between fields, detected or forced: `,` `\t` `;` or `|`. */
   readonly delimiter: string;
+  /** The statistics shown, when `--stats` chose some (each column then has only their fields). */
+  readonly stats?: readonly Stat[];
   readonly columns: readonly ColumnSummary[];
 }
 

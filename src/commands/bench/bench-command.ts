@@ -6,11 +6,13 @@ import type { BenchReport } from './bench-report.js';
 import { renderBenchText } from './bench-text.js';
 import { ALL_SUITES, SuiteName } from './suite.js';
 import { membersOf } from '../../contract/vocabulary/closed-set.js';
+import { BENCH_REPORT_SCHEMA } from './bench-schema.js';
 
 const none = SideEffects.None;
 
 export const benchCommand = defineCommand({
   name: 'bench',
+  outputSchema: BENCH_REPORT_SCHEMA,
   description: 'Measure the engine against baselines run beside it (csv-parse, a byte scan, a fresh start);'
     + ' not interruptible (one cut short measures nothing): no --budget',
   dangerLevel: DangerLevel.Safe,

@@ -4,11 +4,13 @@ import { SideEffects } from '../../contract/vocabulary/side-effects.js';
 import { defineCommand } from '../../runtime/authoring/define-command.js';
 import { renderResumeText } from './bench-text.js';
 import type { ResumeReport } from './bench-resume-run.js';
+import { RESUME_REPORT_SCHEMA } from './bench-schema.js';
 
 const none = SideEffects.None;
 
 export const benchResumeCommand = defineCommand({
   name: 'bench resume',
+  outputSchema: RESUME_REPORT_SCHEMA,
   // How: bench/README.md. The command gets --budget 0 --heartbeat-ms 1; SIGINT stops it past each offset (a
   // budget would hand a detaching command to a background job); its identical invocation continues it.
   description: 'Resume cost of any command that speaks the contract: a continuation\'s time to new progress at'

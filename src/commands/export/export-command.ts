@@ -5,6 +5,7 @@ import { defineCommand } from '../../runtime/authoring/define-command.js';
 import { ExportFormat } from './export-format.js';
 import { STDOUT } from './stdout-target.js';
 import { stillWritten } from './written-file.js';
+import { EXPORT_SCHEMA } from './export-schema.js';
 
 export { ExportFormat } from './export-format.js';
 
@@ -13,6 +14,7 @@ const nothingWritten = (description: string) =>
 
 export const exportCommand = defineCommand({
   name: 'export',
+  outputSchema: EXPORT_SCHEMA,
   description: 'Write a table out in id order to a file that appears only complete (temp file, then rename), '
     + 'or to stdout',
   dangerLevel: DangerLevel.Mutating,

@@ -4,6 +4,7 @@ import { DangerLevel } from '../../contract/vocabulary/danger-level.js';
 import { SideEffects } from '../../contract/vocabulary/side-effects.js';
 import { defineCommand } from '../../runtime/authoring/define-command.js';
 import { StintCode } from '../stint-codes.js';
+import { describedOnly } from '../../contract/data-schema.js';
 
 /** Every exit the followed command can end with is relayed as it is; these say what follow adds. */
 const OWN: Readonly<Partial<Record<ExitCode, ExitCodeEntry>>> = {
@@ -39,6 +40,8 @@ function relayed(entry: ExitCodeEntry): ExitCodeEntry {
 
 export const followCommand = defineCommand({
   name: 'follow',
+  outputSchema: describedOnly('The final answer of the command followed, as it gave it: its meta.command names'
+    + ' the command whose output_schema it follows, and meta.continuations says how many continue_commands ran'),
   description: 'Run a command of this contract and its continue_command until the exit is not 14;'
     + ' cancel it when progress stops growing',
   // It changes what the command it runs changes, and it may run that command's cancel_command. Its

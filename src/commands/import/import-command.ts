@@ -7,11 +7,13 @@ import { STDIN_PATH } from '../../engine/input-file.js';
 import { OnBadRow } from './on-bad-row.js';
 import { renderImportText } from './import-text.js';
 import { IMPORT_MAP } from './import-map-module.js';
+import { IMPORT_SCHEMA } from './import-schema.js';
 
 export { OnBadRow } from './on-bad-row.js';
 
 export const importCommand = defineCommand({
   name: 'import',
+  outputSchema: IMPORT_SCHEMA,
   description: 'Import a CSV file into a LevelDB table exactly once: resumable, idempotent, with every bad row named',
   dangerLevel: DangerLevel.Mutating,
   maps: { rows: IMPORT_MAP },

@@ -2,6 +2,23 @@ import { ExitCode } from '../../contract/exit-code.js';
 import { DangerLevel } from '../../contract/vocabulary/danger-level.js';
 import { SideEffects } from '../../contract/vocabulary/side-effects.js';
 import type { CommandSpec } from '../../runtime/authoring/command-spec.js';
+import { arrayOf, mapOf, objectOf, stringSchema, type DataSchema } from '../../contract/data-schema.js';
+
+const entries = (description: string): DataSchema => mapOf(objectOf({ required: {}, open: true }), description);
+
+/** The manifest's own fields; schemas/manifest-response.json in the package describes each in full. */
+const MANIFEST_SCHEMA = objectOf({
+  description: 'The ManifestResponse of schemas/manifest-response.json (data is null when --etag is unchanged)',
+  required: {
+    schema_version: stringSchema(),
+    framework_version: stringSchema('The program\'s version'),
+    etag: stringSchema('Give it as --etag to learn whether the manifest changed'),
+    commands: entries('By command id (job.wait for job wait): flags, positionals, exit codes, output_schema'),
+    flags: entries('The global flags'),
+    exit_codes: entries('The exit codes every command shares'),
+    env_vars: arrayOf(objectOf({ required: {}, open: true }), 'The environment variables read'),
+  },
+});
 
 /** `<program> manifest`: the whole command tree in one response (schemas/manifest-response.json). */
 export function manifestCommand(manifest: () => Record<string, unknown>): CommandSpec {
@@ -9,6 +26,7 @@ export function manifestCommand(manifest: () => Record<string, unknown>): Comman
     name: 'manifest',
     description: 'Describe every command, its flags, arguments and exit codes, in one JSON response',
     dangerLevel: DangerLevel.Safe,
+    outputSchema: MANIFEST_SCHEMA,
     flags: {
       etag: {
         type: 'string',

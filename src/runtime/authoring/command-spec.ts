@@ -6,6 +6,7 @@ import type { ProgressUnit } from '../../contract/vocabulary/progress-unit.js';
 import type { Progress } from '../../contract/incomplete.js';
 import type { Cause } from '../../contract/vocabulary/cause.js';
 import type { OutputFormat } from '../../contract/vocabulary/output-format.js';
+import type { DataSchema } from '../../contract/data-schema.js';
 
 /**
  * Flag types an author may declare. `duration` takes `250`, `250ms`, `5s`,
@@ -321,6 +322,11 @@ export interface CommandSpec<
    */
   readonly relay?: boolean;
   readonly examples?: readonly { readonly description: string; readonly command: string }[];
+  /**
+   * The shape of `data` when the command succeeds (and of a partial answer's, exit 3), as a JSON Schema the
+   * manifest gives agents (`output_schema`): build it with data-schema.ts. A command without one says nothing.
+   */
+  readonly outputSchema?: DataSchema;
   /**
    * The worker-side map modules the command's chunked runs use, by name (module URLs:
    * `new URL('./my-map.js', import.meta.url).href`). A queue worker runs only the maps its program's commands

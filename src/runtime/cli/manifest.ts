@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { createHash } from 'node:crypto';
+import { JSON_SCHEMA_DRAFT } from '../../contract/data-schema.js';
 import { ExitCode, SignalExitCode, STANDARD_EXIT_CODES, type ExitCodeEntry } from '../../contract/exit-code.js';
 import type { FlagSpec, Interruption, PositionalSpec, StdinSpec } from '../authoring/command-spec.js';
 import type { RegisteredCommand } from '../authoring/define-command.js';
@@ -111,6 +112,7 @@ function commandEntry(command: RegisteredCommand): Record<string, unknown> {
     // It may ask a person at a terminal (a `confirm` command); --yes confirms, and refusing without it is exit 2.
     ...(spec.confirm ? { interactive: true } : {}),
     ...(spec.examples?.length ? { examples: spec.examples.map((e) => ({ ...e })) } : {}),
+    ...(spec.outputSchema ? { output_schema: { $schema: JSON_SCHEMA_DRAFT, ...spec.outputSchema } } : {}),
     ...(command.builtin ? { builtin: true } : {}),
   };
 }

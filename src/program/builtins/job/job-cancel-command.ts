@@ -16,6 +16,7 @@ import { CancelEffect, cancelPreview, endedUnfinished } from './cancel-preview.j
 import {
   badId, budgetFlag, budgetOf, idArgument, noJob, replay, STATE_FOLDER_EXIT_CODES, type JobCommandDeps,
 } from './job-command-parts.js';
+import { JOB_CANCEL_SCHEMA } from './job-schemas.js';
 
 const cancelFlags = {
   ...budgetFlag,
@@ -58,6 +59,7 @@ async function cancelJob(deps: JobCommandDeps, ctx: CommandContext, store: JobSt
 export function jobCancelCommand(deps: JobCommandDeps): CommandSpec {
   return {
     name: 'job cancel',
+    outputSchema: JOB_CANCEL_SCHEMA,
     description: 'Stop a job at its next safe point and discard its checkpoint; the identical invocation then'
       + ' starts over (a writer\'s committed rows stay). Asks first: --yes confirms, --dry-run previews',
     dangerLevel: DangerLevel.Destructive,

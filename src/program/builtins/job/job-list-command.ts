@@ -10,6 +10,7 @@ import type { CommandResult, CommandSpec } from '../../../runtime/authoring/comm
 import { STATE_FOLDER_EXIT_CODES, type JobCommandDeps } from './job-command-parts.js';
 import type { JobView } from './job-view.js';
 import { jobRows, refusals, viewsOfRows, type JobRow } from './job-walk.js';
+import { JOB_LIST_SCHEMA } from './job-schemas.js';
 
 export const DEFAULT_LIMIT = 100;
 
@@ -39,6 +40,7 @@ function badCursor(cursor: string): CommandResult {
 export function jobListCommand({ storeOf }: JobCommandDeps): CommandSpec {
   return {
     name: 'job list',
+    outputSchema: JOB_LIST_SCHEMA,
     description: 'List jobs, oldest first: state, age, progress, rate, ETA and arguments'
       + ' (ended jobs are kept 24 hours, or until job prune)',
     dangerLevel: DangerLevel.Safe,

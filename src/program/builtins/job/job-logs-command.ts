@@ -5,6 +5,7 @@ import { SideEffects } from '../../../contract/vocabulary/side-effects.js';
 import type { CommandSpec } from '../../../runtime/authoring/command-spec.js';
 import { isJobId } from '../../../runtime/jobs/job-id.js';
 import { badId, idArgument, noJob, STATE_FOLDER_EXIT_CODES, type JobCommandDeps } from './job-command-parts.js';
+import { JOB_LOGS_SCHEMA } from './job-schemas.js';
 
 /** A log is read from its end, at most this much: a job that logs a lot still answers at once. */
 const MAX_LOG_BYTES = 1024 * 1024;
@@ -31,6 +32,7 @@ function readEnd(path: string): { text: string; cut: boolean } {
 export function jobLogsCommand({ storeOf }: JobCommandDeps): CommandSpec {
   return {
     name: 'job logs',
+    outputSchema: JOB_LOGS_SCHEMA,
     description: "Show a background job's log: what its process said on stdout and stderr (its start and end,"
       + ' the command\'s log lines); a job run only in the foreground has none',
     dangerLevel: DangerLevel.Safe,

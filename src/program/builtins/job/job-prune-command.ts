@@ -11,9 +11,9 @@ import { DEFAULT_LIMIT } from './job-list-command.js';
 import type { JobView } from './job-view.js';
 import { jobRows, refusals, viewsOfRows, type JobRow, type Refused } from './job-walk.js';
 import { KeyedAnswers } from './keyed-answers.js';
+import { PruneEffect } from './prune-effect.js';
+import { JOB_PRUNE_SCHEMA } from './job-schemas.js';
 
-/** What `job prune` did (data.effect). */
-export const PruneEffect = { Removed: 'removed', WouldRemove: 'would_remove' } as const;
 
 /**
  * How many removed jobs the answer shows (oldest first); past that it says
@@ -51,6 +51,7 @@ const statesText = (states: Partial<Record<JobState, number>>): string =>
 export function jobPruneCommand({ storeOf }: JobCommandDeps): CommandSpec {
   return {
     name: 'job prune',
+    outputSchema: JOB_PRUNE_SCHEMA,
     description: 'Remove the jobs that ended, with their stored answers and logs; never a running or paused job,'
       + ' and checkpoints stay. Asks first: --yes confirms, --dry-run lists what it would remove',
     dangerLevel: DangerLevel.Destructive,

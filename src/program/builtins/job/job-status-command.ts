@@ -13,6 +13,7 @@ import type { JobStore } from '../../../runtime/jobs/job-store.js';
 import { waitOnJob } from '../../../runtime/jobs/job-wait.js';
 import { badId, idArgument, RELAYED, replay, type JobCommandDeps } from './job-command-parts.js';
 import { age, commandLineOf, etaText, quantity, viewOf, type JobView } from './job-view.js';
+import { RELAYED_JOB_ANSWER } from './job-schemas.js';
 
 function progressLine(view: JobView): string {
   const { done, total, unit } = view.progress;
@@ -65,6 +66,7 @@ function blockOf(store: JobStore, id: string, answer: Envelope, now: number): ((
 export function jobStatusCommand({ storeOf, retryableOf }: JobCommandDeps): CommandSpec {
   return {
     name: 'job status',
+    outputSchema: RELAYED_JOB_ANSWER,
     description: 'Answer at once: 14 with progress while a job runs or waits, its final response once it ended'
       + ' (--format text: a short block with progress, rate, ETA and the next command)',
     dangerLevel: DangerLevel.Safe,

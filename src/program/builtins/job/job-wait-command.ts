@@ -7,6 +7,7 @@ import { isJobId } from '../../../runtime/jobs/job-id.js';
 import { waitDeadline } from '../../../runtime/jobs/budget-plan.js';
 import { waitOnJob } from '../../../runtime/jobs/job-wait.js';
 import { badId, budgetFlag, budgetOf, idArgument, RELAYED, replay, type JobCommandDeps } from './job-command-parts.js';
+import { RELAYED_JOB_ANSWER } from './job-schemas.js';
 
 /**
  * A job's final answer as its own command shows it in text mode (its `text` renderer, else the outline); an
@@ -27,6 +28,7 @@ export function jobWaitCommand(deps: JobCommandDeps): CommandSpec {
   const { storeOf, retryableOf } = deps;
   return {
     name: 'job wait',
+    outputSchema: RELAYED_JOB_ANSWER,
     description: 'Hold up to the budget for a job: its own response and exit code once it ends,'
       + ' else 14 with fresh progress (--format text shows the answer as the job\'s command would)',
     dangerLevel: DangerLevel.Safe,

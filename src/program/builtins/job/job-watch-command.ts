@@ -11,6 +11,7 @@ import type { JobStore } from '../../../runtime/jobs/job-store.js';
 import { waitOnJob } from '../../../runtime/jobs/job-wait.js';
 import { watchItemText, watchProgress } from './watch-progress.js';
 import { badId, idArgument, RELAYED, replay, type JobCommandDeps } from './job-command-parts.js';
+import { RELAYED_JOB_ANSWER } from './job-schemas.js';
 
 /** How often the watch reads the job's status (a running job rewrites it at least every second). */
 export const WATCH_POLL_MS = 250;
@@ -31,6 +32,7 @@ function runsOn(answer: Envelope): boolean {
 export function jobWatchCommand({ storeOf, retryableOf }: JobCommandDeps): CommandSpec {
   return {
     name: 'job watch',
+    outputSchema: RELAYED_JOB_ANSWER,
     description: "Stream a job's progress as JSON lines until it ends; the last line is its final response."
       + ' Ctrl-C stops watching, not the job',
     dangerLevel: DangerLevel.Safe,

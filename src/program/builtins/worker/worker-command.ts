@@ -9,6 +9,7 @@ import { loadQueueModule } from '../../../engine/queue/queue-client.js';
 import { WorkerLog } from './worker-log.js';
 import type { WorkerFlags } from './worker-run.js';
 import { QUEUE_ACCESS_EXITS } from './queue-access-exits.js';
+import { WORKER_SCHEMA } from './worker-schemas.js';
 
 
 /** BullMQ's own lock duration: a dead worker's chunk runs again about this long after it died. */
@@ -20,6 +21,7 @@ export const DEFAULT_LOCK_MS = 30_000;
  */
 export const workerCommand = (version: string): CommandSpec => ({
   name: 'worker',
+  outputSchema: WORKER_SCHEMA,
   description: 'Run the chunks of calls given --queue: take chunk jobs from Redis and map them on threads here,'
     + ' until SIGTERM or SIGINT (finishes the chunks in hand, takes no more); stderr tells each chunk, a JSON'
     + ' object a line under --format json',

@@ -8,10 +8,12 @@ import type { CommandSpec } from '../../../runtime/authoring/command-spec.js';
 import type { WorkerEntry } from '../../../engine/queue/worker-registry.js';
 import { loadQueueModule } from '../../../engine/queue/queue-client.js';
 import { QUEUE_ACCESS_EXITS } from './queue-access-exits.js';
+import { WORKER_LIST_SCHEMA } from './worker-schemas.js';
 
 /** `worker list`: the live workers of the program's queue namespace, every build. */
 export const workerListCommand = (): CommandSpec => ({
   name: 'worker list',
+  outputSchema: WORKER_LIST_SCHEMA,
   description: 'List the live workers of this program\'s queue (its namespace): id (unique per process), build,'
     + ' version, host, pid, concurrency, chunks done, started and last seen',
   dangerLevel: DangerLevel.Safe,

@@ -48,3 +48,19 @@ test('a single value has no variance; moments survive msgpackr and structuredClo
     assert.equal(sampleVariance(copy), 4);
   }
 });
+
+test('values too far apart for a double give an infinite variance, never a false 0, in one pass or merged', () => {
+  const apart = [1e308, -1e308];
+  const one = newMoments();
+  for (const v of apart) addMoment(one, v);
+  const merged = newMoments();
+  for (const v of apart) {
+    const m = newMoments();
+    addMoment(m, v);
+    mergeMoments(merged, m);
+  }
+  for (const m of [one, merged]) assert.equal(sampleVariance(m), Number.POSITIVE_INFINITY);
+  const near = newMoments();
+  for (const v of [1e300, 1e300]) addMoment(near, v);
+  assert.equal(sampleVariance(near), 0, 'equal huge values still have a variance of 0');
+});

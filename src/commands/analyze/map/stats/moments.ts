@@ -33,7 +33,13 @@ export function mergeMoments(a: Moments, b: Moments): void {
   a.n = n;
 }
 
-/** The sample variance (divided by n − 1, as DuckDB's and pandas' are); undefined below two values. */
+/**
+ * The sample variance (divided by n − 1, as DuckDB's and pandas' are); undefined below two values. Values far
+ * enough apart overflow a double on the way (M2 or the mean turns infinite or NaN): the variance is then
+ * Infinity, which the answer shows as null, never a false figure.
+ */
 export function sampleVariance(m: Moments): number | undefined {
-  return m.n > 1 ? Math.max(0, m.m2) / (m.n - 1) : undefined;
+  if (m.n < 2) return undefined;
+  if (!Number.isFinite(m.m2) || !Number.isFinite(m.mean)) return Number.POSITIVE_INFINITY;
+  return Math.max(0, m.m2) / (m.n - 1);
 }

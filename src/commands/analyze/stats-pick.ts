@@ -1,0 +1,74 @@
+// `analyze --stats basic` (or a list): which statistics each column shows. Every one is still computed; what
+// is left out only keeps the answer small (a wide file's answer is mostly spread and estimates).
+import { ErrorCode } from '../../contract/error-code.js';
+import { StintError } from '../../contract/stint-error.js';
+import { membersOf } from '../../contract/vocabulary/closed-set.js';
+import { didYouMean, likelyMeant } from '../../runtime/cli/suggest.js';
+import type { ColumnSummary } from './map/column-stats.js';
+
+/** The statistics `--stats` names, each with the fields it brings (an estimate's error beside its figure). */
+export const Stat = {
+  Count: 'count',
+  Nulls: 'nulls',
+  Min: 'min',
+  Max: 'max',
+  Sum: 'sum',
+  Mean: 'mean',
+  Lengths: 'lengths',
+  Stddev: 'stddev',
+  Quartiles: 'quartiles',
+  Distinct: 'distinct',
+  TopValues: 'top_values',
+} as const;
+export type Stat = (typeof Stat)[keyof typeof Stat];
+
+/** Names for sets of statistics: `all` is the default. */
+export const StatsPreset = { Basic: 'basic', All: 'all' } as const;
+
+const FIELDS: Readonly<Record<Stat, readonly (keyof ColumnSummary)[]>> = {
+  [Stat.Count]: ['count'],
+  [Stat.Nulls]: ['nulls', 'null_percentage'],
+  [Stat.Min]: ['min', 'min_exact'],
+  [Stat.Max]: ['max', 'max_exact'],
+  [Stat.Sum]: ['sum', 'sum_exact'],
+  [Stat.Mean]: ['mean'],
+  [Stat.Lengths]: ['min_length', 'max_length'],
+  [Stat.Stddev]: ['stddev', 'variance'],
+  [Stat.Quartiles]: ['q25', 'q50', 'q75', 'quartile_rank_error'],
+  [Stat.Distinct]: ['distinct', 'distinct_exact', 'distinct_relative_error'],
+  [Stat.TopValues]: ['top_values', 'top_values_exact', 'top_values_error', 'top_values_below_error'],
+};
+
+const BASIC: readonly Stat[] = [Stat.Count, Stat.Nulls, Stat.Min, Stat.Max, Stat.Sum, Stat.Mean];
+const NAMES: readonly string[] = [...membersOf(StatsPreset), ...membersOf(Stat)];
+
+function unknownStat(name: string, flag: string): StintError {
+  const near = likelyMeant(name, NAMES);
+  return new StintError(ErrorCode.ArgError, `--stats names ${name}, which is not a statistic`, {
+    phase: 'validation',
+    suggestion: near.length > 0 ? didYouMean(near) : `--stats takes basic, all, or a list of: ${NAMES.join(', ')}`,
+    context: { flag: '--stats', value: flag },
+  });
+}
+
+/** The statistics `--stats` names, in the order of `Stat`; undefined for every one (`all`, the default). */
+export function statsWanted(flag: string | undefined): readonly Stat[] | undefined {
+  if (flag === undefined) return undefined;
+  const names = flag.split(',').map((name) => name.trim()).filter((name) => name !== '');
+  if (names.length === 0) throw unknownStat('nothing', flag);
+  const stats = new Set<Stat>();
+  for (const name of names) {
+    if (name === StatsPreset.All) return undefined;
+    if (name === StatsPreset.Basic) BASIC.forEach((stat) => stats.add(stat));
+    else if ((membersOf(Stat) as readonly string[]).includes(name)) stats.add(name as Stat);
+    else throw unknownStat(name, flag);
+  }
+  return membersOf(Stat).filter((stat) => stats.has(stat));
+}
+
+/** The column with only the fields of the statistics wanted (its name and type always). */
+export function pickStats(column: ColumnSummary, stats: readonly Stat[] | undefined): ColumnSummary {
+  if (stats === undefined) return column;
+  const wanted = new Set<string>(['name', 'type', ...stats.flatMap((stat) => FIELDS[stat])]);
+  return Object.fromEntries(Object.entries(column).filter(([field]) => wanted.has(field))) as unknown as ColumnSummary;
+}

@@ -1,0 +1,81 @@
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { runCli, runJson } from '../helpers/run-cli.js';
+import { fixturePath } from '../helpers/paths.js';
+import { tempWorld } from '../helpers/temp-world.js';
+
+const world = tempWorld('analyze-stats');
+const home = (name: string) => ({ STINT_HOME: world.path(`home-${name}`) });
+const cities = fixturePath('csv', 'cities.csv');
+
+type Column = Record<string, unknown>;
+type Analysis = { stats?: string[]; columns: Column[] };
+const analysisOf = (data: Record<string, unknown> | null): Analysis =>
+  (data!['established'] as { a: Analysis }[])[0]!.a;
+
+/** The full answer's column with only these fields, in its order: what a --stats answer must be. */
+const only = (column: Column, fields: readonly string[]): Column =>
+  Object.fromEntries(Object.entries(column).filter(([field]) => ['name', 'type', ...fields].includes(field)));
+
+const BASIC_FIELDS = ['count', 'nulls', 'null_percentage', 'min', 'min_exact', 'max', 'max_exact', 'sum', 'sum_exact',
+  'mean'];
+
+async function analyze(args: readonly string[], name: string) {
+  const { run, envelope } = await runJson(['analyze', ...args], { env: home(name) });
+  assert.equal(run.code, 0, run.stdout);
+  return envelope;
+}
+
+describe('stint analyze --stats', () => {
+  test('basic: count, nulls, min, max, sum and mean of every column, the same figures as the full answer', async () => {
+    const full = analysisOf((await analyze([cities], 'full')).data);
+    const basic = await analyze([cities, '--stats', 'basic'], 'basic');
+    const a = analysisOf(basic.data);
+    assert.deepEqual(a.stats, ['count', 'nulls', 'min', 'max', 'sum', 'mean']);
+    assert.deepEqual(a.columns, full.columns.map((c) => only(c, BASIC_FIELDS)));
+    assert.ok(a.columns.some((c) => c['sum_exact'] !== undefined) && a.columns.every((c) => c['q50'] === undefined));
+  });
+
+  test('a list keeps those statistics with their estimates\' errors; all (alone or listed) is the default', async () => {
+    const full = await analyze([cities], 'default');
+    const picked = analysisOf((await analyze([cities, '--stats', 'top_values, distinct'], 'list')).data);
+    assert.deepEqual(picked.stats, ['distinct', 'top_values'], 'in the one order, however given');
+    const fields = ['distinct', 'distinct_exact', 'distinct_relative_error',
+      'top_values', 'top_values_exact', 'top_values_error', 'top_values_below_error'];
+    assert.deepEqual(picked.columns, analysisOf(full.data).columns.map((c) => only(c, fields)));
+    for (const all of ['all', 'count,all']) {
+      const again = await analyze([cities, '--stats', all], `all-${all}`);
+      assert.deepEqual(again.data, full.data, `--stats ${all}`);
+    }
+  });
+
+  test('a wide file\'s basic answer is a fraction of the full one', async () => {
+    const names = Array.from({ length: 60 }, (_, k) => `c${k}`);
+    const value = (r: number, k: number) => (k % 2 ? `v${(r * k) % 97}` : r * k);
+    const rows = Array.from({ length: 400 }, (_, r) => names.map((_, k) => value(r, k)).join(','));
+    const wide = world.path('wide.csv');
+    writeFileSync(wide, `${[names.join(','), ...rows].join('\n')}\n`);
+    const full = (await runCli(['analyze', wide], { env: home('wide-full') })).stdout.length;
+    const basic = (await runCli(['analyze', wide, '--stats', 'basic'], { env: home('wide-basic') })).stdout.length;
+    assert.ok(basic < full / 3, `basic ${basic} bytes, full ${full}`);
+  });
+
+  test('--format text shows the one table when no spread statistic is asked for', async () => {
+    const run = await runCli(['analyze', cities, '--stats', 'basic', '--format', 'text'], { env: home('text') });
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /column +type +count +nulls +min +max +mean/);
+    assert.doesNotMatch(run.stdout, /distinct|stddev|most frequent/);
+  });
+
+  const bad = [['median', undefined], ['distinc', 'distinct'], [',', undefined], ['basic,top', 'top_values']];
+  for (const [given, near] of bad) {
+    test(`--stats ${given}: ARG_ERROR, exit 2, before any work${near ? `, suggesting ${near}` : ''}`, async () => {
+      const { run, envelope } = await runJson(['analyze', cities, '--stats', given!], { env: home(`bad-${given}`) });
+      assert.equal(run.code, 2, run.stdout);
+      assert.equal(envelope.error!.code, 'ARG_ERROR');
+      assert.match(envelope.error!.message, /--stats/);
+      if (near) assert.match(String(envelope.error!['suggestion']), new RegExp(near));
+    });
+  }
+});
