@@ -4,7 +4,7 @@ import {
 } from '../../contract/data-schema.js';
 import { outcomeSchema } from '../../contract/outcome-schema.js';
 import { DELIMITER_NAMES } from '../csv-delimiter.js';
-import { ColumnType } from './map/column-stats.js';
+import { ColumnType } from './map/column-type.js';
 import { Stat } from './stats-pick.js';
 
 const share = (description: string): DataSchema => ({ type: 'number', minimum: 0, maximum: 1, description });

@@ -5,22 +5,14 @@ import {
 import {
   commonSummary, dateSummary, mergeExtras, newColumnExtras, numericSummary, type ColumnExtras,
 } from './stats/column-extras.js';
+import { ColumnType } from './column-type.js';
+
+export { ColumnType } from './column-type.js';
 
 
 /** Which kinds of value a column has held (bit set). */
 export const Kind = { Integer: 1, Number: 2, Boolean: 4, String: 8 } as const;
 
-/** Column types in the result. */
-export const ColumnType = {
-  Integer: 'integer',
-  Number: 'number',
-  Boolean: 'boolean',
-  String: 'string',
-  Empty: 'empty',
-  Date: 'date',
-  Timestamp: 'timestamp',
-} as const;
-export type ColumnType = (typeof ColumnType)[keyof typeof ColumnType];
 
 export interface ColumnPartial {
   count: number;
