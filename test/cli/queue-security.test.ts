@@ -227,11 +227,9 @@ test('after runs that end every way (paused too), Redis holds no value of the in
   for (const { args, signal, budgetMs, check } of ways) {
     writeFileSync(hold, '');
     const seen = worker!.events.length;
-    const began = Date.now();
-    const call = startCli([...args], { env: { STINT_HOME: home() }, killAfterMs: 240_000 });
     // Taken while the hold file exists: held until it goes.
     const held = () => worker!.events.slice(seen).some((e) => e.event === 'take' && Number(e['start']) >= 200_000);
-    await until(held, `a held chunk (the worker said ${JSON.stringify(worker!.events.slice(-3))})`);
+    const { call, began } = await untilHeld([...args], held, paused);
     // The budget's run is not signalled: its budget passes.
     if (signal) call.kill(signal);
     await until(() => Date.now() - began > budgetMs + 500, 'the budget passed');
@@ -253,6 +251,28 @@ test('after runs that end every way (paused too), Redis holds no value of the in
   assert.ok(searchable(`{"task":"${encodeClone({ row: tokens[0] })}"}`).includes(tokens[0]!));
   await worker!.stop();
 });
+
+/**
+ * Starts `args` until a chunk is held while the call runs. A budgeted call can pause before the worker takes the
+ * held chunk (a busy machine): it is then continued with its idempotency key, each time further on.
+ */
+async function untilHeld(args: string[], held: () => boolean, paused: (run: CliRun) => void) {
+  const env = { STINT_HOME: home() };
+  for (;;) {
+    const began = Date.now();
+    const call = startCli(args, { env, killAfterMs: 240_000 });
+    let ended = false;
+    void call.done.then(() => (ended = true));
+    await until(() => held() || ended, 'a held chunk or the call\'s end');
+    if (held()) return { call, began };
+    const run = await call.done;
+    paused(run);
+    const key = /--idempotency-key (\S+)/.exec(String(envelopeOf(run).data?.['continue_command']))?.[1];
+    assert.ok(key, run.stdout);
+    // The key is the call's own: each continuation carries the same one.
+    if (!args.includes('--idempotency-key')) args = [...args, '--idempotency-key', key];
+  }
+}
 
 function rmHold(hold: string): void {
   if (existsSync(hold)) spawnSync('rm', ['-f', hold]);

@@ -158,7 +158,10 @@ interface Start {
   readonly lead: number;
 }
 
-async function atOffset(target: Target, fraction: number, options: ResumeOptions, at: Start) {
+/** Seeks tried at one offset when a stop overshot so far that no continuation had work left to show. */
+const SEEK_TRIES = 3;
+
+async function seekAndContinue(target: Target, fraction: number, options: ResumeOptions, at: Start) {
   const percent = Math.round(fraction * 100);
   const aim = Math.max(0, fraction - at.lead);
   const stop: StopPolicy = { kind: 'past', fraction: aim };
@@ -166,23 +169,49 @@ async function atOffset(target: Target, fraction: number, options: ResumeOptions
   options.step();
   const snapshot = options.stateDir ? snapshotOf(options.stateDir, String(percent)) : undefined;
   try {
-    const measured = await continuations(target, options.samples, options.step, snapshot);
+    const continued = await continuations(target, options.samples, options.step, snapshot);
     // The next offset goes on from this one's checkpoint, however its samples ended.
     snapshot?.restore();
-    if (measured.times.length === 0) {
-      const why = `each continuation at ${percent} % ended before it showed progress: give it more work`;
-      throw notResumable(target, why);
-    }
-    if (measured.finished && fraction !== RESUME_OFFSETS.at(-1)) {
-      throw notResumable(target, `it finished while measured at ${percent} %: give it more work`);
-    }
-    const figure = figureOf(`resume.at_${percent}`, `continuation at ${percent} % to first new progress`,
-      FigureUnit.Milliseconds, measured.times);
-    const overshoot = measured.reached[0]! - aim;
-    return { figure, reached: measured.reached, overshoot, paused: snapshot ? seek : measured.paused ?? seek };
+    return { aim, seek, continued };
   } finally {
     snapshot?.remove();
   }
+}
+
+/**
+ * With the state folder known, a stop that overshot to the end (a busy machine) is taken back: the folder as it
+ * was before the seek is put back and the stop asked for earlier. Retries count no steps: the total stays true.
+ */
+async function seekWithRetries(target: Target, fraction: number, options: ResumeOptions, at: Start) {
+  const before = options.stateDir && !at.fresh ? snapshotOf(options.stateDir, 'seek') : undefined;
+  try {
+    let lead = at.lead;
+    for (let tried = 1; ; tried++) {
+      const counted = tried === 1 ? options : { ...options, step: () => {} };
+      const measured = await seekAndContinue(target, fraction, counted, { ...at, lead });
+      if (measured.continued.times.length > 0 || !before || tried === SEEK_TRIES) return measured;
+      before.restore();
+      lead = Math.min(fraction, 2 * lead + MAX_LEAD);
+    }
+  } finally {
+    before?.remove();
+  }
+}
+
+async function atOffset(target: Target, fraction: number, options: ResumeOptions, at: Start) {
+  const percent = Math.round(fraction * 100);
+  const { aim, seek, continued } = await seekWithRetries(target, fraction, options, at);
+  if (continued.times.length === 0) {
+    const why = `each continuation at ${percent} % ended before it showed progress: give it more work`;
+    throw notResumable(target, why);
+  }
+  if (continued.finished && fraction !== RESUME_OFFSETS.at(-1)) {
+    throw notResumable(target, `it finished while measured at ${percent} %: give it more work`);
+  }
+  const figure = figureOf(`resume.at_${percent}`, `continuation at ${percent} % to first new progress`,
+    FigureUnit.Milliseconds, continued.times);
+  const overshoot = continued.reached[0]! - aim;
+  return { figure, reached: continued.reached, overshoot, paused: options.stateDir ? seek : continued.paused ?? seek };
 }
 
 /**
