@@ -6,19 +6,24 @@ import type { Host } from '../runtime/authoring/host.js';
 import { systemMonotonic } from '../runtime/authoring/monotonic-clock.js';
 import { installSignalRouter, markAnswered, onSignal } from './signal-router.js';
 
-function isSameExecutable(candidate: string, target: string): boolean {
-  try {
-    accessSync(candidate, constants.X_OK);
-    return realpathSync(candidate) === target;
-  } catch {
-    return false;
+/** The real file a bare name finds on PATH, skipping folders `skip` rules out. */
+function onPath(name: string, env: NodeJS.ProcessEnv, skip: (dir: string) => boolean): string | undefined {
+  for (const dir of (env['PATH'] ?? '').split(delimiter)) {
+    if (!dir || skip(dir)) continue;
+    try {
+      accessSync(join(dir, name), constants.X_OK);
+      return realpathSync(join(dir, name));
+    } catch {
+      // not in this folder
+    }
   }
+  return undefined;
 }
 
 /**
- * How a shell in this working directory can run this program again: the
- * bare name when PATH finds this very program, else its absolute path (or
- * node and the script, when the script is not executable).
+ * How a shell in this working directory can run this program again, with this same Node: the bare name when
+ * PATH finds this very program and its `#!/usr/bin/env node` line would find this Node, else this Node and the
+ * script's absolute path (a call started as `node …/stint.js` continues on that Node, not on PATH's).
  */
 export function programInvocation(scriptArg: string, env: NodeJS.ProcessEnv, execPath: string): string[] {
   const script = isAbsolute(scriptArg) ? scriptArg : resolve(scriptArg);
@@ -28,20 +33,21 @@ export function programInvocation(scriptArg: string, env: NodeJS.ProcessEnv, exe
   } catch {
     return [execPath, script];
   }
-  const name = basename(script);
   // Under npm (npx, npm run) PATH holds node_modules/.bin folders that the
   // caller's own shell does not: a bare name found there would not run later.
   const underNpm = env['npm_command'] !== undefined || env['npm_lifecycle_event'] !== undefined;
-  for (const dir of (env['PATH'] ?? '').split(delimiter)) {
-    if (!dir || (underNpm && /[/\\]node_modules[/\\]\.bin$/.test(dir))) continue;
-    if (isSameExecutable(join(dir, name), real)) return [name];
-  }
+  const skip = (dir: string) => underNpm && /[/\\]node_modules[/\\]\.bin$/.test(dir);
+  const name = basename(script);
+  if (onPath(name, env, skip) === real && onPath('node', env, skip) === realOr(execPath)) return [name];
   // The real file, not a link in a cache (npx links the package into its own folder).
+  return [execPath, real];
+}
+
+function realOr(path: string): string {
   try {
-    accessSync(real, constants.X_OK);
-    return [real];
+    return realpathSync(path);
   } catch {
-    return [execPath, real];
+    return path;
   }
 }
 

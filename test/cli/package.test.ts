@@ -143,7 +143,9 @@ test('a TypeScript program on the installed package pauses at 14 and continues t
   let calls = 1;
   while (envelope.meta.exit_code === 14) {
     const line = (envelope.data as { continue_command: string }).continue_command;
-    assert.equal(line.split(' ')[0]?.replace(/^'|'$/g, ''), realpathSync(program), `continue_command names the program: ${line}`);
+    // Started as `node program.js`: the continuation runs on this same Node.
+    const [runner, script] = line.split(' ').map((word) => word.replace(/^'|'$/g, ''));
+    assert.deepEqual([runner, script], [process.execPath, realpathSync(program)], `continue_command: ${line}`);
     envelope = envelopeOf(await runShell(`cd '${home}' && ${line}`, env));
     assert.ok(++calls < 500, 'the count ends');
   }

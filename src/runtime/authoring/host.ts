@@ -19,7 +19,7 @@ export interface Host {
   readonly stderrColumns?: () => number | undefined;
   /** The terminal's width in columns when stdout is one: what a text table fits. */
   readonly stdoutColumns?: () => number | undefined;
-  /** How a shell in `cwd` runs this program again: its bare name when PATH finds it, else an absolute path. */
+  /** How a shell in `cwd` runs this program again on this Node: its bare name when PATH finds both, else both paths. */
   programWords(): readonly string[];
   /** The caller's stdin, read only for a command that declares stdin. */
   readStdin(): AsyncIterable<Uint8Array>;

@@ -46,12 +46,18 @@ export function sameProgram(stored: readonly string[], own: readonly string[], e
 }
 
 /**
- * The script that resolved words run when their runner is this very Node, or there is none: `node tool.js` and
- * `tool.js` (by its shebang) are one program, so a script made executable between two calls is still ours.
+ * The script that resolved words run when their runner is a Node, or there is none: `node tool.js` and `tool.js`
+ * (by its shebang) are one program, so a script made executable between two calls is still ours, and so is one
+ * that another Node (22 beside 24) started. A runner of another name is another program.
  */
 function scriptOf(files: readonly (string | undefined)[]): string | undefined {
   if (files.length === 1) return files[0];
-  return files[0] === realpathSync(process.execPath) ? files[1] : undefined;
+  return isNode(files[0]!) ? files[1] : undefined;
+}
+
+/** This very Node, or another one: a real file named `node` (what every Node.js release installs). */
+function isNode(file: string): boolean {
+  return file === realpathSync(process.execPath) || basename(file) === 'node';
 }
 
 /** Why a job record in `folder` is not to be trusted, or undefined when it is. */

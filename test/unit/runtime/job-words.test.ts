@@ -27,6 +27,19 @@ test('the script run by this very Node is the script run by its shebang (made ex
   assert.equal(sameProgram(['/bin/sh', script], [script], env), false, 'another runner is another program');
 });
 
+test('a script another Node ran (a file named node: 22 beside 24) is the same program; another runner is not', () => {
+  const otherNode = world.path('node24', 'bin', 'node');
+  mkdirSync(world.path('node24', 'bin'), { recursive: true });
+  writeFileSync(otherNode, '#!/bin/sh\n');
+  chmodSync(otherNode, 0o755);
+  assert.ok(sameProgram([otherNode, script], [process.execPath, script], env));
+  assert.ok(sameProgram([otherNode, script], ['tool'], env));
+  const notNode = world.path('node24', 'bin', 'nodejs-evil');
+  writeFileSync(notNode, '#!/bin/sh\n');
+  chmodSync(notNode, 0o755);
+  assert.equal(sameProgram([notNode, script], ['tool'], env), false);
+});
+
 test('anything else is not: another program, more words, a runner where ours has none, nothing', () => {
   assert.equal(sameProgram(['sh', '-c', 'touch /tmp/x'], ['tool'], env), false);
   assert.equal(sameProgram(['/bin/sh'], ['tool'], env), false);
