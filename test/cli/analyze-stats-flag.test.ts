@@ -2,6 +2,7 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { runCli, runJson } from '../helpers/run-cli.js';
+import { frequencies } from '../helpers/stats-oracle.js';
 import { fixturePath } from '../helpers/paths.js';
 import { tempWorld } from '../helpers/temp-world.js';
 
@@ -76,6 +77,48 @@ describe('stint analyze --stats', () => {
       assert.equal(envelope.error!.code, 'ARG_ERROR');
       assert.match(envelope.error!.message, /--stats/);
       if (near) assert.match(String(envelope.error!['suggestion']), new RegExp(near));
+    });
+  }
+});
+
+describe('stint analyze --top', () => {
+  // 3,000 rows: `few` has 40 values of distinct frequencies (the exact range), `many` 2,600 (past it) of which
+  // three are frequent.
+  const file = world.path('top.csv');
+  const few = Array.from({ length: 3000 }, (_, r) => `f${Math.floor(Math.sqrt(r * 1.6))}`);
+  const many = Array.from({ length: 3000 }, (_, r) => (r % 7 === 0 ? `hot${r % 3}` : `u${r}`));
+  writeFileSync(file, `few,many\n${few.map((v, r) => `${v},${many[r]}`).join('\n')}\n`);
+  type Top = { value: string; count: number }[];
+
+  test('N most frequent with exact counts in the exact range; past it only values above the error', async () => {
+    const a = analysisOf((await analyze([file, '--top', '12'], 'top-12')).data);
+    const [fewColumn, manyColumn] = a.columns;
+    assert.deepEqual(fewColumn!['top_values'], frequencies(few).slice(0, 12));
+    assert.equal(fewColumn!['top_values_exact'], true);
+    const error = manyColumn!['top_values_error'] as number;
+    assert.equal(manyColumn!['top_values_exact'], false);
+    const listed = manyColumn!['top_values'] as Top;
+    assert.ok(listed.length > 0 && listed.length <= 12 && listed.every((t) => t.count > error), JSON.stringify(listed));
+    const exact = new Map(frequencies(many).map((t) => [t.value, t.count]));
+    for (const t of listed) assert.ok(t.count <= exact.get(t.value)! && t.count >= exact.get(t.value)! - error);
+  });
+
+  test('--top 5 is the default answer, whole; --top 0 lists none and keeps every other field', async () => {
+    const full = await analyze([file], 'top-default');
+    assert.deepEqual((await analyze([file, '--top', '5'], 'top-5')).data, full.data);
+    const none = analysisOf((await analyze([file, '--top', '0'], 'top-0')).data);
+    const listedNone = analysisOf(full.data).columns.map((c) => ({ ...c, top_values: [] }));
+    assert.deepEqual(none.columns, listedNone);
+    const max = analysisOf((await analyze([file, '--top', '64'], 'top-64')).data);
+    assert.deepEqual(max.columns[0]!['top_values'], frequencies(few).slice(0, 64));
+  });
+
+  for (const given of ['65', '-1', 'five', '2.5']) {
+    test(`--top ${given}: ARG_ERROR, exit 2, before any work`, async () => {
+      const { run, envelope } = await runJson(['analyze', file, '--top', given], { env: home(`top-${given}`) });
+      assert.equal(run.code, 2, run.stdout);
+      assert.equal(envelope.error!.code, 'ARG_ERROR');
+      assert.match(envelope.error!.message, /--top/);
     });
   }
 });

@@ -8,6 +8,7 @@ import { chunkSizeFlag, MAX_RECORD_SIZE, WORKERS_FLAG } from '../engine-flags.js
 import type { FileAnalysis, FileCitation } from './file-analysis.js';
 import { ANALYZE_MAP } from './analyze-map-module.js';
 import { ANALYSIS_SCHEMA } from './analysis-schema.js';
+import { CAPACITY, TOP } from './map/stats/frequent-values.js';
 
 export const analyzeCommand = defineCommand({
   name: 'analyze',
@@ -38,6 +39,14 @@ export const analyzeCommand = defineCommand({
       type: 'string',
       description: 'Only these statistics, comma-separated: basic (count, nulls, min, max, sum, mean), all (the'
         + ' default), or any of count, nulls, min, max, sum, mean, lengths, stddev, quartiles, distinct, top_values',
+    },
+    top: {
+      type: 'integer',
+      min: 0,
+      max: CAPACITY,
+      default: TOP,
+      description: `How many most frequent values each column lists, 0 to ${CAPACITY}: fewer keep answers on wide`
+        + ' files small (all are counted either way)',
     },
     workers: WORKERS_FLAG,
     'chunk-size': chunkSizeFlag('Bytes per chunk; chunks end on record boundaries'),

@@ -11,6 +11,7 @@ import { processFiles, type FileEnd, type ReadableFile } from '../../engine/proc
 import {
   LINE_SAMPLE_LIMIT, mergeTableStats, newTableStats, summarizeColumn, type TableStats,
 } from './map/column-stats.js';
+import { TOP } from './map/stats/frequent-values.js';
 import { isGzipFile, readCsvHeader, type CsvHeader } from '../csv-header.js';
 import { DELIMITER_NAMES, DELIMITER_VALUES, parseDelimiter } from '../csv-delimiter.js';
 import { StintError } from '../../contract/stint-error.js';
@@ -126,10 +127,14 @@ function warningsFor(ctx: CommandContext, input: ReadableFile, header: CsvHeader
   }
 }
 
-/** What the answer shows of each file: the columns (`--columns`) and statistics (`--stats`) asked for, or all. */
+/**
+ * What the answer shows of each file: the columns (`--columns`) and statistics (`--stats`) asked for, or all, and
+ * how many most frequent values a column lists (`--top`).
+ */
 interface Shown {
   readonly columns: readonly string[] | undefined;
   readonly stats: readonly Stat[] | undefined;
+  readonly top: number;
 }
 
 function establishedOf(input: ReadableFile, fold: FileFold, watermark: Watermark, shown: Shown): FileResult {
@@ -145,7 +150,7 @@ function establishedOf(input: ReadableFile, fold: FileFold, watermark: Watermark
         delimiter: DELIMITER_NAMES[header.delimiter]!,
         ...(shown.stats ? { stats: shown.stats } : {}),
         columns: pickColumns(header.names, shown.columns, input.path)
-          .map((k) => pickStats(summarizeColumn(header.names[k]!, stats.columns[k]!), shown.stats)),
+          .map((k) => pickStats(summarizeColumn(header.names[k]!, stats.columns[k]!, shown.top), shown.stats)),
       },
       cite: {
         ...(fold.gzip ? { compression: 'gzip' } : {}),
@@ -243,6 +248,7 @@ export interface AnalyzeInput {
     readonly delimiter?: string | undefined;
     readonly columns?: string | undefined;
     readonly stats?: string | undefined;
+    readonly top?: number | undefined;
   };
 }
 
@@ -251,7 +257,7 @@ export async function runAnalyze({ positionals, flags }: AnalyzeInput, ctx: Comm
     const maxRecordBytes = flags['max-record-size'];
     const delimiter = delimiterOf(flags.delimiter);
     const wanted = columnsWanted(flags.columns);
-    const shown: Shown = { columns: wanted, stats: statsWanted(flags.stats) };
+    const shown: Shown = { columns: wanted, stats: statsWanted(flags.stats), top: flags.top ?? TOP };
     const outcome = await processFiles(ctx, {
       paths: positionals.file,
       framing: Framing.Csv,

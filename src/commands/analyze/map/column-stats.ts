@@ -6,6 +6,7 @@ import {
   commonSummary, dateSummary, mergeExtras, newColumnExtras, numericSummary, type ColumnExtras,
 } from './stats/column-extras.js';
 import { ColumnType } from './column-type.js';
+import { TOP } from './stats/frequent-values.js';
 
 export { ColumnType } from './column-type.js';
 
@@ -164,16 +165,17 @@ export interface ColumnSummary {
 
 const decoder = new TextDecoder();
 
-export function summarizeColumn(name: string, c: ColumnPartial): ColumnSummary {
+/** A column's statistics, listing its `top` most frequent values. */
+export function summarizeColumn(name: string, c: ColumnPartial, top = TOP): ColumnSummary {
   const dates = columnType(c.kinds) === ColumnType.String ? dateSummary(c.extras, c.count) : undefined;
   if (dates) {
     const type = dates.timed ? ColumnType.Timestamp : ColumnType.Date;
     const { min, max } = dates;
-    return { name, type, count: c.count, nulls: c.nulls, min, max, ...commonSummary(c.extras, c.count, c.nulls) };
+    return { name, type, count: c.count, nulls: c.nulls, min, max, ...commonSummary(c.extras, c.count, c.nulls, top) };
   }
   const basic = basicSummary(name, c);
   const numeric = basic.type === ColumnType.Integer || basic.type === ColumnType.Number;
-  return { ...basic, ...(numeric ? numericSummary(c.extras) : {}), ...commonSummary(c.extras, c.count, c.nulls) };
+  return { ...basic, ...(numeric ? numericSummary(c.extras) : {}), ...commonSummary(c.extras, c.count, c.nulls, top) };
 }
 
 function basicSummary(name: string, c: ColumnPartial): ColumnSummary {

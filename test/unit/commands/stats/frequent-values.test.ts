@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { pack, unpack } from 'msgpackr';
 import {
-  addFrequent, CAPACITY, mergeFrequent, newFrequentValues, settleFrequent, topValues, TOP, type FrequentValues,
+  addFrequent, CAPACITY, mergeFrequent, newFrequentValues, settleFrequent, rankedValues, TOP, type FrequentValues,
 } from '../../../../src/commands/analyze/map/stats/frequent-values.js';
 import { fieldHash } from '../../../../src/commands/analyze/map/stats/field-hash.js';
 import { random } from '../../../helpers/csv-generator.js';
@@ -23,7 +23,7 @@ function summaryOf(chunk: readonly string[]): FrequentValues {
   return f;
 }
 
-const topOf = (f: FrequentValues) => topValues(f.size, f.counts, f.values);
+const topOf = (f: FrequentValues) => rankedValues(f.size, f.counts, f.values).slice(0, TOP);
 
 function chunked(values: readonly string[], size: number): FrequentValues {
   const total = newFrequentValues();

@@ -11,7 +11,7 @@ import {
 } from './distinct-count.js';
 import { fieldHash } from './field-hash.js';
 import {
-  addFrequent, cutFrequent, mergeFrequent, newFrequentValues, settleFrequent, topValues, type FrequentValues,
+  addFrequent, cutFrequent, mergeFrequent, newFrequentValues, settleFrequent, rankedValues, TOP, type FrequentValues,
 } from './frequent-values.js';
 import { addMoment, mergeMoments, newMoments, sampleVariance, type Moments } from './moments.js';
 import {
@@ -123,28 +123,28 @@ function distinctSummary(x: ColumnExtras, count: number) {
 /**
  * The most frequent: exact from the tally; from the summary, only values
  * counted more often than its error (the others cannot be told from values
- * the summary dropped). `top_values_below_error`: none was, though values exist.
+ * the summary dropped), the first `top` of them. `top_values_below_error`: none was, though values exist.
  */
-function topSummary(x: ColumnExtras, count: number) {
+function topSummary(x: ColumnExtras, count: number, top: number) {
   if (x.tally) {
     const { counts } = entriesOf(x.tally);
-    const top = topValues(x.tally.size, counts, x.tally.values);
-    return { top_values: top, top_values_exact: true, top_values_error: 0, top_values_below_error: false };
+    const listed = rankedValues(x.tally.size, counts, x.tally.values).slice(0, top);
+    return { top_values: listed, top_values_exact: true, top_values_error: 0, top_values_below_error: false };
   }
   const f = x.frequent;
-  const top = topValues(f.size, f.counts, f.values).filter((t) => t.count > f.error);
+  const qualified = rankedValues(f.size, f.counts, f.values).filter((t) => t.count > f.error);
   return {
-    top_values: top, top_values_exact: false, top_values_error: f.error,
-    top_values_below_error: top.length === 0 && count > 0,
+    top_values: qualified.slice(0, top), top_values_exact: false, top_values_error: f.error,
+    top_values_below_error: qualified.length === 0 && count > 0,
   };
 }
 
-/** The statistics for every column: null share, distinct values, the most frequent. */
-export function commonSummary(x: ColumnExtras, count: number, nulls: number) {
+/** The statistics for every column: null share, distinct values, the `top` most frequent. */
+export function commonSummary(x: ColumnExtras, count: number, nulls: number, top = TOP) {
   return {
     null_percentage: count + nulls === 0 ? 0 : (100 * nulls) / (count + nulls),
     ...distinctSummary(x, count),
-    ...topSummary(x, count),
+    ...topSummary(x, count, top),
   };
 }
 

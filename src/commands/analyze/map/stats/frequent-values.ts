@@ -8,6 +8,7 @@
 // chunk's bytes only when the chunk ends (settleFrequent), for those kept.
 
 export const CAPACITY = 64;
+/** How many most frequent values a column lists unless `--top` says otherwise. */
 export const TOP = 5;
 
 export interface FrequentValues {
@@ -135,11 +136,10 @@ export function cutFrequent(
   return f;
 }
 
-/** The TOP most frequent of `size` counted values, most first (ties by text), with their counts. */
-export function topValues(
+/** The `size` counted values with their counts, most first (ties by text). */
+export function rankedValues(
   size: number, counts: ArrayLike<number>, values: readonly string[],
 ): { value: string; count: number }[] {
   return Array.from({ length: size }, (_, i) => ({ value: values[i]!, count: counts[i]! }))
-    .sort((x, y) => y.count - x.count || (x.value < y.value ? -1 : x.value > y.value ? 1 : 0))
-    .slice(0, TOP);
+    .sort((x, y) => y.count - x.count || (x.value < y.value ? -1 : x.value > y.value ? 1 : 0));
 }
