@@ -1,9 +1,10 @@
 import {
-  arrayOf, booleanSchema, constSchema, countSchema, memberOf, nullable, numberSchema, objectOf, stringSchema,
+  arrayOf, booleanSchema, countSchema, memberOf, nullable, numberSchema, objectOf, stringSchema,
   tupleOf, type DataSchema,
 } from '../../contract/data-schema.js';
 import { outcomeSchema } from '../../contract/outcome-schema.js';
 import { DELIMITER_NAMES } from '../csv-delimiter.js';
+import { Compression } from './compression.js';
 import { ColumnType } from './map/column-type.js';
 import { Stat } from './stats-pick.js';
 
@@ -101,7 +102,7 @@ const fileCitationSchema = objectOf({
     bytes: tupleOf([countSchema(), countSchema()], 'Byte range read: [first, end)'),
     lines: tupleOf([countSchema(), countSchema()], 'First and last line read'),
   },
-  optional: { compression: constSchema('gzip', 'The file was gzip-compressed') },
+  optional: { compression: memberOf(Compression, 'How the file was compressed') },
 });
 
 /** `stint analyze`'s data: an outcome with one established answer per file analyzed. */

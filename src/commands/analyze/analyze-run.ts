@@ -12,6 +12,7 @@ import {
   LINE_SAMPLE_LIMIT, mergeTableStats, newTableStats, summarizeColumn, type TableStats,
 } from './map/column-stats.js';
 import { TOP } from './map/stats/frequent-values.js';
+import { Compression } from './compression.js';
 import { isGzipFile, readCsvHeader, type CsvHeader } from '../csv-header.js';
 import { DELIMITER_NAMES, DELIMITER_VALUES, parseDelimiter } from '../csv-delimiter.js';
 import { StintError } from '../../contract/stint-error.js';
@@ -153,7 +154,7 @@ function establishedOf(input: ReadableFile, fold: FileFold, watermark: Watermark
           .map((k) => pickStats(summarizeColumn(header.names[k]!, stats.columns[k]!, shown.top), shown.stats)),
       },
       cite: {
-        ...(fold.gzip ? { compression: 'gzip' } : {}),
+        ...(fold.gzip ? { compression: Compression.Gzip } : {}),
         path: input.path,
         size: input.size,
         mtime: new Date(input.mtimeMs).toISOString(),

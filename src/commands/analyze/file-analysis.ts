@@ -1,5 +1,6 @@
 import type { ColumnSummary } from './map/column-stats.js';
 import type { Stat } from './stats-pick.js';
+import type { Compression } from './compression.js';
 
 /** What `stint analyze` establishes for one file. */
 export interface FileAnalysis {
@@ -13,7 +14,7 @@ export interface FileAnalysis {
 
 export type FileCitation = {
   /** `gzip` for a compressed file (its size and bytes are the compressed file's; lines are decompressed lines). */
-  readonly compression?: 'gzip';
+  readonly compression?: Compression;
   readonly path: string;
   readonly size: number;
   readonly mtime: string;

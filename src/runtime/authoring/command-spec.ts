@@ -1,6 +1,7 @@
 import type { Envelope, ErrorDetail, WarningDetail } from '../../contract/envelope.js';
 import type { ExitCode, ExitCodeEntry } from '../../contract/exit-code.js';
 import type { DangerLevel } from '../../contract/vocabulary/danger-level.js';
+import type { MonotonicReading } from './monotonic-clock.js';
 import type { Pace } from './pace.js';
 import type { ProgressUnit } from '../../contract/vocabulary/progress-unit.js';
 import type { Progress } from '../../contract/incomplete.js';
@@ -202,6 +203,8 @@ export interface CommandContext {
   now(): number;
   /** Resolves `ms` from now on the same clock (a poll's pause). */
   sleep(ms: number): Promise<void>;
+  /** A clock no wall-clock step moves (NTP, a resumed VM): what a job's liveness is judged on; injected too. */
+  monotonic(): MonotonicReading;
   /** The item stream of a command that declares `streaming`; undefined otherwise (and under --no-stream). */
   readonly stream: StreamOut | undefined;
   /**

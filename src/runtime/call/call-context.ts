@@ -70,6 +70,7 @@ export function createCallContext(parts: CallContextParts): CallContext {
     stopCause: parts.stopCause,
     now: () => host.now(),
     sleep: (ms) => host.sleep(ms),
+    monotonic: () => host.monotonic(),
     stream: parts.stream,
     onSignal(handler) {
       const offs = (['SIGINT', 'SIGTERM'] as const).map((signal) => host.onSignal(signal, () => handler(signal)));

@@ -8,6 +8,10 @@ import { jobRows } from '../../../src/program/builtins/job/job-walk.js';
 import { JobState } from '../../../src/contract/vocabulary/job-state.js';
 import type { JobRecord } from '../../../src/runtime/jobs/job-record.js';
 import { tempWorld } from '../../helpers/temp-world.js';
+import { systemMonotonic } from '../../../src/runtime/authoring/monotonic-clock.js';
+
+/** A listing's look at `now` on the wall clock (the machine's monotonic clock beside it). */
+const at = (now: number) => ({ now, reading: systemMonotonic() });
 
 /** These stores hold no record a listing refuses. */
 const none = () => undefined;
@@ -33,7 +37,7 @@ test('a taken job leaves every listing at once; a second take of it says it was 
   assert.equal(pruned.take(store.dir('analyze-00000001'), 'analyze-00000001'), true);
   assert.equal(pruned.take(store.dir('analyze-00000001'), 'analyze-00000001'), false);
   assert.deepEqual(store.list().sort(), ['analyze-00000000', 'analyze-00000002']);
-  assert.deepEqual(jobRows(store, 2_000, none).map((row) => row.id), ['analyze-00000000', 'analyze-00000002']);
+  assert.deepEqual(jobRows(store, at(2_000), none).map((row) => row.id), ['analyze-00000000', 'analyze-00000002']);
 });
 
 test('deleting runs for its time slice on the given clock, at least one folder a call, until none is left', () => {
@@ -55,7 +59,7 @@ test('the listing leaves out jobs past their retention without waiting for a swe
   const store = storeOfDone('retention', 4, t0);
   const now = t0 + 2 + JOB_RETENTION_MS;
   // Ended at t0, t0+1 (more than the retention ago), t0+2 (exactly), t0+3.
-  assert.deepEqual(jobRows(store, now, none).map((row) => row.id), ['analyze-00000002', 'analyze-00000003']);
+  assert.deepEqual(jobRows(store, at(now), none).map((row) => row.id), ['analyze-00000002', 'analyze-00000003']);
   assert.ok(existsSync(store.dir('analyze-00000000')), 'left for the sweep to remove');
   store.sweep(() => now);
   assert.deepEqual(store.list().sort(), ['analyze-00000002', 'analyze-00000003']);

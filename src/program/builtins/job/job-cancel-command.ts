@@ -5,7 +5,6 @@ import { SideEffects } from '../../../contract/vocabulary/side-effects.js';
 import type { CommandContext, CommandResult, CommandSpec } from '../../../runtime/authoring/command-spec.js';
 import { DRY_RUN_FLAG } from '../../../runtime/authoring/framework-flags.js';
 import { isJobId } from '../../../runtime/jobs/job-id.js';
-import { systemMonotonic } from '../../../runtime/authoring/monotonic-clock.js';
 import { cancelIdleJob, cancelPausedJob, settleJob } from '../../../runtime/jobs/job-outcomes.js';
 import type { JobRecord } from '../../../runtime/jobs/job-record.js';
 import type { JobStore } from '../../../runtime/jobs/job-store.js';
@@ -34,7 +33,7 @@ const answer = (id: string, state: JobState, cancelled: boolean): CommandResult 
 /** Ends the job (or finds it ended) and answers with its state; 14 while it has not reached a safe point. */
 async function cancelJob(deps: JobCommandDeps, ctx: CommandContext, store: JobStore, job: JobRecord, flag: unknown) {
   const now = ctx.now();
-  const { status } = settleJob(store, job, { look: { now, reading: systemMonotonic() } });
+  const { status } = settleJob(store, job, { look: { now, reading: ctx.monotonic() } });
   if (status && isTerminal(status.state)) {
     const abandoned = endedUnfinished(status.state);
     if (abandoned) cancelIdleJob(store, job, now);

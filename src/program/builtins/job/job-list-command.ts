@@ -9,7 +9,7 @@ import { SideEffects } from '../../../contract/vocabulary/side-effects.js';
 import type { CommandResult, CommandSpec } from '../../../runtime/authoring/command-spec.js';
 import { STATE_FOLDER_EXIT_CODES, type JobCommandDeps } from './job-command-parts.js';
 import type { JobView } from './job-view.js';
-import { jobRows, refusals, viewsOfRows, type JobRow } from './job-walk.js';
+import { jobRows, lookOf, refusals, viewsOfRows, type JobRow } from './job-walk.js';
 import { JOB_LIST_SCHEMA } from './job-schemas.js';
 
 export const DEFAULT_LIMIT = 100;
@@ -62,10 +62,10 @@ export function jobListCommand({ storeOf }: JobCommandDeps): CommandSpec {
       store.sweepWhenDue(() => ctx.now());
       const state = flags['state'] as JobState | undefined;
       const { refused, warnings } = refusals();
-      const matching = jobRows(store, ctx.now(), refused).filter((row) => state === undefined || row.state === state);
+      const matching = jobRows(store, lookOf(ctx), refused).filter((row) => state === undefined || row.state === state);
       const rest = matching.filter((row) => row.position > after);
       const rows = rest.slice(0, flags['limit'] as number);
-      const page = viewsOfRows(store, rows, ctx.now(), refused);
+      const page = viewsOfRows(store, rows, lookOf(ctx), refused);
       const hasMore = rest.length > rows.length;
       const pagination = {
         total: matching.length,

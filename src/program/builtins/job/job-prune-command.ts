@@ -9,7 +9,7 @@ import { DELETE_SLICE_MS, PrunedJobs } from '../../../runtime/jobs/pruned-jobs.j
 import { STATE_FOLDER_EXIT_CODES, type JobCommandDeps } from './job-command-parts.js';
 import { DEFAULT_LIMIT } from './job-list-command.js';
 import type { JobView } from './job-view.js';
-import { jobRows, refusals, viewsOfRows, type JobRow, type Refused } from './job-walk.js';
+import { jobRows, lookOf, refusals, viewsOfRows, type JobRow, type Refused, type WalkLook } from './job-walk.js';
 import { KeyedAnswers } from './keyed-answers.js';
 import { PruneEffect } from './prune-effect.js';
 import { JOB_PRUNE_SCHEMA } from './job-schemas.js';
@@ -23,9 +23,10 @@ import { JOB_PRUNE_SCHEMA } from './job-schemas.js';
 export const PRUNE_SHOWN = DEFAULT_LIMIT;
 
 /** The jobs that ended (judged now) at least `olderThanMs` ago, oldest first; running and paused ones never. */
-function endedJobs(store: JobStore, now: number, olderThanMs: number, refused: Refused): JobRow[] {
+function endedJobs(store: JobStore, look: WalkLook, olderThanMs: number, refused: Refused): JobRow[] {
   // An ended job's status was last written when it ended.
-  return jobRows(store, now, refused).filter((row) => isTerminal(row.state) && now - row.updatedAt >= olderThanMs);
+  const old = (row: JobRow) => isTerminal(row.state) && look.now - row.updatedAt >= olderThanMs;
+  return jobRows(store, look, refused).filter(old);
 }
 
 /** Takes the jobs out of the state folder (those another call took first are not counted), then deletes for a slice. */
@@ -85,9 +86,9 @@ export function jobPruneCommand({ storeOf }: JobCommandDeps): CommandSpec {
       const earlier = dryRun ? 'go' : answers.earlier(options, `older-than ${olderThan}`);
       if (earlier !== 'go') return earlier;
       const { refused, warnings } = refusals();
-      const ended = endedJobs(store, ctx.now(), olderThan, refused);
+      const ended = endedJobs(store, lookOf(ctx), olderThan, refused);
       // Read before the folders move away.
-      const shown = viewsOfRows(store, ended.slice(0, PRUNE_SHOWN), ctx.now(), refused);
+      const shown = viewsOfRows(store, ended.slice(0, PRUNE_SHOWN), lookOf(ctx), refused);
       const jobs = dryRun ? ended : removeJobs(store, ended, () => ctx.now());
       const effect = dryRun ? PruneEffect.WouldRemove : PruneEffect.Removed;
       const data = { effect, ...summaryOf(jobs, shown) };

@@ -6,7 +6,8 @@ import { WarningCode } from '../../../contract/warning-code.js';
 import type { JobRecord } from '../../../runtime/jobs/job-record.js';
 import { EndedIndex, type EndedEntry } from '../../../runtime/jobs/ended-index.js';
 import { settleJob } from '../../../runtime/jobs/job-outcomes.js';
-import { systemMonotonic } from '../../../runtime/authoring/monotonic-clock.js';
+import type { CommandContext } from '../../../runtime/authoring/command-spec.js';
+import type { MonotonicReading } from '../../../runtime/authoring/monotonic-clock.js';
 import { isExpired, type JobStore } from '../../../runtime/jobs/job-store.js';
 import { viewOf, type JobView } from './job-view.js';
 
@@ -61,10 +62,19 @@ export function refusals(): { refused: Refused; warnings: () => WarningDetail[] 
   };
 }
 
+/** When a listing looks: now on the wall clock (ages, retention) and on the monotonic one (liveness). */
+export interface WalkLook {
+  readonly now: number;
+  readonly reading: MonotonicReading;
+}
+
+export const lookOf = (ctx: Pick<CommandContext, 'now' | 'monotonic'>): WalkLook =>
+  ({ now: ctx.now(), reading: ctx.monotonic() });
+
 /** Reads and judges a job the index does not know (a job found stalled or lost is ended so). */
-function judged(store: JobStore, id: string, now: number, refused: Refused): EndedEntry | undefined {
+function judged(store: JobStore, id: string, look: WalkLook, refused: Refused): EndedEntry | undefined {
   const job = trusted(store, id, refused);
-  const status = job && settleJob(store, job, { look: { now, reading: systemMonotonic() } }).status;
+  const status = job && settleJob(store, job, { look }).status;
   if (!job || !status) return undefined;
   const { state, updatedAt, endedAt } = status;
   return { id, createdAt: job.createdAt, state, updatedAt, ...(endedAt !== undefined ? { endedAt } : {}) };
@@ -75,13 +85,14 @@ function judged(store: JobStore, id: string, now: number, refused: Refused): End
  * ended jobs, the others (and ended ones it does not know yet) from their
  * files, judged. Jobs past their retention are left out (the next sweep removes them).
  */
-export function jobRows(store: JobStore, now: number, refused: Refused): JobRow[] {
+export function jobRows(store: JobStore, look: WalkLook, refused: Refused): JobRow[] {
+  const { now } = look;
   const index = new EndedIndex(store.root);
   const known = index.read();
   const learned: EndedEntry[] = [];
   const kept: EndedEntry[] = [];
   for (const id of store.names()) {
-    const entry = known.get(id) ?? judged(store, id, now, refused);
+    const entry = known.get(id) ?? judged(store, id, look, refused);
     if (!entry) continue;
     if (!known.has(id) && settled(entry, now)) learned.push(entry);
     if (!isExpired(entry, now)) kept.push(entry);
@@ -93,11 +104,11 @@ export function jobRows(store: JobStore, now: number, refused: Refused): JobRow[
 }
 
 /** The whole view of a row, from its job's files; undefined when they went meanwhile. */
-export function viewOfRow(store: JobStore, row: JobRow, now: number, refused: Refused): JobView | undefined {
+export function viewOfRow(store: JobStore, row: JobRow, look: WalkLook, refused: Refused): JobView | undefined {
   const job = trusted(store, row.id, refused);
-  const status = job && settleJob(store, job, { look: { now, reading: systemMonotonic() } }).status;
-  return job && status ? viewOf(job, status, now) : undefined;
+  const status = job && settleJob(store, job, { look }).status;
+  return job && status ? viewOf(job, status, look.now) : undefined;
 }
 
-export const viewsOfRows = (store: JobStore, rows: readonly JobRow[], now: number, refused: Refused): JobView[] =>
-  rows.flatMap((row) => viewOfRow(store, row, now, refused) ?? []);
+export const viewsOfRows = (store: JobStore, rows: readonly JobRow[], look: WalkLook, refused: Refused): JobView[] =>
+  rows.flatMap((row) => viewOfRow(store, row, look, refused) ?? []);
