@@ -133,6 +133,11 @@ export async function foldFiles<P, S, R>(
   const restored = await ctx.restore<FilesCheckpoint<S, R>>(fingerprint);
   let saved: FilesCheckpoint<S, R> = restored?.state ?? { index: 0, results: [] };
   const progress = progressOver(inputs);
+  // A fresh run says its total before its first safe point: an answer given before any chunk ends still does.
+  if (!restored && !progressOf) {
+    const start = progress(0, 0);
+    ctx.progress(start.done, start.total, start.unit);
+  }
   const paths = (from: number) => inputs.slice(from).map((input) => input.path);
   let opened: { readonly pool: ChunkPool; readonly owned: boolean } | undefined;
   const poolOf = async () => (opened ??= await choosePool(work, ctx)).pool;
