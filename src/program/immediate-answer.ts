@@ -4,7 +4,6 @@ import { OutputFormat } from '../contract/vocabulary/output-format.js';
 import { ArgProblem } from '../contract/vocabulary/arg-problem.js';
 import { commandHelp, groupHelp, type ProgramIdentity } from '../runtime/cli/help-text.js';
 import type { Host } from '../runtime/authoring/host.js';
-import { wrapText } from '../runtime/cli/wrap-text.js';
 import type { ParsedCall } from '../runtime/cli/parse-argv.js';
 import type { Resolution } from './resolution.js';
 
@@ -36,14 +35,13 @@ export function immediateAnswer(
   if (parsed.globals.help && !unknownCommand) {
     const help = command ? commandHelp(identity, command) : groupHelp(identity, parsed.node);
     // Wrapped to the terminal it is shown on (stderr beside a JSON answer); as written when piped.
-    const width = format === OutputFormat.Json ? host.stderrColumns?.() : host.stdoutColumns?.();
-    const text = width ? wrapText(help, width - 1) : help;
-    if (format === OutputFormat.Json) host.writeStderr(text);
+    const toStderr = format === OutputFormat.Json;
+    const width = toStderr ? host.stderrColumns?.() : host.stdoutColumns?.();
     const helpMeta = { ...meta, help: true, schema_ref: `${identity.name} manifest` };
     return {
       kind: 'answer',
       envelope: buildEnvelope({ exitCode: ExitCode.SUCCESS, durationMs: elapsed(), meta: helpMeta }),
-      text,
+      help: { text: help, width, toStderr },
     };
   }
   return undefined;

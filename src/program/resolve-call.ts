@@ -8,7 +8,6 @@ import { resolveBudget, resolveTimeout } from '../runtime/authoring/budget.js';
 import type { FrameworkOptions } from '../runtime/authoring/command-spec.js';
 import { FrameworkFlag, QUEUE_ENV } from '../runtime/authoring/framework-flags.js';
 import { groupHelp } from '../runtime/cli/help-text.js';
-import { wrapText } from '../runtime/cli/wrap-text.js';
 import type { Host } from '../runtime/authoring/host.js';
 import type { ProgramContext } from '../runtime/call/invocation.js';
 import { parseArgv } from '../runtime/cli/parse-argv.js';
@@ -66,11 +65,10 @@ export function resolveCall(
     }
   }
   if (errors.length > 0 || !command) {
-    if (!command && format === OutputFormat.Text) {
-      const width = host.stderrColumns?.();
-      const help = groupHelp(identity, parsed.node);
-      host.writeStderr(width ? wrapText(help, width - 1) : help);
-    }
+    // A group's help goes to stderr before its argument error, for a person reading text.
+    const help = !command && format === OutputFormat.Text
+      ? { help: { text: groupHelp(identity, parsed.node), width: host.stderrColumns?.(), toStderr: true } }
+      : {};
     const limits = {
       ...(options.budgetMs !== undefined ? { budget_ms: options.budgetMs } : {}),
       ...(options.timeoutMs !== undefined ? { timeout_ms: options.timeoutMs } : {}),
@@ -79,6 +77,7 @@ export function resolveCall(
     return {
       kind: 'answer',
       envelope: buildEnvelope({ exitCode: ExitCode.ARG_ERROR, durationMs: elapsed(), error: argError(errors), meta }),
+      ...help,
     };
   }
   return { kind: 'run', inv: invocationOf(program, host, respond, parsed, command, options, started, stdin) };

@@ -15,6 +15,7 @@ import { runStreaming, streamsItems } from '../runtime/call/stream-call.js';
 import { confirmCall } from '../runtime/call/confirmation.js';
 import { earlierAnswer, forgetAnswer } from '../runtime/call/keyed-replay.js';
 import { resolveCall } from './resolve-call.js';
+import { helpText } from './resolution.js';
 import { type Answered, runDirect } from './run-direct.js';
 
 export async function runCall(program: ProgramContext, host: Host): Promise<ProcessExitCode> {
@@ -39,11 +40,15 @@ export async function runCall(program: ProgramContext, host: Host): Promise<Proc
     resolution = resolveCall(program, host, respond, format, spool);
   }
   if (resolution.kind === 'answer') {
-    if (format === OutputFormat.Text && resolution.text !== undefined && resolution.envelope.ok) {
-      await answerHost.writeStdout(resolution.text);
+    const { help, envelope } = resolution;
+    const shown = help ? await helpText(help) : undefined;
+    if (help?.toStderr) host.writeStderr(shown!);
+    const text = help?.toStderr ? undefined : shown ?? resolution.text;
+    if (format === OutputFormat.Text && text !== undefined && envelope.ok) {
+      await answerHost.writeStdout(text);
       return ExitCode.SUCCESS;
     }
-    return respond(resolution.envelope);
+    return respond(envelope);
   }
   const { spec } = resolution.inv.command;
   const view = { width: answerHost.stdoutColumns?.() };
