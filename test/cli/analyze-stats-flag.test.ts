@@ -113,6 +113,16 @@ describe('stint analyze --top', () => {
     assert.deepEqual(max.columns[0]!['top_values'], frequencies(few).slice(0, 64));
   });
 
+  test('--format text with --top 0 has no column for most frequent values; --top 1 shows one a column', async () => {
+    const none = await runCli(['analyze', file, '--top', '0', '--format', 'text'], { env: home('top-text-0') });
+    assert.equal(none.code, 0, none.stderr);
+    assert.match(none.stdout, /distinct/);
+    assert.doesNotMatch(none.stdout, /most frequent/);
+    const one = await runCli(['analyze', file, '--top', '1', '--format', 'text'], { env: home('top-text-1') });
+    assert.match(one.stdout, /most frequent \(count\)/);
+    assert.match(one.stdout, new RegExp(`${frequencies(few)[0]!.value} \\(${frequencies(few)[0]!.count}\\)`));
+  });
+
   for (const given of ['65', '-1', 'five', '2.5']) {
     test(`--top ${given}: ARG_ERROR, exit 2, before any work`, async () => {
       const { run, envelope } = await runJson(['analyze', file, '--top', given], { env: home(`top-${given}`) });

@@ -69,13 +69,16 @@ function tablesOf(columns: readonly ColumnSummary[], width: number | undefined):
   const body = columns.map((c) =>
     [c.name, c.type, c.count, c.nulls, exactCell(c.min, c.min_exact), exactCell(c.max, c.max_exact), c.mean].map(cell));
   if (!columns.some(hasSpread)) return indented(renderTable(COLUMNS, body, width));
-  const spread = columns.map(spreadRow);
-  if (width !== undefined && !(tableFits(COLUMNS, body, width) && tableFits(SPREAD, spread, width))) {
+  // `--top 0` lists no value: then the table has no column for them.
+  const topShown = columns.some((c) => (c.top_values?.length ?? 0) > 0 || c.top_values_below_error);
+  const spreadColumns = topShown ? SPREAD : SPREAD.slice(0, -1);
+  const spread = columns.map((c) => spreadRow(c).slice(0, spreadColumns.length));
+  if (width !== undefined && !(tableFits(COLUMNS, body, width) && tableFits(spreadColumns, spread, width))) {
     const all = body.map((row, k) => [...row, ...spread[k]!.slice(1)]);
     // Wider than either, so it too is shown a record at a time.
-    return indented(renderTable([...COLUMNS, ...SPREAD.slice(1)], all, width));
+    return indented(renderTable([...COLUMNS, ...spreadColumns.slice(1)], all, width));
   }
-  return [...indented(renderTable(COLUMNS, body, width)), '', ...indented(renderTable(SPREAD, spread, width))];
+  return [...indented(renderTable(COLUMNS, body, width)), '', ...indented(renderTable(spreadColumns, spread, width))];
 }
 
 /** `--format text`: a table per file (fitted to a terminal's `width`), then what could not be analyzed. */
