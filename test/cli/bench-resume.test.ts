@@ -2,6 +2,7 @@
 // on the library (the guide's wc example); the shape and consistency of the result, never a speed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runJson } from '../helpers/run-cli.js';
 import { REPO_ROOT, STINT_BIN, fixturePath } from '../helpers/paths.js';
@@ -43,8 +44,26 @@ test('bench resume --state-dir -- a program built on stint: each offset\'s conti
   for (const offset of resume.offsets) assert.equal(new Set(offset.reached).size, 1, 'one checkpoint an offset');
 });
 
+test('bench resume --state-dir takes back a stop that overshot to the end and asks for it earlier', async () => {
+  const counter = join(REPO_ROOT, 'build', 'test', 'helpers', 'overshooting-counter.js');
+  const state = world.path('counter-state');
+  const tally = world.path('counter-tally');
+  // With one sample, the second run that starts past 40 % is the seek to 90 %: it ignores SIGINT and ends.
+  const measured = [process.execPath, counter, state, tally, '2'];
+  const args = ['bench', 'resume', '--samples', '1', '--state-dir', state, '--format', 'json', '--', ...measured];
+  const { envelope } = await runJson(args, { killAfterMs: GUARD_MS });
+  assert.equal(envelope.ok, true, JSON.stringify(envelope.error));
+  const runsPast = 'past 40 %: the continuation at 50 %, the seek that overshot, its retry, and one continuation';
+  assert.equal(readFileSync(tally, 'utf8'), '4', runsPast);
+  const resume = envelope.data as unknown as Resume;
+  assertConsistent(resume);
+  assertOffsets(resume);
+  assert.ok(resume.offsets[2]!.reached[0]! < 1, 'the continuation at 90 % started before the end');
+});
+
 test('bench resume refuses a command that fails, or that ends before it can be stopped', async () => {
-  const failing = await runJson(['bench', 'resume', '--', process.execPath, STINT_BIN, 'analyze', world.path('no.csv')]);
+  const missing = world.path('no.csv');
+  const failing = await runJson(['bench', 'resume', '--', process.execPath, STINT_BIN, 'analyze', missing]);
   assert.equal(failing.envelope.error?.code, 'BENCH_TARGET_FAILED');
   assert.equal(failing.envelope.meta.exit_code, 4);
   const small = fixturePath('csv', 'cities.csv');

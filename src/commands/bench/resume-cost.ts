@@ -161,12 +161,17 @@ interface Start {
 /** Seeks tried at one offset when a stop overshot so far that no continuation had work left to show. */
 const SEEK_TRIES = 3;
 
-async function seekAndContinue(target: Target, fraction: number, options: ResumeOptions, at: Start) {
+/** A seek whose stop overshot to the end, when the caller can take it back: nothing was measured. */
+const OVERSHOT = undefined;
+
+async function seekAndContinue(target: Target, fraction: number, options: ResumeOptions, at: Start & Retry) {
   const percent = Math.round(fraction * 100);
   const aim = Math.max(0, fraction - at.lead);
   const stop: StopPolicy = { kind: 'past', fraction: aim };
-  const seek = requirePaused(target, await watchRun(target, stop, at.fresh), `${percent} %`);
+  const run = await watchRun(target, stop, at.fresh);
   options.step();
+  if (at.canRetry && reachedEnd(run)) return OVERSHOT;
+  const seek = requirePaused(target, run, `${percent} %`);
   const snapshot = options.stateDir ? snapshotOf(options.stateDir, String(percent)) : undefined;
   try {
     const continued = await continuations(target, options.samples, options.step, snapshot);
@@ -178,19 +183,34 @@ async function seekAndContinue(target: Target, fraction: number, options: Resume
   }
 }
 
+/** Whether a seek that overshot may be taken back (the state folder as it was before it is kept). */
+interface Retry {
+  readonly canRetry: boolean;
+}
+
+/** A step that counts at most `cap` times: however many seeks an offset takes, it counts as one and its samples. */
+function cappedStep(step: () => void, cap: number): () => void {
+  let counted = 0;
+  return () => {
+    if (counted++ < cap) step();
+  };
+}
+
 /**
- * With the state folder known, a stop that overshot to the end (a busy machine) is taken back: the folder as it
- * was before the seek is put back and the stop asked for earlier. Retries count no steps: the total stays true.
+ * With the state folder known, a stop that overshot (a busy machine) is taken back: to the end in the seek itself,
+ * or so near it that no continuation had work left to show. The folder as it was before the seek is put back and
+ * the stop asked for earlier.
  */
 async function seekWithRetries(target: Target, fraction: number, options: ResumeOptions, at: Start) {
   const before = options.stateDir && !at.fresh ? snapshotOf(options.stateDir, 'seek') : undefined;
+  const counted = { ...options, step: cappedStep(options.step, 1 + options.samples) };
   try {
     let lead = at.lead;
     for (let tried = 1; ; tried++) {
-      const counted = tried === 1 ? options : { ...options, step: () => {} };
-      const measured = await seekAndContinue(target, fraction, counted, { ...at, lead });
-      if (measured.continued.times.length > 0 || !before || tried === SEEK_TRIES) return measured;
-      before.restore();
+      const canRetry = before !== undefined && tried < SEEK_TRIES;
+      const measured = await seekAndContinue(target, fraction, counted, { ...at, lead, canRetry });
+      if (measured && (measured.continued.times.length > 0 || !canRetry)) return measured;
+      before!.restore();
       lead = Math.min(fraction, 2 * lead + MAX_LEAD);
     }
   } finally {
