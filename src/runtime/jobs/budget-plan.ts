@@ -77,9 +77,13 @@ export class BudgetPlan implements Pace {
     return this.deadline - this.answerMs - this.commitMs;
   }
 
-  /** The hard stop: half the answer's reserve before the deadline, for an answer that closes nothing. */
+  /**
+   * The hard stop, the answer's whole reserve before the deadline. The answer itself closes nothing, but its
+   * timer fires only once the main thread is free: a checkpoint being packed or a merge (tens of ms on a busy
+   * machine) delays it, and the reserve absorbs that.
+   */
   forceAt(): number {
-    return this.deadline - Math.floor(this.answerMs / 2);
+    return this.deadline - this.answerMs;
   }
 
   /** Whether, at a safe point reached now, going on to the next one would answer past the budget. */

@@ -59,7 +59,7 @@ async function work(run: ReturnType<typeof call>, pieceMs: number, commitMs: num
 test('before any safe point: the stop is asked for a fifth of the budget early and forced just before it', async () => {
   const run = call(1_000);
   await run.advance(2_000);
-  assert.deepEqual(run.seen, { requestedAt: 700, forcedAt: 950 });
+  assert.deepEqual(run.seen, { requestedAt: 700, forcedAt: 900 });
   run.sources.close();
 });
 
@@ -113,8 +113,8 @@ test('a handler whose next safe point does not come (its chunk held): hurried on
   await run.advance(10);
   run.sources.pace!.committed(10);
   await run.advance(2_000);
-  // Answer reserve 100, commit 10, piece 100: asked at 790, hurried at 890, forced at 950.
-  assert.deepEqual(run.seen, { requestedAt: 790, hurriedAt: 890, forcedAt: 950 });
+  // Answer reserve 100, commit 10, piece 100: asked at 790, hurried at 890, forced at 900.
+  assert.deepEqual(run.seen, { requestedAt: 790, hurriedAt: 890, forcedAt: 900 });
   run.sources.close();
 });
 
@@ -123,7 +123,7 @@ test('before the first safe point the budget is not hurried: the hard stop answe
     const run = call(1_000);
     await run.advance(2_000);
     assert.equal(run.seen.hurriedAt, undefined);
-    assert.equal(run.seen.forcedAt, 950);
+    assert.equal(run.seen.forcedAt, 900);
     run.sources.close();
   });
 
