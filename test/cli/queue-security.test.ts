@@ -69,10 +69,16 @@ async function local(): Promise<unknown> {
 
 /** Redis holds no chunk job and no live key (a killed coordinator's are swept once its live key expired). */
 async function queueClean(url: string, what: string): Promise<void> {
-  await until(async () => {
-    const left = await queueLeft(url);
-    return left.jobs.length === 0 && left.live.length === 0;
-  }, `${what}: Redis still holds chunk jobs or live keys`);
+  let left: Awaited<ReturnType<typeof queueLeft>> | undefined;
+  try {
+    await until(async () => {
+      left = await queueLeft(url);
+      return left.jobs.length === 0 && left.live.length === 0;
+    }, `${what}: Redis still holds chunk jobs or live keys`);
+  } catch (error) {
+    // Which jobs, in which of the queue's lists: the first thing to know of a run that left some.
+    throw new Error(`${(error as Error).message}: ${JSON.stringify(left)}`);
+  }
 }
 
 const connectionOf = (url: string) => {
