@@ -107,7 +107,9 @@ describe('job cancel asks first', () => {
     const env = freshHome();
     for (const job of [await runningJob(env, 2000), await pausedJob(env, 'x y')]) {
       assert.match(job.cancel_command, / --yes$/);
-      const run = await runShell(job.cancel_command, env);
+      // The default budget, not the agent's 300 ms: a job just handed off may still be starting its supervisor,
+      // and a cancel that outlasts its budget answers 14 (still running), as it should.
+      const run = await runShell(job.cancel_command, { ...env, AGENT_CALL_BUDGET_MS: undefined });
       assert.equal(run.code, 0, run.stdout + run.stderr);
       const answer = JSON.parse(run.stdout) as { data: { state: string; effect: string }; meta: Record<string, unknown> };
       assert.equal(answer.data.state, 'cancelled');

@@ -59,6 +59,17 @@ function spreadRow(c: ColumnSummary): string[] {
 const hasSpread = (c: ColumnSummary): boolean =>
   [c.distinct, c.stddev, c.q50, c.top_values].some((value) => value !== undefined);
 
+const NULL_SHARE: TableColumn = { header: 'null %', align: 'right' };
+const NULLS_AT = COLUMNS.findIndex((column) => column.header === 'nulls') + 1;
+
+/** Without the spread table, the null % (which it shows) goes beside the nulls, when the answer has it. */
+function withNullShare(columns: readonly ColumnSummary[], body: string[][]): [TableColumn[], string[][]] {
+  if (!columns.some((c) => c.null_percentage !== undefined)) return [[...COLUMNS], body];
+  const share = columns.map((c) => spreadRow(c)[1]!);
+  const rows = body.map((row, k) => [...row.slice(0, NULLS_AT), share[k]!, ...row.slice(NULLS_AT)]);
+  return [[...COLUMNS.slice(0, NULLS_AT), NULL_SHARE, ...COLUMNS.slice(NULLS_AT)], rows];
+}
+
 const indented = (table: string) => table.trimEnd().split('\n').map((line) => `  ${line}`);
 
 /**
@@ -68,7 +79,7 @@ const indented = (table: string) => table.trimEnd().split('\n').map((line) => ` 
 function tablesOf(columns: readonly ColumnSummary[], width: number | undefined): string[] {
   const body = columns.map((c) =>
     [c.name, c.type, c.count, c.nulls, exactCell(c.min, c.min_exact), exactCell(c.max, c.max_exact), c.mean].map(cell));
-  if (!columns.some(hasSpread)) return indented(renderTable(COLUMNS, body, width));
+  if (!columns.some(hasSpread)) return indented(renderTable(...withNullShare(columns, body), width));
   // `--top 0` lists no value: then the table has no column for them.
   const topShown = columns.some((c) => (c.top_values?.length ?? 0) > 0 || c.top_values_below_error);
   const spreadColumns = topShown ? SPREAD : SPREAD.slice(0, -1);
