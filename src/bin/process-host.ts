@@ -1,24 +1,11 @@
-import { accessSync, constants, realpathSync } from 'node:fs';
-import { basename, delimiter, isAbsolute, join, resolve } from 'node:path';
+import { realpathSync } from 'node:fs';
+import { basename, isAbsolute, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isatty } from 'node:tty';
 import type { Host } from '../runtime/authoring/host.js';
 import { systemMonotonic } from '../runtime/authoring/monotonic-clock.js';
+import { realFileOf, realOr } from '../runtime/cli/path-lookup.js';
 import { installSignalRouter, markAnswered, onSignal } from './signal-router.js';
-
-/** The real file a bare name finds on PATH, skipping folders `skip` rules out. */
-function onPath(name: string, env: NodeJS.ProcessEnv, skip: (dir: string) => boolean): string | undefined {
-  for (const dir of (env['PATH'] ?? '').split(delimiter)) {
-    if (!dir || skip(dir)) continue;
-    try {
-      accessSync(join(dir, name), constants.X_OK);
-      return realpathSync(join(dir, name));
-    } catch {
-      // not in this folder
-    }
-  }
-  return undefined;
-}
 
 /**
  * How a shell in this working directory can run this program again, with this same Node: the bare name when
@@ -38,17 +25,9 @@ export function programInvocation(scriptArg: string, env: NodeJS.ProcessEnv, exe
   const underNpm = env['npm_command'] !== undefined || env['npm_lifecycle_event'] !== undefined;
   const skip = (dir: string) => underNpm && /[/\\]node_modules[/\\]\.bin$/.test(dir);
   const name = basename(script);
-  if (onPath(name, env, skip) === real && onPath('node', env, skip) === realOr(execPath)) return [name];
+  if (realFileOf(name, env, skip) === real && realFileOf('node', env, skip) === realOr(execPath)) return [name];
   // The real file, not a link in a cache (npx links the package into its own folder).
   return [execPath, real];
-}
-
-function realOr(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
 }
 
 /** The real process as a Host. */

@@ -1,33 +1,19 @@
-import { accessSync, constants, realpathSync } from 'node:fs';
-import { basename, delimiter, isAbsolute, join } from 'node:path';
+import { realpathSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { ErrorCode } from '../../contract/error-code.js';
 import { StintError } from '../../contract/stint-error.js';
+import { realFileOf } from '../cli/path-lookup.js';
 import type { JobRecord } from './job-record.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
-
-/** The real file a word names: a path as it is, a bare name as PATH finds it (as a shell would). */
-function realFile(word: string, env: Env): string | undefined {
-  const candidates = isAbsolute(word) ? [word] : (env['PATH'] ?? '').split(delimiter).filter(Boolean)
-    .map((dir) => join(dir, word));
-  for (const candidate of candidates) {
-    try {
-      accessSync(candidate, constants.F_OK);
-      return realpathSync(candidate);
-    } catch {
-      // not this one
-    }
-  }
-  return undefined;
-}
 
 /** What a shell runs for the words: [runner, script] as real files (runner absent for one word). */
 function resolved(words: readonly string[], env: Env): readonly (string | undefined)[] | undefined {
   if (words.length === 0 || words.length > 2 || !words.every((word) => typeof word === 'string' && word)) {
     return undefined;
   }
-  const files = words.map((word) => realFile(word, env));
+  const files = words.map((word) => realFileOf(word, env));
   return files.every(Boolean) ? files : undefined;
 }
 
