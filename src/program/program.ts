@@ -14,7 +14,6 @@ import type { ProgramContext } from '../runtime/call/invocation.js';
 import { buildManifest } from '../runtime/cli/manifest.js';
 import { checkListedCodes } from './listed-codes.js';
 import { runCall } from './run-call.js';
-import { superviseJob } from './supervise-job.js';
 
 /** What `createProgram` takes: the program's identity and its commands (each declared with `defineCommand`). */
 export interface ProgramSpec extends ProgramIdentity {
@@ -66,6 +65,7 @@ export function createProgram(spec: ProgramSpec, frameworkCommands: readonly Com
     identity,
     commands,
     main: (host) => runCall(program, host),
-    supervise: (host, jobId) => superviseJob(program, host, jobId),
+    // A supervisor process alone runs a job from its record: no call needs that code.
+    supervise: async (host, jobId) => (await import('./supervise-job.js')).superviseJob(program, host, jobId),
   };
 }
