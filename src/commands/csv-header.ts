@@ -38,22 +38,9 @@ const SAMPLE = 64 * 1024;
 const QUOTE = 0x22;
 const LF = 0x0a;
 const CR = 0x0d;
-const GZIP_MAGIC = [0x1f, 0x8b];
 
 /** The first bytes of an input, decompressed when it is gzip: at least `wanted` of them unless it ends first. */
 type Prefix = (wanted: number) => { readonly bytes: Buffer; readonly eof: boolean };
-
-/** Whether the file starts with gzip's magic bytes. */
-export function isGzipFile(path: string): boolean {
-  const fd = openSync(path, 'r');
-  try {
-    const head = Buffer.alloc(2);
-    const n = readSync(fd, head, 0, 2, 0);
-    return n === 2 && head[0] === GZIP_MAGIC[0] && head[1] === GZIP_MAGIC[1];
-  } finally {
-    closeSync(fd);
-  }
-}
 
 function plainPrefix(fd: number, size: number): Prefix {
   return (wanted) => {

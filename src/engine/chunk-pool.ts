@@ -38,12 +38,20 @@ export async function openWorkerPool(workers = writerWorkerCount()): Promise<Wor
 }
 
 /** The pool a run uses: the one opened ahead (left open), or its own (closed after it). */
-export async function poolFor(
-  work: { readonly pool?: Promise<WorkerPool>; readonly workers?: number; readonly workerYoungGenerationMb?: number },
-): Promise<{ readonly pool: ChunkPool; readonly owned: boolean }> {
+export async function poolFor(work: PoolWork): Promise<{ readonly pool: ChunkPool; readonly owned: boolean }> {
   if (work.pool) return { pool: (await work.pool) as ChunkPool, owned: false };
-  const workers = work.workers ?? defaultWorkerCount();
-  return { pool: await openChunkPool(workers, work.workerYoungGenerationMb), owned: true };
+  // A thread is started for each worker at once: more than the run has chunks would start for nothing.
+  const workers = Math.min(work.workers ?? defaultWorkerCount(), work.chunksAtMost ?? Infinity);
+  return { pool: await openChunkPool(Math.max(1, workers), work.workerYoungGenerationMb), owned: true };
+}
+
+/** What a run says of the pool it wants. */
+export interface PoolWork {
+  readonly pool?: Promise<WorkerPool>;
+  readonly workers?: number;
+  readonly workerYoungGenerationMb?: number;
+  /** How many chunks the run can have at most, when its inputs tell (none is gzip). */
+  readonly chunksAtMost?: number;
 }
 
 /** One worker per core: for folds that are light on the main thread. */

@@ -9,6 +9,7 @@ import { DEFAULT_MAX_RECORD_BYTES, runChunked, type Fold, type Watermark } from 
 import type { Framing } from './worker/framing.js';
 import { fingerprintOf, inputOf, type InputFile } from './input-file.js';
 import { workerFailedError } from './worker-failed.js';
+import { chunkBound } from './chunk-bound.js';
 import { runGunzipped } from './gzip-run.js';
 import type { WireError } from './worker/worker-protocol.js';
 import { checkEngineKnobs } from './work-options.js';
@@ -140,7 +141,10 @@ export async function foldFiles<P, S, R>(
   }
   const paths = (from: number) => inputs.slice(from).map((input) => input.path);
   let opened: { readonly pool: ChunkPool; readonly owned: boolean } | undefined;
-  const poolOf = async () => (opened ??= await choosePool(work, ctx)).pool;
+  const poolOf = async () => {
+    opened ??= await choosePool({ ...work, ...chunkBound(inputs.slice(saved.index), work.chunkSize ?? DEFAULT_CHUNK_SIZE) }, ctx);
+    return opened.pool;
+  };
   try {
     for (let index = saved.index; index < inputs.length; index++) {
       const input = inputs[index]!;
@@ -234,6 +238,7 @@ async function foldFile<P, S>(
 }
 
 const refused = (file: InputFile, error: StintError): FileEnd<never> => ({ kind: 'refused', file, error });
+
 
 /** Progress in bytes over all inputs: the files before `index` whole, then `offset` into it. */
 function progressOver(inputs: readonly InputFile[]): (index: number, offset: number) => Progress {

@@ -13,7 +13,8 @@ import {
 } from './map/column-stats.js';
 import { TOP } from './map/stats/frequent-values.js';
 import { Compression } from './compression.js';
-import { isGzipFile, readCsvHeader, type CsvHeader } from '../csv-header.js';
+import { isGzipFile } from '../../engine/gzip-file.js';
+import { readCsvHeader, type CsvHeader } from '../csv-header.js';
 import { DELIMITER_NAMES, DELIMITER_VALUES, parseDelimiter } from '../csv-delimiter.js';
 import { StintError } from '../../contract/stint-error.js';
 import { columnsWanted, pickColumns } from './column-pick.js';
