@@ -142,7 +142,8 @@ export async function foldFiles<P, S, R>(
   const paths = (from: number) => inputs.slice(from).map((input) => input.path);
   let opened: { readonly pool: ChunkPool; readonly owned: boolean } | undefined;
   const poolOf = async () => {
-    opened ??= await choosePool({ ...work, ...chunkBound(inputs.slice(saved.index), work.chunkSize ?? DEFAULT_CHUNK_SIZE) }, ctx);
+    const bound = chunkBound(inputs.slice(saved.index), work.chunkSize ?? DEFAULT_CHUNK_SIZE);
+    opened ??= await choosePool({ ...work, ...bound }, ctx);
     return opened.pool;
   };
   try {
@@ -238,7 +239,6 @@ async function foldFile<P, S>(
 }
 
 const refused = (file: InputFile, error: StintError): FileEnd<never> => ({ kind: 'refused', file, error });
-
 
 /** Progress in bytes over all inputs: the files before `index` whole, then `offset` into it. */
 function progressOver(inputs: readonly InputFile[]): (index: number, offset: number) => Progress {

@@ -1,21 +1,20 @@
 // A target for `bench resume` whose stop overshoots on purpose, as one on a busy machine does: it counts to
 // TOTAL, shows each step on a heartbeat line, and pauses on SIGINT with a continue_command and a checkpoint in its
-// state folder. The `nth` run that starts past 40 % (a tally outside that folder counts them) takes no notice of
-// SIGINT and counts to the end, so that bench resume must take the stop back and ask for it earlier.
-// Usage: node overshooting-counter.js <state-dir> <tally> <nth> [--budget ..] [--heartbeat-ms ..]
+// state folder. The first SIGINT that comes past 60 % goes unheeded (a marker outside that folder remembers it):
+// only a seek is stopped so far on (to 90 %; a continuation is stopped at its first step), and that seek counts to
+// the end, so that bench resume must take the stop back and ask for it earlier.
+// Usage: node overshooting-counter.js <state-dir> <marker> [--budget ..] [--heartbeat-ms ..]
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const TOTAL = 100;
 const STEP_MS = 15;
-const [stateDir, tally, nth] = process.argv.slice(2) as [string, string, string];
+const [stateDir, marker] = process.argv.slice(2) as [string, string];
+const UNHEEDED_PAST = 60;
 const checkpoint = join(stateDir, 'done');
-const command = `'${process.execPath}' '${process.argv[1]}' '${stateDir}' '${tally}' ${nth}`;
+const command = `'${process.execPath}' '${process.argv[1]}' '${stateDir}' '${marker}'`;
 
 const startAt = existsSync(checkpoint) ? Number(readFileSync(checkpoint, 'utf8')) : 0;
-const runsPast = (existsSync(tally) ? Number(readFileSync(tally, 'utf8')) : 0) + (startAt > 0.4 * TOTAL ? 1 : 0);
-writeFileSync(tally, String(runsPast));
-const overshoots = startAt > 0.4 * TOTAL && runsPast === Number(nth);
 let done = startAt;
 
 const show = () => process.stderr.write(`counter: [${done}/${TOTAL} steps]\n`);
@@ -24,8 +23,14 @@ const answer = (envelope: object, code: number) => {
   process.exit(code);
 };
 
+let overshoots = false;
 process.on('SIGINT', () => {
   if (overshoots) return;
+  if (done >= UNHEEDED_PAST && !existsSync(marker)) {
+    writeFileSync(marker, `SIGINT at ${done} unheeded\n`);
+    overshoots = true;
+    return;
+  }
   mkdirSync(stateDir, { recursive: true });
   writeFileSync(checkpoint, String(done));
   const data = { continue_command: command, cancel_command: `rm -rf '${stateDir}'` };

@@ -158,7 +158,7 @@ interface Start {
   readonly lead: number;
 }
 
-/** Seeks tried at one offset when a stop overshot so far that no continuation had work left to show. */
+/** Seeks tried at one offset when a stop overshot: to the end, or so near it that no continuation showed work. */
 const SEEK_TRIES = 3;
 
 /** A seek whose stop overshot to the end, when the caller can take it back: nothing was measured. */

@@ -72,9 +72,12 @@ export class BudgetPlan implements Pace {
     return this.deadline - this.answerMs - this.commitMs - piece;
   }
 
-  /** The last moment to stop at the last safe point: its commit and the answer still fit before the deadline. */
+  /**
+   * The last moment to stop at the last safe point: its commit, and half the answer's reserve for a main thread
+   * still busy, fit before the hard stop.
+   */
   hurryAt(): number {
-    return this.deadline - this.answerMs - this.commitMs;
+    return this.forceAt() - this.commitMs - Math.floor(this.answerMs / 2);
   }
 
   /**

@@ -113,8 +113,9 @@ test('a handler whose next safe point does not come (its chunk held): hurried on
   await run.advance(10);
   run.sources.pace!.committed(10);
   await run.advance(2_000);
-  // Answer reserve 100, commit 10, piece 100: asked at 790, hurried at 890, forced at 900.
-  assert.deepEqual(run.seen, { requestedAt: 790, hurriedAt: 890, forcedAt: 900 });
+  // Answer reserve 100, commit 10, piece 100: asked at 790, hurried at 840 (the commit and half the reserve
+  // before the hard stop), forced at 900.
+  assert.deepEqual(run.seen, { requestedAt: 790, hurriedAt: 840, forcedAt: 900 });
   run.sources.close();
 });
 
