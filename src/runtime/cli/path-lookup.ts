@@ -1,14 +1,15 @@
 import { accessSync, constants, realpathSync } from 'node:fs';
-import { delimiter, isAbsolute, join } from 'node:path';
+import { delimiter, isAbsolute, join, resolve } from 'node:path';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
 /**
- * The real file a shell runs for a word: an absolute path as it is (it need not be executable: a runner may read
- * it); any other word as PATH finds it, the first executable one, in no folder `skip` rules out.
+ * The real file a shell runs for a word: a path (absolute, or with a slash: from the current folder) as it is (it
+ * need not be executable: a runner may read it); a bare name as PATH finds it, the first executable one, in no
+ * folder `skip` rules out.
  */
 export function realFileOf(word: string, env: Env, skip: (dir: string) => boolean = () => false): string | undefined {
-  if (isAbsolute(word)) return realOrUndefined(word);
+  if (isAbsolute(word) || word.includes('/')) return realOrUndefined(resolve(word));
   for (const dir of (env['PATH'] ?? '').split(delimiter)) {
     if (!dir || skip(dir)) continue;
     try {

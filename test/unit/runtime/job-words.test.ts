@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
+import { realFileOf } from '../../../src/runtime/cli/path-lookup.js';
 import { recordCheck, sameProgram } from '../../../src/runtime/jobs/job-words.js';
 import { tempWorld } from '../../helpers/temp-world.js';
 
@@ -65,4 +66,16 @@ test("a record is refused (JOB_RECORD_INVALID) when it names another job, a stdi
   for (const tampered of refusals) {
     assert.throws(() => check(tampered, folder), (error: { code?: string }) => error.code === 'JOB_RECORD_INVALID');
   }
+});
+
+test('a word with a slash is a path from the current folder, as a shell takes it, never looked up on PATH', () => {
+  const inBin = join(bin, 'sub', 'tool.js');
+  mkdirSync(join(bin, 'sub'));
+  writeFileSync(inBin, '#!/usr/bin/env node\n');
+  chmodSync(inBin, 0o755);
+  assert.equal(realFileOf('sub/tool.js', env), undefined, 'not the PATH folder\'s sub/tool.js');
+  const fromHere = relative(process.cwd(), script);
+  assert.ok(fromHere.includes('/'));
+  assert.equal(realFileOf(fromHere, env), script);
+  assert.ok(sameProgram([process.execPath, fromHere], ['tool'], env));
 });
