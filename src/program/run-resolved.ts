@@ -4,11 +4,9 @@ import { OutputFormat } from '../contract/vocabulary/output-format.js';
 import type { CodeTable } from '../contract/code-table.js';
 import type { CommandResult } from '../runtime/authoring/command-spec.js';
 import { finalEnvelope } from '../runtime/call/final-envelope.js';
-import { runInterruptible } from '../runtime/jobs/interruptible-call.js';
 import { streamsStdout, type Invocation } from '../runtime/call/invocation.js';
-import { spoolStdin, type Spooled } from '../runtime/storage/stdin-spool.js';
+import type { Spooled } from '../runtime/storage/stdin-spool.js';
 import { resultOfThrown } from '../runtime/call/thrown.js';
-import { runStreaming, streamsItems } from '../runtime/call/stream-call.js';
 import { confirmCall } from '../runtime/call/confirmation.js';
 import { earlierAnswer, forgetAnswer } from '../runtime/call/keyed-replay.js';
 import { resolveCall } from './resolve-call.js';
@@ -16,7 +14,10 @@ import type { Resolution } from './resolution.js';
 import { answerAtOnce, type CallAnswering } from './call-answering.js';
 import { type Answered, runDirect } from './run-direct.js';
 
-/** A call resolved to a command: its standard input spooled when it reads one, then run as its kind runs. */
+/**
+ * A call resolved to a command: its standard input spooled when it reads one, then run as its kind runs. What only
+ * some kinds take (the spool, streams, jobs) loads when a call needs it: `job list` starts as fast as it can.
+ */
 export async function runResolved(
   answering: CallAnswering,
   first: Extract<Resolution, { kind: 'run' }>,
@@ -27,6 +28,7 @@ export async function runResolved(
   // Only a command that declares stdin ever reads it, and it reads all of it before any work.
   let spool: Spooled;
   try {
+    const { spoolStdin } = await import('../runtime/storage/stdin-spool.js');
     spool = await spoolStdin(host, stdinSpec, first.inv.stateRoot);
   } catch (thrown) {
     return respond(finalEnvelope(first.inv, resultOfThrown(thrown, program.codes), []));
@@ -67,8 +69,12 @@ async function runCommand(
       const unbudgeted = { ...inv, options: { ...inv.options, budgetMs: 0, timeoutMs: undefined } };
       return await answer(await runDirect(unbudgeted));
     }
-    if (streamsItems(inv, flags)) return await runStreaming(inv, format, text);
+    if (inv.command.spec.streaming) {
+      const streams = await import('../runtime/call/stream-call.js');
+      if (streams.streamsItems(inv, flags)) return await streams.runStreaming(inv, format, text);
+    }
     if (inv.command.spec.interruption) {
+      const { runInterruptible } = await import('../runtime/jobs/interruptible-call.js');
       const call = await runInterruptible(inv);
       const code = await respond(call.envelope, text);
       await call.after?.();
