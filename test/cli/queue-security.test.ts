@@ -230,12 +230,17 @@ test('after runs that end every way (paused too), Redis holds no value of the in
     { args: analyze(redis.url), signal: 'SIGKILL', budgetMs: 0, check: killed },
     { args: importInto('paused-budget.db', '3s'), signal: undefined, budgetMs: 3_000, check: paused },
   ] as const;
+  // A worker that ends here fails the test at once with its last words, not after the file's timeout.
+  let workerEnd: CliRun | undefined;
+  void worker!.done.then((end) => (workerEnd = end));
+  const workerGone = () => workerEnd && `the worker ended (${workerEnd.code ?? workerEnd.signal}): `
+    + workerEnd.stderr.slice(-2_000);
   for (const { args, signal, budgetMs, check } of ways) {
     writeFileSync(hold, '');
     const seen = worker!.events.length;
     // Taken while the hold file exists: held until it goes.
     const held = () => worker!.events.slice(seen).some((e) => e.event === 'take' && Number(e['start']) >= 200_000);
-    const { call, began } = await untilHeld([...args], held, paused);
+    const { call, began } = await untilHeld([...args], held, paused, workerGone);
     // The budget's run is not signalled: its budget passes.
     if (signal) call.kill(signal);
     await until(() => Date.now() - began > budgetMs + 500, 'the budget passed');
@@ -262,15 +267,22 @@ test('after runs that end every way (paused too), Redis holds no value of the in
  * Starts `args` until a chunk is held while the call runs. A budgeted call can pause before the worker takes the
  * held chunk (a busy machine): it is then continued with its idempotency key, each time further on.
  */
-async function untilHeld(args: string[], held: () => boolean, paused: (run: CliRun) => void) {
+async function untilHeld(
+  args: string[], held: () => boolean, paused: (run: CliRun) => void, workerGone: () => string | undefined,
+) {
   const env = { STINT_HOME: home() };
   for (;;) {
     const began = Date.now();
     const call = startCli(args, { env, killAfterMs: 240_000 });
     let ended = false;
     void call.done.then(() => (ended = true));
-    await until(() => held() || ended, 'a held chunk or the call\'s end');
+    await until(() => held() || ended || workerGone() !== undefined, 'a held chunk or the call\'s end');
     if (held()) return { call, began };
+    const gone = workerGone();
+    if (gone !== undefined) {
+      call.kill('SIGKILL');
+      assert.fail(gone);
+    }
     const run = await call.done;
     paused(run);
     const key = /--idempotency-key (\S+)/.exec(String(envelopeOf(run).data?.['continue_command']))?.[1];
