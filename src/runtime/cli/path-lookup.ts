@@ -1,5 +1,5 @@
 import { accessSync, constants, realpathSync } from 'node:fs';
-import { delimiter, isAbsolute, join, resolve } from 'node:path';
+import { delimiter, join, resolve } from 'node:path';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -9,7 +9,7 @@ type Env = Readonly<Record<string, string | undefined>>;
  * folder `skip` rules out.
  */
 export function realFileOf(word: string, env: Env, skip: (dir: string) => boolean = () => false): string | undefined {
-  if (isAbsolute(word) || word.includes('/')) return realOrUndefined(resolve(word));
+  if (word.includes('/')) return realOrUndefined(resolve(word));
   for (const dir of (env['PATH'] ?? '').split(delimiter)) {
     if (!dir || skip(dir)) continue;
     try {
