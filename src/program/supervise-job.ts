@@ -48,8 +48,11 @@ export async function superviseJob(program: ProgramContext, host: Host, jobId: s
     host.writeStderr(`supervisor: job ${jobId} cannot be run: ${resolution.envelope.error?.message ?? 'no command'}\n`);
     return ExitCode.GENERAL_ERROR;
   }
+  // Its answer's duration is the work's, from the call that started it, not this process's share of it.
+  const workStarted = store.readStatus(job.id)?.startedAt ?? resolution.inv.started;
   const inv: Invocation = {
     ...resolution.inv,
+    started: Math.min(workStarted, resolution.inv.started),
     key: job.key,
     heartbeatMs: undefined,
     stdinPath: job.stdinPath,
