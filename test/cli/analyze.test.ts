@@ -186,6 +186,8 @@ describe('stint analyze: kill -9 at random points, then the identical invocation
     const env = { ...home('kill9'), STINT_CHECKPOINT_INTERVAL_MS: '0' };
     const rnd = random(2024);
     let kills = 0;
+    // How often each check below ran: a check that never ran proves nothing, so the counts are asserted.
+    let [resumes, kept] = [0, 0];
     let saved: number | undefined;
     let final;
     for (let attempt = 0; attempt < 40 && !final; attempt++) {
@@ -193,6 +195,7 @@ describe('stint analyze: kill -9 at random points, then the identical invocation
       const first = await running.stderrLine(HEARTBEAT);
       if (first && saved !== undefined) {
         assert.ok(Number(first[1]) >= saved, `first progress ${first[1]} is not below the checkpoint's ${saved}`);
+        resumes++;
       }
       if (kills < 10 && first) {
         const total = Number(first[2]);
@@ -208,6 +211,7 @@ describe('stint analyze: kill -9 at random points, then the identical invocation
             if (done !== undefined) {
               if (saved !== undefined) assert.ok(done >= saved, 'checkpoints never go backwards');
               saved = done;
+              kept++;
             }
             continue;
           }
@@ -218,6 +222,7 @@ describe('stint analyze: kill -9 at random points, then the identical invocation
       final = await running.done;
     }
     assert.ok(kills >= 10, `killed ${kills} times`);
+    assert.ok(kept >= 5 && resumes >= 5, `${kept} checkpoints read after a kill, ${resumes} resumes checked`);
     assert.ok(final, 'the work finished');
     assert.equal(final.code, 0, final.stdout);
     const resumed = JSON.parse(final.stdout) as { data: unknown };

@@ -53,7 +53,8 @@ function endsIn(home: string): Map<string, string> {
   return ends;
 }
 
-async function round(n: number): Promise<void> {
+/** One round; whether its listing saw a job running (the window the race needs). */
+async function round(n: number): Promise<boolean> {
   const env = { STINT_HOME: world.path(`home-${n}`), STINT_TEST_MODE: '1', STINT_CHECKPOINT_INTERVAL_MS: '0' };
   const args = ['tick', String(STEPS), '--step-ms', '20', '--budget', '300ms'];
   const stop = { done: false };
@@ -80,11 +81,14 @@ async function round(n: number): Promise<void> {
     assert.deepEqual([...states].filter((s) => s !== 'running' && s !== 'done'), [], `job list saw ${id} as`);
   }
   const ends = endsIn(env.STINT_HOME);
-  assert.ok(ends.size >= 1, 'a job ran');
+  assert.ok(ends.size >= 1 && ends.size < CALLS, `${ends.size} jobs for ${CALLS} calls: the calls attached`);
   assert.deepEqual([...ends.values()].filter((state) => state !== 'done'), [], 'every job ended done');
+  return [...listed.values()].some((states) => states.has('running'));
 }
 
 const TITLE = `${CALLS} identical calls attach to one job while job list judges it`;
 test(`${TITLE}: ${ROUNDS} rounds, 0 finished jobs reported otherwise`, async () => {
-  for (let n = 1; n <= ROUNDS; n++) await round(n);
+  let watched = 0;
+  for (let n = 1; n <= ROUNDS; n++) if (await round(n)) watched++;
+  assert.ok(watched >= 1, 'job list judged a running job in some round');
 });

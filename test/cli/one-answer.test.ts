@@ -43,6 +43,15 @@ before(async () => {
 });
 
 const entryOf = (data: Data | null) => (data!['established'] as Entry[])[0]!;
+const progressOf = (envelope: Envelope<Data>) => (envelope.data as { progress: { done: number } }).progress.done;
+type Status = { pid: number; progress: { done: number } };
+const statusOf = (home: string, id: string) => JSON.parse(readFileSync(`${home}/jobs/${id}/status.json`, 'utf8')) as Status;
+/** The done of the first `--heartbeat-ms` line: `... [12582912/30000000 bytes, 20586 rows]`. */
+function firstHeartbeat(stderr: string): number {
+  const figures = /\[(\d+)\/\d+ bytes/.exec(stderr);
+  assert.ok(figures, `a heartbeat line in ${stderr.slice(0, 300)}`);
+  return Number(figures[1]);
+}
 const incomplete = (envelope: Envelope<Data>) => envelope.data as { continue_command: string; job_id: string };
 
 /** The agent's loop: continue_command until the answer is not 14; the last answer's envelope. */
@@ -104,9 +113,13 @@ test('SIGINT at about 30 %, then the identical call, gives the same answer', asy
   running.kill('SIGINT');
   const stopped = await running.done;
   assert.equal(stopped.code, 130, stopped.stdout);
-  const { envelope } = await runJson(args, { env, killAfterMs: 600_000 });
-  assert.deepEqual(envelope.warnings.map((w) => w.code), [], 'resumed, not started over');
-  assertSameAnswer(finished(envelope), reference, 'after SIGINT');
+  const kept = statusOf(env.STINT_HOME, incomplete(envelopeOf(stopped)).job_id).progress.done;
+  assert.ok(kept > 0, 'the stop kept progress');
+  // --heartbeat-ms is not part of the invocation: the same call, whose first report shows where it resumed.
+  const resumed = await runJson([...args, '--heartbeat-ms', '1'], { env, killAfterMs: 600_000 });
+  assert.ok(firstHeartbeat(resumed.run.stderr) >= kept, `resumed from ${kept}, not started over`);
+  assert.deepEqual(resumed.envelope.warnings.map((w) => w.code), []);
+  assertSameAnswer(finished(resumed.envelope), reference, 'after SIGINT');
 });
 
 test('kill -9 of the supervisor, then the identical call, gives the same answer', async () => {
@@ -116,10 +129,12 @@ test('kill -9 of the supervisor, then the identical call, gives the same answer'
   assert.equal(first.envelope.meta.exit_code, 14);
   const id = incomplete(first.envelope).job_id;
   await progressReaches(env.STINT_HOME, 0.4);
-  const { pid } = JSON.parse(readFileSync(`${env.STINT_HOME}/jobs/${id}/status.json`, 'utf8')) as { pid: number };
+  const { pid, progress } = statusOf(env.STINT_HOME, id);
   process.kill(pid, 'SIGKILL');
   const again = await runJson(args, { env });
   assert.notEqual(incomplete(again.envelope).job_id, id, 'the identical call starts a new job from the checkpoint');
+  // What a status publishes is kept: the new job starts at least where the killed one was seen.
+  assert.ok(progressOf(again.envelope) >= progress.done, `resumed from ${progress.done}, not started over`);
   assertSameAnswer(finished(await continued(again.envelope, env)), reference, 'after kill -9');
 });
 

@@ -3,7 +3,7 @@
 // continues that run, never an earlier finished one.
 import { test, describe, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Level } from 'level';
 import { envelopeOf, runJson, runShell, startCli } from '../helpers/run-cli.js';
@@ -69,7 +69,16 @@ describe('export', () => {
     assert.equal(first.run.code, 0, first.run.stdout);
     const replay = await runJson(args, { env });
     assert.deepEqual(replay.envelope.data, { ...first.envelope.data, effect: 'noop' }, 'the file is untouched');
-    for (const change of [() => writeFileSync(output, 'edited\n'), () => rmSync(output)]) {
+    // An edit in place that keeps the size and sets the modification time back, then an edit, then removal.
+    const sameSize = () => {
+      const { atime, mtime } = statSync(output);
+      const text = readFileSync(output, 'utf8');
+      const edited = text.replace(/[0-9]/, (digit) => String((Number(digit) + 1) % 10));
+      assert.ok(edited !== text && edited.length === text.length, 'one digit changed, the size kept');
+      writeFileSync(output, edited);
+      utimesSync(output, atime, mtime);
+    };
+    for (const change of [sameSize, () => writeFileSync(output, 'edited\n'), () => rmSync(output)]) {
       change();
       const again = await runJson(args, { env });
       assert.equal(again.run.code, 0, again.run.stdout);

@@ -10,7 +10,7 @@ import { describeSchedule, generateSchedule, Workload, type Schedule } from './f
 import {
   csvRecords, diffTables, expectedTable, Invariant, writeFaultCsv, type Declared, type Violation,
 } from './fault-model.js';
-import { faultWorld, ScheduleRunner, type FaultWorld } from './fault-runner.js';
+import { faultWorld, ScheduleRunner, type Call, type FaultWorld } from './fault-runner.js';
 import {
   leftoverCheckpoints, lingeringProcesses, processesOf, staleJobs, staleLeases, tableCheckpoints,
 } from './fault-state.js';
@@ -51,6 +51,10 @@ async function finalTable(runner: ScheduleRunner, world: FaultWorld): Promise<st
   return call.envelope?.meta.exit_code === 0 ? csvRecords(readFileSync(out, 'utf8')) : undefined;
 }
 
+/** A call (analyze itself, or a job command relaying its job's answer) that answered the finished analysis. */
+const finishedAnalysis = (call: Call): boolean =>
+  call.envelope?.meta.exit_code === 0 && call.envelope.meta.command === 'analyze';
+
 async function checkResult(
   runner: ScheduleRunner,
   world: FaultWorld,
@@ -65,12 +69,15 @@ async function checkResult(
     violate(Invariant.FinalAnswer, `the last answer is exit ${final.envelope!.meta.exit_code}, coverage ${data?.coverage}`);
   }
   if (schedule.workload === Workload.Analyze) {
-    // The whole answer, estimates included: neither the stops nor the thread count may change it.
-    if (final && !isSameAnswer(final.envelope!.data, reference)) {
-      const got = JSON.stringify(final.envelope!.data).slice(0, 300);
+    // The whole answer, estimates included, of every call that finished the work (a repeat, a concurrent call,
+    // a budget that sufficed, a job wait, the last drive): neither the stops nor the thread count may change it.
+    for (const call of runner.calls.filter(finishedAnalysis)) {
+      if (isSameAnswer(call.envelope!.data, reference)) continue;
+      const got = JSON.stringify(call.envelope!.data).slice(0, 300);
       const want = JSON.stringify(reference).slice(0, 300);
-      violate(Invariant.AnalyzeEqual, `final data ${got} differs from the uninterrupted run's ${want}`);
+      violate(Invariant.AnalyzeEqual, `${call.label}: data ${got} differs from the uninterrupted run's ${want}`);
     }
+    if (!runner.calls.some(finishedAnalysis)) violate(Invariant.AnalyzeEqual, 'no call answered the analysis');
     return { lost: 0, doubled: 0 };
   }
   const table = await finalTable(runner, world);

@@ -12,7 +12,7 @@ import { JobState } from '../../../src/contract/vocabulary/job-state.js';
 import { CAUSE_OF_STOP, StopReason } from '../../../src/contract/vocabulary/stop-reason.js';
 import { DEFAULT_MAX_LIFETIME_MS } from '../../../src/runtime/authoring/budget.js';
 import { JobStore } from '../../../src/runtime/jobs/job-store.js';
-import { FakeClock, type FakeHost } from '../../helpers/fake-host.js';
+import { drive, FakeClock, fakeHost, type FakeHost } from '../../helpers/fake-host.js';
 import { tempWorld } from '../../helpers/temp-world.js';
 import { call, countTool, NAME, newestJob, STEP_MS, type Called, type CountTool } from './lifecycle-program.js';
 
@@ -64,6 +64,21 @@ test('budget: 14 paused, continue_command is the call itself; the identical call
   assert.equal(tool.stepsRun(), STEPS, 'no step ran twice: every continuation resumed from the checkpoint');
   assert.equal(newestJob(home).status.state, JobState.Done);
   assert.ok(!newestJob(home).checkpoint, 'the work ended: its checkpoint is removed');
+});
+
+test('a supervisor that takes a job over answers the work\'s duration, from the call that started it', async () => {
+  const { home, clock, tool, run } = setUp('supervised-duration');
+  const first = await run(['count', String(STEPS), '--budget', '1s']);
+  assert.equal(first.code, ExitCode.INCOMPLETE);
+  const { id } = newestJob(home);
+  const host = fakeHost([], { COUNT_TOOL_HOME: home, STINT_CHECKPOINT_INTERVAL_MS: '0' }, home, clock);
+  assert.equal(await drive(clock, tool.program.supervise(host, id)), ExitCode.SUCCESS);
+  const { status } = newestJob(home);
+  const answer = new JobStore(home).readResult(id)!;
+  assert.deepEqual(answer.data, { steps: STEPS, sum: SUM });
+  // Every step took STEP_MS on the one clock, the first call's and the supervisor's alike.
+  assert.ok(answer.meta.duration_ms >= STEPS * STEP_MS, `${answer.meta.duration_ms} ms`);
+  assert.equal(answer.meta.duration_ms, status.endedAt! - status.startedAt, 'from the first call to the end');
 });
 
 for (const step of [10 * 60_000, -10 * 60_000]) {
