@@ -3,20 +3,20 @@ import type { KeptClaim } from '../../runtime/authoring/command-spec.js';
 
 /**
  * What a finished export claims of its file: there, as it was written. The inode, size and change time say
- * so without reading the file again (a digest would cost a full read at the end and at every repeat); any
- * edit, replacement or removal changes one of them, and then a repeat exports again rather than claim a file
- * that is not there.
+ * so without reading the file again (a digest would cost a full read at the end and at every repeat). The
+ * change time, unlike the modification time, cannot be set back: any write, replacement or removal moves one
+ * of them, and then a repeat exports again rather than claim a file that is not there.
  */
 export interface WrittenFile {
   readonly path: string;
   readonly ino: number;
   readonly size: number;
-  readonly mtimeMs: number;
+  readonly ctimeMs: number;
 }
 
 export function writtenFile(path: string): WrittenFile {
-  const { ino, size, mtimeMs } = statSync(path);
-  return { path, ino, size, mtimeMs };
+  const { ino, size, ctimeMs } = statSync(path);
+  return { path, ino, size, ctimeMs };
 }
 
 /** The export command's answerHolds: its file is still the one it wrote. */
@@ -25,5 +25,5 @@ export function stillWritten({ claim }: KeptClaim): boolean {
   if (typeof file?.path !== 'string') return false;
   const now = statSync(file.path, { throwIfNoEntry: false });
   return now !== undefined && now.isFile() && now.ino === file.ino && now.size === file.size
-    && now.mtimeMs === file.mtimeMs;
+    && now.ctimeMs === file.ctimeMs;
 }
