@@ -45,11 +45,12 @@ export interface FaultWorld {
   readonly env: Record<string, string>;
 }
 
-export function faultWorld(dir: string): FaultWorld {
+export function faultWorld(dir: string, slowSave?: Schedule['slowSave']): FaultWorld {
   mkdirSync(dir, { recursive: true });
   const home = join(dir, 'home');
   // Checkpoints at every safe point, so a kill lands between two of them; decreasing progress is an error.
-  const env = { STINT_HOME: home, STINT_TEST_MODE: '1', STINT_CHECKPOINT_INTERVAL_MS: '0' };
+  const slow: Record<string, string> = slowSave ? { STINT_TEST_SLOW_SAVE: `${slowSave.every}:${slowSave.ms}` } : {};
+  const env = { STINT_HOME: home, STINT_TEST_MODE: '1', STINT_CHECKPOINT_INTERVAL_MS: '0', ...slow };
   return { dir, home, input: join(dir, 'input.csv'), db: join(dir, 'table.db'), env };
 }
 

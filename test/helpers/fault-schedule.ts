@@ -81,6 +81,11 @@ export interface Schedule {
   readonly steps: readonly Step[];
   /** The --budget of the original call when the schedule drives the work to its end. */
   readonly driveBudgetMs: number;
+  /**
+   * analyze only: every `every`th checkpoint save of a call takes `ms` longer (STINT_TEST_SLOW_SAVE), so budgets
+   * end with a save in flight and their stops are forced, answered from the last checkpoint.
+   */
+  readonly slowSave?: { readonly every: number; readonly ms: number };
 }
 
 const COMMON_FAULTS = [Fault.Budget, Fault.Sigint, Fault.Sigterm, Fault.KillFront, Fault.Cancel, Fault.Repeat, Fault.Concurrent];
@@ -95,8 +100,8 @@ const CHUNK_SIZES = ['4KiB', '8KiB', '16KiB', '64KiB'] as const;
 /** Faults that end a call on their own, so the call may run without a budget. */
 const STOPPING: readonly Fault[] = [Fault.Sigint, Fault.Sigterm, Fault.KillFront, Fault.Cancel];
 
-/** The seeds CI runs: a fixed set that covers every workload and every fault (a unit test keeps it so). */
-export const CI_SEEDS: readonly number[] = [1, 2, 3, 7, 8, 10, 28, 39, 43, 45, 51, 53, 375];
+/** The seeds CI runs: a fixed set that covers every workload, every fault and slow saves (a unit test keeps it so). */
+export const CI_SEEDS: readonly number[] = [1, 2, 3, 7, 8, 10, 28, 30, 39, 43, 45, 51, 53, 375];
 
 type Rnd = () => number;
 const pick = <T>(rnd: Rnd, items: readonly T[]): T => items[Math.floor(rnd() * items.length)]!;
@@ -154,7 +159,17 @@ export function generateSchedule(seed: number): Schedule {
   const workers = between(rnd, 1, 2);
   const explicitKey = workload !== Workload.Analyze && rnd() < 0.5;
   const steps = Array.from({ length: between(rnd, 2, 5) }, () => step(rnd, workload));
-  return { seed, workload, csv, chunkSize, workers, explicitKey, steps, driveBudgetMs: pick(rnd, BUDGETS_MS) };
+  const driveBudgetMs = pick(rnd, BUDGETS_MS);
+  // Drawn last, so that every other part of a seed's schedule is what it was before slow saves existed.
+  const slowSave = slowSavePlan(rnd, workload, chunkSize);
+  return { seed, workload, csv, chunkSize, workers, explicitKey, steps, driveBudgetMs, ...(slowSave ? { slowSave } : {}) };
+}
+
+/** Slow saves on half the analyze schedules of larger chunks: about ten of them a pass, so a schedule stays short. */
+function slowSavePlan(rnd: Rnd, workload: Workload, chunkSize: (typeof CHUNK_SIZES)[number]): Schedule['slowSave'] {
+  if (workload !== Workload.Analyze || rnd() < 0.5) return undefined;
+  const every = ({ '4KiB': [40, 60], '8KiB': [20, 30], '16KiB': [10, 20], '64KiB': [3, 6] } as const)[chunkSize];
+  return { every: pick(rnd, every), ms: pick(rnd, [300, 700]) };
 }
 
 function describeStep(s: Step, k: number): string {
@@ -171,7 +186,7 @@ export function describeSchedule(s: Schedule): string {
     `seed ${s.seed}: ${s.workload}, ${c.rows} rows x ${c.columns + 1} columns ` +
       `(csv seed ${c.seed}, keys ${c.keys}, newlines ${c.newlines}${c.crlf ? ', CRLF' : ''}), ` +
       `chunk ${s.chunkSize}, workers ${s.workers}${s.explicitKey ? ', explicit --idempotency-key' : ''}, ` +
-      `drive budget ${s.driveBudgetMs}ms`,
+      `drive budget ${s.driveBudgetMs}ms${s.slowSave ? `, every ${s.slowSave.every}th save ${s.slowSave.ms}ms slower` : ''}`,
     ...s.steps.map(describeStep),
     `replay: STINT_FAULT_SEED=${s.seed} node --test --test-timeout=300000 build/test/cli/fault-injection.test.js`,
   ].join('\n');

@@ -37,7 +37,8 @@ const IMPROPER: readonly Invariant[] = [Invariant.Envelope, Invariant.SignalAnsw
 
 /** The data of an uninterrupted `analyze --budget 0` on one thread (the schedule's chunk size), in a folder of its own. */
 async function referenceAnalysis(world: FaultWorld, schedule: Schedule): Promise<unknown> {
-  const env = { ...world.env, STINT_HOME: join(world.dir, 'reference-home') };
+  const { STINT_TEST_SLOW_SAVE: _, ...unslowed } = world.env;
+  const env = { ...unslowed, STINT_HOME: join(world.dir, 'reference-home') };
   const args = ['analyze', world.input, '--budget', '0', '--chunk-size', schedule.chunkSize, '--workers', '1'];
   const { envelope } = await runJson(args, { env, killAfterMs: 180_000 });
   return envelope.data;
@@ -130,7 +131,7 @@ function traceOf(runner: ScheduleRunner): string[] {
 /** Runs the schedule of a seed in `dir` (removed afterwards) and gives its verdict. */
 export async function runSchedule(seed: number, declared: Declared, dir: string): Promise<Verdict> {
   const schedule = generateSchedule(seed);
-  const world = faultWorld(dir);
+  const world = faultWorld(dir, schedule.slowSave);
   try {
     writeFaultCsv(world.input, schedule.csv, schedule.workload);
     const input = csvRecords(readFileSync(world.input, 'utf8'));

@@ -26,10 +26,20 @@ test('a schedule fits its workload: supervisor kills only for analyze, exports o
   }
 });
 
-test('the seeds CI runs cover every workload and every fault', () => {
+test('the seeds CI runs cover every workload and every fault, and forced stops (slow saves, large and small chunks)', () => {
   const schedules = CI_SEEDS.map(generateSchedule);
   assert.deepEqual(new Set(schedules.map((s) => s.workload)), new Set(Object.values(Workload)));
   assert.deepEqual(new Set(schedules.flatMap((s) => s.steps.map((step) => step.fault))), new Set(Object.values(Fault)));
+  const slow = schedules.filter((s) => s.slowSave !== undefined).map((s) => s.chunkSize);
+  assert.ok(slow.includes('64KiB') && slow.some((size) => size !== '64KiB'), `slow saves at ${slow.join(', ')}`);
+});
+
+test('slow saves only on analyze, on about half of its schedules', () => {
+  const schedules = Array.from({ length: 400 }, (_, k) => generateSchedule(k + 1));
+  for (const s of schedules) if (s.slowSave) assert.equal(s.workload, Workload.Analyze);
+  const analyze = schedules.filter((s) => s.workload === Workload.Analyze);
+  const share = analyze.filter((s) => s.slowSave).length / analyze.length;
+  assert.ok(share > 0.3 && share < 0.7, `${share} of ${analyze.length} analyze schedules`);
 });
 
 test('a described schedule names its seed, every step, and the line that replays it', () => {

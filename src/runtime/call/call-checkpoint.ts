@@ -12,6 +12,7 @@ import {
 import { CHECKPOINT_FORMAT, openCheckpointStore, type CheckpointStore } from '../storage/checkpoint-store.js';
 import { ensurePrivateDir } from '../storage/state-dir.js';
 import type { CallProgress } from './call-progress.js';
+import { slowSaveOf, type SlowSave } from './slow-save.js';
 
 /** How often a safe point writes its checkpoint when nothing forces it (a crash then loses at most this much work). */
 export const CHECKPOINT_INTERVAL_MS = 1_000;
@@ -34,10 +35,13 @@ export class CallCheckpoint {
   private store: CheckpointStore | undefined;
   private fingerprint: unknown;
   private lastSave = -Infinity;
+  private saves = 0;
   private readonly interval: number;
+  private readonly slow: SlowSave | undefined;
 
   constructor(private readonly parts: CallCheckpointParts) {
     this.interval = Number(parts.host.env[CHECKPOINT_INTERVAL_ENV] ?? CHECKPOINT_INTERVAL_MS);
+    this.slow = slowSaveOf(parts.host.env);
   }
 
   scratchFile(path: string): void {
@@ -95,6 +99,7 @@ export class CallCheckpoint {
       const savedAt = host.now();
       const saving = host.monotonic().ms;
       const record = { version: CHECKPOINT_FORMAT, fingerprint: this.fingerprint, progress: offer, state, savedAt };
+      if (this.slow && ++this.saves % this.slow.every === 0) await host.sleep(this.slow.ms);
       await store.save({ ...record, ...progress.workers() });
       this.noteKept(offer);
       this.lastSave = host.monotonic().ms;
