@@ -47,6 +47,7 @@ function figures(verdicts: readonly Verdict[]): string {
   return [
     `schedules run: ${verdicts.length} (${failed.length} with findings)`,
     `calls: ${sum((v) => v.calls)}, kill -9s: ${sum((v) => v.kills)}`,
+    `schedules with slow saves (budgets that end with a save in flight: forced stops): ${sum((v) => (v.schedule.slowSave ? 1 : 0))}`,
     `rows lost: ${sum((v) => v.rowsLost)}, rows doubled: ${sum((v) => v.rowsDoubled)}`,
     `calls without a proper answer: ${sum((v) => v.improperAnswers)}`,
     `drives escalated after three continuations without progress: ${sum((v) => v.stalls)}`,
