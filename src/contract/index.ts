@@ -16,6 +16,7 @@ export {
   type WarningDetail,
 } from './envelope.js';
 export type { IncompleteData, Progress } from './incomplete.js';
+export { INCOMPLETE_SCHEMA } from './incomplete-schema.js';
 export { outcomeOf, type Outcome, type Established, type Unresolved } from './outcome.js';
 
 // Error and warning codes.

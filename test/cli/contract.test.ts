@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { runCli, runJson, envelopeOf, cleanEnv } from '../helpers/run-cli.js';
 import { assertManifest } from '../helpers/schemas.js';
-import { assertOutputSchema, compileOutputSchema } from '../helpers/output-schemas.js';
+import { assertIncompleteSchema, assertOutputSchema, compileOutputSchema } from '../helpers/output-schemas.js';
 import { tempWorld } from '../helpers/temp-world.js';
 import { STINT_BIN, programPath } from '../helpers/paths.js';
 
@@ -45,6 +45,20 @@ describe('stint manifest', () => {
     assert.throws(() => assertOutputSchema(envelope, program, run.env!), /must NOT have additional properties/);
     delete column()['median'];
     assertOutputSchema(envelope, program, run.env!);
+  });
+
+  test('every INCOMPLETE answer follows INCOMPLETE_SCHEMA, which refuses one without its continue_command', async () => {
+    const csv = tempWorld('schema-14').path('big.csv');
+    writeFileSync(csv, `n\n${Array.from({ length: 200_000 }, (_, i) => i).join('\n')}\n`);
+    const { run, envelope } = await runJson(['analyze', csv, '--budget', '1ms', '--chunk-size', '64KiB']);
+    assert.equal(run.code, 14, run.stdout);
+    assertIncompleteSchema(envelope);
+    const data = envelope.data!;
+    const line = data['continue_command'];
+    delete data['continue_command'];
+    assert.throws(() => assertIncompleteSchema(envelope), /must have required property 'continue_command'/);
+    Object.assign(data, { continue_command: line, state: 'done' });
+    assert.throws(() => assertIncompleteSchema(envelope), /state.*must be equal to one of the allowed values/s);
   });
 
   test('an unchanged etag answers not_modified with null data', async () => {

@@ -105,36 +105,39 @@ describe('notice and error', () => {
     assert.ok(screen.includes(`continue with: ${envelope.data.continue_command}`), screen);
   });
 
-  test('Ctrl-C while the identical call waits on its background job: text naming how to wait again', async () => {
-    const env = freshHome();
-    const args = ['analyze', big, '--chunk-size', '256KiB', '--workers', '1'];
-    const first = await runJson([...args, '--budget', '1ms'], { env });
-    assert.equal(first.run.code, 14, first.run.stdout);
-    const id = (first.envelope.data as { job_id: string }).job_id;
-    // The job's process is held still, so it cannot end while the identical call waits on it.
-    const status = () => JSON.parse(readFileSync(`${env.STINT_HOME}/jobs/${id}/status.json`, 'utf8'));
-    const supervisor = status().pid as number;
-    // Held once it has progress to show (a fact): the waiting call's heartbeat then has a line to say.
-    while (!(status().progress?.done > 0)) await sleep(20);
-    process.kill(supervisor, 'SIGSTOP');
-    try {
-      const err = world.path('attached.err');
-      // Interrupted once its first heartbeat line says it waits (a fact); stdout stays the terminal.
-      const line = `${STINT} ${args.join(' ')} --heartbeat-ms 100 2> ${err} & pid=$!; `
-        + `until grep -q 'stint analyze' ${err} 2>/dev/null; do sleep 0.02; done; kill -INT $pid; wait $pid`;
-      const run = await inTerminal(line, { env });
-      assert.equal(run.code, 130, run.screen);
-      assert.doesNotMatch(run.screen, /\{"ok"/, 'no raw envelope at the terminal');
-      const said = readFileSync(err, 'utf8');
-      assert.match(said, new RegExp(`Stopped waiting by SIGINT; job ${id} goes on in the background`));
-      assert.match(said, new RegExp(`continue with: .*job wait ${id}\\r?$`, 'm'));
-      assert.equal(status().state, 'running', 'the job itself goes on');
-    } finally {
-      process.kill(supervisor, 'SIGCONT');
-    }
-    const end = await runJson(['job', 'wait', id, '--budget', '0'], { env });
-    assert.equal(end.run.code, 0);
-  });
+  for (const columns of [80, 200]) {
+    test(`Ctrl-C while the identical call waits on its background job, at ${columns} columns: text naming how to`
+      + ' wait again', async () => {
+      const env = freshHome();
+      const args = ['analyze', big, '--chunk-size', '256KiB', '--workers', '1'];
+      const first = await runJson([...args, '--budget', '1ms'], { env });
+      assert.equal(first.run.code, 14, first.run.stdout);
+      const id = (first.envelope.data as { job_id: string }).job_id;
+      // The job's process is held still, so it cannot end while the identical call waits on it.
+      const status = () => JSON.parse(readFileSync(`${env.STINT_HOME}/jobs/${id}/status.json`, 'utf8'));
+      const supervisor = status().pid as number;
+      // Held once it has progress to show (a fact): the waiting call's heartbeat then has a line to say.
+      while (!(status().progress?.done > 0)) await sleep(20);
+      process.kill(supervisor, 'SIGSTOP');
+      try {
+        const err = world.path(`attached-${columns}.err`);
+        // Interrupted once its first heartbeat line says it waits (a fact); stdout stays the terminal.
+        const line = `${STINT} ${args.join(' ')} --heartbeat-ms 100 2> ${err} & pid=$!; `
+          + `until grep -q 'stint analyze' ${err} 2>/dev/null; do sleep 0.02; done; kill -INT $pid; wait $pid`;
+        const run = await inTerminal(line, { env, columns });
+        assert.equal(run.code, 130, run.screen);
+        assert.doesNotMatch(run.screen, /\{"ok"/, 'no raw envelope at the terminal');
+        const said = readFileSync(err, 'utf8');
+        assert.match(said, new RegExp(`Stopped waiting by SIGINT; job ${id} goes on in the background`));
+        assert.match(said, new RegExp(`continue with: .*job wait ${id}\\r?$`, 'm'));
+        assert.equal(status().state, 'running', 'the job itself goes on');
+      } finally {
+        process.kill(supervisor, 'SIGCONT');
+      }
+      const end = await runJson(['job', 'wait', id, '--budget', '0'], { env });
+      assert.equal(end.run.code, 0);
+    });
+  }
 
   test('stdout sent to a file: the notice still reaches the terminal, the file holds the envelope', async () => {
     const env = freshHome();
@@ -226,6 +229,28 @@ describe('text tables', () => {
       assert.ok(note.some((line) => line.startsWith(`${label} `)), `${label} in the one record of note: ${run.screen}`);
     }
   });
+});
+
+describe('analyze at 80 and 200 columns', () => {
+  // The file of the complaint: dates and names were cut (`2019-01-…`, `order_da…`) at 80 columns.
+  const orders = world.path('orders.csv');
+  const names = ['Ada Lovelace', 'Grace Hopper', 'Katherine Johnson', 'Edsger Dijkstra'];
+  const lines = Array.from({ length: 400 }, (_, i) =>
+    `${1000 + i},2019-01-${String(1 + (i % 28)).padStart(2, '0')},${names[i % 4]},${(i * 7.25).toFixed(2)},shipped`);
+  writeFileSync(orders, `order_id,order_date,customer_name,amount,status\n${lines.join('\n')}\n`);
+  for (const columns of [80, 200]) {
+    test(`at ${columns} columns every line fits and every name and value is whole`, async () => {
+      const run = await inTerminal(`${STINT} analyze ${orders} --format text`, { env: freshHome(), columns });
+      assert.equal(run.code, 0, run.screen);
+      const shown = visibleLines(withoutAnsi(run.screen)).filter((line) => line.length > 0);
+      for (const line of shown) assert.ok(displayWidth(line) <= columns, `wider than ${columns} cells: ${line}`);
+      assert.ok(!shown.some((line) => line.includes('…')), `no value is cut: ${run.screen}`);
+      const screen = shown.join('\n');
+      for (const whole of ['order_date', 'customer_name', '2019-01-01', '2019-01-28', 'Katherine Johnson', '2892.75']) {
+        assert.ok(screen.includes(whole), `${whole} shown whole at ${columns} columns: ${run.screen}`);
+      }
+    });
+  }
 });
 
 describe('help at the terminal', () => {

@@ -305,6 +305,13 @@ export class ScheduleRunner {
       await this.call(`${label} (job cancel)`, this.jobCommand('cancel', id));
     }
     call.run ??= await proc.done;
+    const answered = (tryEnvelope(call.run)?.data as { job_id?: string } | null)?.job_id;
+    if (id && answered !== undefined && answered !== id) {
+      // The cancel ended the job before this call could take it over, so the call began a new job after the
+      // cancel: its figures start over (an import's kept rows reappear in them from its first commit on).
+      this.progress.startOver();
+      call.progress = this.progress.begin(label);
+    }
     this.check(call);
     // The cancel discarded the checkpoint: the next call starts from nothing.
     if (id) this.progress.startOver();

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import AjvModule from 'ajv';
 import type { Envelope } from '../../src/contract/envelope.js';
 import { ExitCode } from '../../src/contract/exit-code.js';
+import { INCOMPLETE_SCHEMA } from '../../src/contract/incomplete-schema.js';
 
 // ajv is CommonJS with a `default` export.
 type AjvClass = typeof AjvModule.default;
@@ -42,6 +43,8 @@ function validatorOf(program: string, id: string, env: Readonly<Record<string, s
 
 /** Exit 0 answers, and exit 3's partial answers (the same shape), are what an output schema describes. */
 const DESCRIBED: readonly number[] = [ExitCode.SUCCESS, ExitCode.PARTIAL_FAILURE];
+/** Every INCOMPLETE (14) answer, whatever its command, follows the contract's one schema. */
+const incomplete = ajv.compile(INCOMPLETE_SCHEMA);
 
 /**
  * Throws unless the answer's data follows the output_schema its command (meta.command) declares in the
@@ -62,4 +65,12 @@ export function assertOutputSchema(
   const errors = ajv.errorsText(validate.errors, { separator: '\n  ' });
   throw new Error(`${meta.command}'s data does not follow its output_schema:\n  ${errors}\n`
     + JSON.stringify(data).slice(0, 2000));
+}
+
+/** Throws unless an INCOMPLETE (14) answer's data follows the contract's INCOMPLETE_SCHEMA, whoever answered it. */
+export function assertIncompleteSchema(envelope: Envelope<unknown>): void {
+  if (envelope.meta.exit_code !== ExitCode.INCOMPLETE || incomplete(envelope.data)) return;
+  const errors = ajv.errorsText(incomplete.errors, { separator: '\n  ' });
+  throw new Error(`an INCOMPLETE answer's data does not follow INCOMPLETE_SCHEMA:\n  ${errors}\n`
+    + JSON.stringify(envelope.data).slice(0, 2000));
 }

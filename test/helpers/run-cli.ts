@@ -4,7 +4,7 @@ import { readdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Envelope } from '../../src/contract/envelope.js';
 import { assertEnvelope } from './schemas.js';
-import { assertOutputSchema } from './output-schemas.js';
+import { assertIncompleteSchema, assertOutputSchema } from './output-schemas.js';
 import { assertEstimateBounds } from './estimate-bounds.js';
 import { STATE_DIR_ENV, stateDirEnvOf } from '../../src/runtime/storage/state-dir.js';
 import { programPath, STINT_BIN } from './paths.js';
@@ -104,6 +104,7 @@ export function envelopeOf(run: CliRun): Envelope<Record<string, unknown>> {
   const envelope = JSON.parse(text) as Envelope<Record<string, unknown>>;
   assertEnvelope(envelope);
   if (run.program !== undefined) assertOutputSchema(envelope, run.program, run.env ?? cleanEnv());
+  assertIncompleteSchema(envelope);
   assertEstimateBounds(envelope.data);
   assert.equal(envelope.meta.exit_code, run.code, 'meta.exit_code equals the process exit code');
   assert.equal(envelope.ok, run.code === 0, 'ok iff exit 0');

@@ -62,7 +62,7 @@ export const analyzeCommand = defineCommand({
   exitCodes: {
     [ExitCode.SUCCESS]: { description: 'Every file was analyzed', retryable: false, sideEffects: SideEffects.Complete },
     [ExitCode.PARTIAL_FAILURE]: {
-      description: 'Some files were analyzed; data.unresolved names the others',
+      description: 'Some files were analyzed; the answer names the others and why',
       retryable: false,
       sideEffects: SideEffects.Partial,
     },

@@ -55,7 +55,7 @@ export const importCommand = defineCommand({
       sideEffects: SideEffects.Complete,
     },
     [ExitCode.PARTIAL_FAILURE]: {
-      description: 'Some rows were imported; data.unresolved names the others',
+      description: 'Some rows were imported; the answer names the others and why',
       retryable: false,
       sideEffects: SideEffects.Partial,
     },

@@ -20,9 +20,12 @@ function flagUsage(name: string, flag: FlagSpec): string {
   const short = flag.short ? `-${flag.short}, ` : '';
   const value = flag.type === 'boolean'
     ? ''
-    : flag.type === 'enum' ? ` ${flag.enumValues?.join('|')}` : ` <${flag.type}>`;
+    : flag.type === 'enum' ? ` ${flag.enumValues?.join('|')}` : ` <${VALUE_WORD[flag.type] ?? flag.type}>`;
   return `${short}--${name}${value}`;
 }
+
+/** The word help shows for a value, where the type's own name would mislead (a size is `64MB`, not a count). */
+const VALUE_WORD: Partial<Record<FlagSpec['type'], string>> = { bytes: 'size' };
 
 /** A default as people write it: `4MiB`, not 4194304. */
 function shownDefault(flag: FlagSpec): string {

@@ -46,7 +46,7 @@ export const workerCommand = (version: string): CommandSpec => ({
   },
   exitCodes: {
     [ExitCode.SUCCESS]: {
-      description: 'Drained after a signal: data.chunks says how many chunks it ran',
+      description: 'Drained after a signal: the answer says how many chunks it ran',
       retryable: false, sideEffects: SideEffects.Complete,
     },
     [ExitCode.GENERAL_ERROR]: {
