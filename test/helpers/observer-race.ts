@@ -98,6 +98,8 @@ class RaceWorld {
   };
 
   kill = (identity: ProcessIdentity): void => {
+    // The verdict is written before the signal is sent: a frozen process may wake in between and try to end.
+    this.interleave();
     this.killed.push(identity.pid);
     if (!this.live.delete(identity.pid)) return;
     // A killed process takes no more steps.

@@ -60,9 +60,16 @@ function checkFinished(outcome: RaceOutcome): void {
 const TITLE = `observers race the job's processes: ${SEEDS} seeded interleavings`;
 test(`${TITLE}, no end overwritten, none claimed falsely`, async () => {
   const fates = new Map<Fate, number>();
+  // The windows the race needs, counted so that a model that stopped playing them fails: observers that saw the
+  // job going and then its end while it finished; a frozen job woken after the verdict, told the end that stands.
+  let [raced, woken] = [0, 0];
   for (let seed = 1; seed <= SEEDS; seed++) {
     const outcome = await playRace(root, seed);
     fates.set(outcome.fate, (fates.get(outcome.fate) ?? 0) + 1);
+    const kinds = new Set(outcome.seen.map((s) => s.kind));
+    const finishing = outcome.fate === Fate.Finishes || outcome.fate === Fate.HandsOff;
+    if (finishing && kinds.has('going') && kinds.has('final')) raced++;
+    if (outcome.fate === Fate.FreezesThenWakes && outcome.own && outcome.end?.status.state === JobState.Stalled) woken++;
     try {
       check(outcome);
     } catch (error) {
@@ -70,4 +77,5 @@ test(`${TITLE}, no end overwritten, none claimed falsely`, async () => {
     }
   }
   assert.equal(fates.size, Object.values(Fate).length, 'every fate was played');
+  assert.ok(raced >= SEEDS / 20 && woken >= 1, `${raced} finishing jobs watched through their end, ${woken} woken`);
 });
