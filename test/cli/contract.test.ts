@@ -47,7 +47,7 @@ describe('stint manifest', () => {
     assertOutputSchema(envelope, program, run.env!);
   });
 
-  test('every INCOMPLETE answer follows INCOMPLETE_SCHEMA, which refuses one without its continue_command', async () => {
+  test('every INCOMPLETE answer follows INCOMPLETE_SCHEMA; it refuses one without continue_command', async () => {
     const csv = tempWorld('schema-14').path('big.csv');
     writeFileSync(csv, `n\n${Array.from({ length: 200_000 }, (_, i) => i).join('\n')}\n`);
     const { run, envelope } = await runJson(['analyze', csv, '--budget', '1ms', '--chunk-size', '64KiB']);

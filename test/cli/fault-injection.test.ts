@@ -35,6 +35,8 @@ function soakSeeds(count: number): number[] {
   return Array.from({ length: count }, () => 1 + Math.floor(rnd() * (2 ** 31 - 2)));
 }
 
+const slowSaves = (v: Verdict): number => (v.schedule.slowSave ? 1 : 0);
+
 function figures(verdicts: readonly Verdict[]): string {
   const sum = (f: (v: Verdict) => number) => verdicts.reduce((total, v) => total + f(v), 0);
   const failed = verdicts.filter((v) => v.violations.length > 0);
@@ -47,7 +49,7 @@ function figures(verdicts: readonly Verdict[]): string {
   return [
     `schedules run: ${verdicts.length} (${failed.length} with findings)`,
     `calls: ${sum((v) => v.calls)}, kill -9s: ${sum((v) => v.kills)}`,
-    `schedules with slow saves (budgets that end with a save in flight: forced stops): ${sum((v) => (v.schedule.slowSave ? 1 : 0))}`,
+    `schedules with slow saves (a budget may end with a save in flight: forced stops): ${sum(slowSaves)}`,
     `rows lost: ${sum((v) => v.rowsLost)}, rows doubled: ${sum((v) => v.rowsDoubled)}`,
     `calls without a proper answer: ${sum((v) => v.improperAnswers)}`,
     `drives escalated after three continuations without progress: ${sum((v) => v.stalls)}`,

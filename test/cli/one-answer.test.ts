@@ -45,7 +45,8 @@ before(async () => {
 const entryOf = (data: Data | null) => (data!['established'] as Entry[])[0]!;
 const progressOf = (envelope: Envelope<Data>) => (envelope.data as { progress: { done: number } }).progress.done;
 type Status = { pid: number; progress: { done: number } };
-const statusOf = (home: string, id: string) => JSON.parse(readFileSync(`${home}/jobs/${id}/status.json`, 'utf8')) as Status;
+const statusOf = (home: string, id: string): Status =>
+  JSON.parse(readFileSync(`${home}/jobs/${id}/status.json`, 'utf8')) as Status;
 /** The done of the first `--heartbeat-ms` line: `... [12582912/30000000 bytes, 20586 rows]`. */
 function firstHeartbeat(stderr: string): number {
   const figures = /\[(\d+)\/\d+ bytes/.exec(stderr);

@@ -113,7 +113,8 @@ describe('a tampered job.json is refused (JOB_RECORD_INVALID, 4), never printed 
   const env = { DEMO_JOBS_HOME: home, STINT_HOME: home, AGENT_CALL_BUDGET_MS: '300' };
   const args = ['count', '100000', '--step-ms', '20'];
 
-  test('its programWords edited: job status, job wait, the identical call and follow refuse it; listings leave it out', async () => {
+  test('its programWords edited: job status, wait and cancel, the identical call and follow refuse it;'
+    + ' listings leave it out', async () => {
     const started = await runJson(args, { program, env, cwd: world.dir });
     assert.equal(started.run.code, 14, started.run.stdout);
     const id = (started.envelope.data as { job_id: string }).job_id;
@@ -128,6 +129,7 @@ describe('a tampered job.json is refused (JOB_RECORD_INVALID, 4), never printed 
       const calls = [
         { call: ['job', 'status', id], program },
         { call: ['job', 'wait', id, '--budget', '1s'], program },
+        { call: ['job', 'cancel', id, '--yes'], program },
         { call: args, program },
         { call: ['follow', '--', process.execPath, program, ...args] },
       ];
@@ -137,6 +139,10 @@ describe('a tampered job.json is refused (JOB_RECORD_INVALID, 4), never printed 
         assert.equal(envelope.error!.code, 'JOB_RECORD_INVALID');
         assert.doesNotMatch(run.stdout, /touch /, 'the tampered words are not printed');
       }
+      // Its log is the job's output, not a command: shown as it is, the record's words neither printed nor run.
+      const logs = await runJson(['job', 'logs', id], { program, env, cwd: world.dir });
+      assert.equal(logs.run.code, 0, logs.run.stdout);
+      assert.doesNotMatch(logs.run.stdout, /touch /);
       assert.equal(existsSync(marker), false, 'nor run');
       // A listing leaves it out, warns of it by id, and still lists the other jobs.
       for (const call of [['job', 'list'], ['job', 'prune', '--dry-run']]) {

@@ -162,7 +162,8 @@ export function generateSchedule(seed: number): Schedule {
   const driveBudgetMs = pick(rnd, BUDGETS_MS);
   // Drawn last, so that every other part of a seed's schedule is what it was before slow saves existed.
   const slowSave = slowSavePlan(rnd, workload, chunkSize);
-  return { seed, workload, csv, chunkSize, workers, explicitKey, steps, driveBudgetMs, ...(slowSave ? { slowSave } : {}) };
+  const slow = slowSave ? { slowSave } : {};
+  return { seed, workload, csv, chunkSize, workers, explicitKey, steps, driveBudgetMs, ...slow };
 }
 
 /** Slow saves on half the analyze schedules of larger chunks: about ten of them a pass, so a schedule stays short. */
@@ -179,6 +180,8 @@ function describeStep(s: Step, k: number): string {
   return `  ${k + 1}. ${s.fault} budget=${s.budgetMs}ms target=${s.target} at=${when}${exp}`;
 }
 
+const slowSaveText = ({ slowSave: slow }: Schedule) => (slow ? `, every ${slow.every}th save ${slow.ms}ms slower` : '');
+
 /** The schedule for people: what ran, and the line that replays it. */
 export function describeSchedule(s: Schedule): string {
   const c = s.csv;
@@ -186,7 +189,7 @@ export function describeSchedule(s: Schedule): string {
     `seed ${s.seed}: ${s.workload}, ${c.rows} rows x ${c.columns + 1} columns ` +
       `(csv seed ${c.seed}, keys ${c.keys}, newlines ${c.newlines}${c.crlf ? ', CRLF' : ''}), ` +
       `chunk ${s.chunkSize}, workers ${s.workers}${s.explicitKey ? ', explicit --idempotency-key' : ''}, ` +
-      `drive budget ${s.driveBudgetMs}ms${s.slowSave ? `, every ${s.slowSave.every}th save ${s.slowSave.ms}ms slower` : ''}`,
+      `drive budget ${s.driveBudgetMs}ms${slowSaveText(s)}`,
     ...s.steps.map(describeStep),
     `replay: STINT_FAULT_SEED=${s.seed} node --test --test-timeout=300000 build/test/cli/fault-injection.test.js`,
   ].join('\n');

@@ -26,7 +26,7 @@ test('a schedule fits its workload: supervisor kills only for analyze, exports o
   }
 });
 
-test('the seeds CI runs cover every workload and every fault, and forced stops (slow saves, large and small chunks)', () => {
+test('the seeds CI run cover every workload and fault, and forced stops (slow saves at large and small chunks)', () => {
   const schedules = CI_SEEDS.map(generateSchedule);
   assert.deepEqual(new Set(schedules.map((s) => s.workload)), new Set(Object.values(Workload)));
   assert.deepEqual(new Set(schedules.flatMap((s) => s.steps.map((step) => step.fault))), new Set(Object.values(Fault)));

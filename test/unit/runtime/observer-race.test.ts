@@ -69,7 +69,8 @@ test(`${TITLE}, no end overwritten, none claimed falsely`, async () => {
     const kinds = new Set(outcome.seen.map((s) => s.kind));
     const finishing = outcome.fate === Fate.Finishes || outcome.fate === Fate.HandsOff;
     if (finishing && kinds.has('going') && kinds.has('final')) raced++;
-    if (outcome.fate === Fate.FreezesThenWakes && outcome.own && outcome.end?.status.state === JobState.Stalled) woken++;
+    const stalled = outcome.end?.status.state === JobState.Stalled;
+    if (outcome.fate === Fate.FreezesThenWakes && outcome.own && stalled) woken++;
     try {
       check(outcome);
     } catch (error) {
