@@ -302,7 +302,7 @@ export class ScheduleRunner {
     }
     if (id) {
       this.cancels++;
-      await this.call(`${label} (job cancel)`, this.jobCommand('cancel', id));
+      await this.call(`${label} (job cancel ${id})`, this.jobCommand('cancel', id));
     }
     call.run ??= await proc.done;
     const answered = (tryEnvelope(call.run)?.data as { job_id?: string } | null)?.job_id;

@@ -120,8 +120,9 @@ async function checkLeftovers(runner: ScheduleRunner, world: FaultWorld): Promis
 function traceOf(runner: ScheduleRunner): string[] {
   return runner.calls.map((c) => {
     const envelope = c.envelope;
+    const job = (envelope?.data as { job_id?: string } | null | undefined)?.job_id;
     const end = envelope
-      ? `exit ${envelope.meta.exit_code}${envelope.error ? ` ${envelope.error.code}` : ''}`
+      ? `exit ${envelope.meta.exit_code}${envelope.error ? ` ${envelope.error.code}` : ''}${job ? ` (${job})` : ''}`
       : `no envelope (exit ${c.run?.code}, signal ${c.run?.signal})`;
     const sent = c.sent.length > 0 ? ` [sent ${c.sent.join(',')}]` : '';
     return `${c.label}${sent}: ${end}`;
