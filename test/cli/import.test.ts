@@ -240,6 +240,39 @@ describe('dry runs, locks and bad arguments', () => {
     assert.equal((await exported(db, env)).length, 7);
   });
 
+  test('a continuation that failed on a locked table, then the identical call: it starts from the kept rows', async () => {
+    const env = freshHome();
+    const input = world.path('kept.csv');
+    writeFileSync(input, generateCsv(41, { rows: 60_000, columns: 4, newlines: 0, crlf: false }));
+    const db = world.path('kept.db');
+    const args = ['import', input, '--into', db, '--chunk-size', '64KiB', '--idempotency-key', 'kept'];
+    // Paused with rows in the table (a fact: on a loaded machine a short call may not get that far).
+    let kept = 0;
+    for (let calls = 1; kept === 0; calls++) {
+      assert.ok(calls <= 20, 'a call committed rows and paused');
+      const call = await runJson([...args, '--budget', '500ms'], { env });
+      assert.equal(call.run.code, 14, call.run.stdout);
+      kept = (call.envelope.data as { progress: { done: number } }).progress.done;
+    }
+    const holder = new Level(db);
+    await holder.open();
+    try {
+      const locked = await runJson([...args, '--budget', '0'], { env });
+      assert.equal(locked.envelope.error?.code, 'DATABASE_LOCKED', locked.run.stdout);
+    } finally {
+      await holder.close();
+    }
+    // The failed job kept its checkpoint (the rows are in the table): the next job says so from its first answer,
+    // even one forced before it opened the table.
+    const next = await runJson([...args, '--budget', '1ms'], { env });
+    assert.equal(next.run.code, 14, next.run.stdout);
+    const shown = (next.envelope.data as { progress: { done: number } }).progress.done;
+    assert.ok(shown >= kept, `its answer shows ${shown}, below the ${kept} kept`);
+    const whole = await runJson([...args, '--budget', '0'], { env });
+    assert.equal(whole.run.code, 0, whole.run.stdout);
+    assert.deepEqual(await exported(db, env), records(input), 'the header and every row, once');
+  });
+
   test('a missing input, a directory, a missing --key column, another header', async () => {
     const env = freshHome();
     const db = world.path('args.db');

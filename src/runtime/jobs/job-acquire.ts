@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { Progress } from '../../contract/incomplete.js';
 import { JobState } from '../../contract/vocabulary/job-state.js';
 import type { Host } from '../authoring/host.js';
+import { workEnded } from '../call/final-envelope.js';
 import type { Invocation } from '../call/invocation.js';
 import { adoptSpool } from '../storage/stdin-spool.js';
 import { DEFAULT_IDLE_TIMEOUT_MS } from '../authoring/budget.js';
@@ -85,9 +86,12 @@ export async function acquireJob(inv: Invocation, store: JobStore): Promise<Acqu
         const status = settled.status;
         // An answer its caller has not seen yet is the identical call's; after that the key goes to a new job.
         if (status?.unseen) return { kind: 'attach', id: claim.id };
-        // A job found lost or stalled (now or by an earlier observer, which left it the key) kept its checkpoint;
-        // one cancelled or timed out did not.
-        if (status && CONTINUED_ENDS.includes(status.state)) carried = status.progress;
+        // A job found lost or stalled (now or by an earlier observer, which left it the key) kept its checkpoint,
+        // and so did one that failed on the way (a retryable error: the table locked, a worker lost); one
+        // cancelled or timed out did not.
+        if (status && (CONTINUED_ENDS.includes(status.state) || keptOnFailure(store, claim.id))) {
+          carried = status.progress;
+        }
         store.releaseKey(inv.key, claim.id);
         continue;
       }
@@ -103,6 +107,12 @@ export async function acquireJob(inv: Invocation, store: JobStore): Promise<Acqu
     }
   }
   throw new Error(`could not claim the job for invocation ${inv.key}`);
+}
+
+/** A job that failed with an answer that leaves the work to continue: its checkpoint stayed (final-envelope.ts). */
+function keptOnFailure(store: JobStore, id: string): boolean {
+  const code = store.readResult(id)?.meta.exit_code;
+  return store.readStatus(id)?.state === JobState.Failed && code !== undefined && !workEnded(code);
 }
 
 /** Waits up to STATUS_GRACE_MS for a fact (no work runs yet); returns whether it became true. */

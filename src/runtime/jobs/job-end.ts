@@ -70,7 +70,10 @@ export function endJob(store: JobStore, job: JobRecord, ending: JobEnding): Enve
   if (!terminal) store.writeStatus(job.id, status);
   if (ending.checkpoint === CheckpointFate.Discard) discardCheckpoint(store.root, job.key);
   releaseHolder(store, job, ending.holder);
-  if (terminal && !ending.unseen && !CONTINUED_ENDS.includes(ending.state)) store.releaseKey(job.key, job.id);
+  // A job whose work goes on from its checkpoint keeps the key: the next identical call finds it, and its new job
+  // starts from the progress this one kept (job-acquire.ts), never from nothing.
+  const continued = CONTINUED_ENDS.includes(ending.state) || ending.checkpoint === CheckpointFate.Keep;
+  if (terminal && !ending.unseen && !continued) store.releaseKey(job.key, job.id);
   return ending.answer;
 }
 

@@ -190,21 +190,16 @@ export class JobStore {
   }
 
   /**
-   * The right to run a job: one process at a time (O_EXCL). A lease whose
-   * process is gone (or whose pid another process holds now) is stale and
-   * is taken over; so is one left unreadable for LEASE_WRITE_GRACE_MS.
+   * The right to run a job: one process at a time. The lease appears whole (written aside, then linked into
+   * place, which fails if one is there), so a process killed while taking it never leaves an empty one that
+   * nobody could judge. A lease whose process is gone (or whose pid another process holds now) is stale and
+   * is taken over; so is one left unreadable (an older version's) for LEASE_WRITE_GRACE_MS.
    */
   takeLease(id: string, pid: number): boolean {
     const path = join(this.dir(id), 'lease');
+    const lease = formatIdentity(identityOf(pid));
     for (let attempt = 0; attempt < 3; attempt++) {
-      try {
-        const fd = openSync(path, 'wx', 0o600);
-        writeSync(fd, formatIdentity(identityOf(pid)));
-        closeSync(fd);
-        return true;
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      }
+      if (createFileOnce(path, lease)) return true;
       const holder = this.leaseHolder(id);
       if (holder === 'gone') continue;
       if (holder === 'unreadable' ? !this.leaseAbandoned(path) : isAlive(holder)) return false;
@@ -232,8 +227,10 @@ export class JobStore {
 
   /** Removes a lease whose holder is gone (a job judged lost or stalled), so none is left behind. */
   dropStaleLease(id: string): void {
+    const path = join(this.dir(id), 'lease');
     const holder = this.leaseHolder(id);
-    if (typeof holder === 'object' && !isAlive(holder)) rmSync(join(this.dir(id), 'lease'), { force: true });
+    const stale = holder === 'unreadable' ? this.leaseAbandoned(path) : holder !== 'gone' && !isAlive(holder);
+    if (stale) rmSync(path, { force: true });
   }
 
   releaseLease(id: string, pid: number): void {
@@ -302,3 +299,4 @@ export class JobStore {
     }
   }
 }
+

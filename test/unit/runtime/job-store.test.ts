@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { JobStore, JOB_RETENTION_MS, SWEEP_EVERY_MS } from '../../../src/runtime/jobs/job-store.js';
 import { JobState } from '../../../src/contract/vocabulary/job-state.js';
 import type { JobRecord } from '../../../src/runtime/jobs/job-record.js';
@@ -48,4 +49,23 @@ test('of two claims on one key exactly one wins; a lease is one process at a tim
   store.releaseLease('analyze-0000000a', process.pid);
   assert.equal(store.takeLease('analyze-0000000a', 999_999_999), true, 'free again');
   assert.equal(store.takeLease('analyze-0000000a', process.pid), true, 'a dead holder lease is stale');
+});
+
+test('a lease appears whole, and an empty one (its writer killed mid-write) is dropped once past its grace', () => {
+  const store = new JobStore(world.path('leases'));
+  const id = 'analyze-0000000e';
+  store.create(record(id, 'k-lease'), { state: JobState.Lost, startedAt: 0, updatedAt: 0, progressAt: 0, endedAt: 0 });
+  assert.equal(store.takeLease(id, process.pid), true);
+  assert.deepEqual(readdirSync(store.dir(id)).filter((name) => name.includes('lease')), ['lease'], 'no draft left');
+  assert.notEqual(readFileSync(join(store.dir(id), 'lease'), 'utf8'), '', 'written whole');
+  store.releaseLease(id, process.pid);
+  // What an older version's writer left when killed between its create and its write.
+  const lease = join(store.dir(id), 'lease');
+  writeFileSync(lease, '');
+  store.dropStaleLease(id);
+  assert.ok(existsSync(lease), 'a fresh empty lease may still be being written: kept');
+  const old = new Date(Date.now() - 60_000);
+  utimesSync(lease, old, old);
+  store.dropStaleLease(id);
+  assert.ok(!existsSync(lease), 'past its grace it is stale: dropped');
 });
