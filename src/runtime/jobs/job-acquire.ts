@@ -10,7 +10,7 @@ import { newJobId } from './job-id.js';
 import { STATUS_GRACE_MS, Verdict } from './job-liveness.js';
 import { CONTINUED_ENDS } from './job-end.js';
 import { settleJob } from './job-outcomes.js';
-import { heartbeatOf, identityFields, type JobRecord } from './job-record.js';
+import { heartbeatOf, identityFields, type JobRecord, type JobStatus } from './job-record.js';
 import type { JobStore } from './job-store.js';
 import { identityOf } from './process-identity.js';
 import { argvWithoutSecrets } from './argv-secrets.js';
@@ -89,9 +89,8 @@ export async function acquireJob(inv: Invocation, store: JobStore): Promise<Acqu
         // A job found lost or stalled (now or by an earlier observer, which left it the key) kept its checkpoint,
         // and so did one that failed on the way (a retryable error: the table locked, a worker lost); one
         // cancelled or timed out did not.
-        if (status && (CONTINUED_ENDS.includes(status.state) || keptOnFailure(store, claim.id))) {
-          carried = status.progress;
-        }
+        const continued = status && (CONTINUED_ENDS.includes(status.state) || keptOnFailure(status, store, claim.id));
+        if (continued) carried = status.progress;
         store.releaseKey(inv.key, claim.id);
         continue;
       }
@@ -110,9 +109,9 @@ export async function acquireJob(inv: Invocation, store: JobStore): Promise<Acqu
 }
 
 /** A job that failed with an answer that leaves the work to continue: its checkpoint stayed (final-envelope.ts). */
-function keptOnFailure(store: JobStore, id: string): boolean {
-  const code = store.readResult(id)?.meta.exit_code;
-  return store.readStatus(id)?.state === JobState.Failed && code !== undefined && !workEnded(code);
+function keptOnFailure(status: JobStatus, store: JobStore, id: string): boolean {
+  const answer = status.state === JobState.Failed ? store.readResult(id) : undefined;
+  return answer !== undefined && !workEnded(answer.meta.exit_code);
 }
 
 /** Waits up to STATUS_GRACE_MS for a fact (no work runs yet); returns whether it became true. */
