@@ -199,7 +199,7 @@ export class JobStore {
     const path = join(this.dir(id), 'lease');
     const lease = formatIdentity(identityOf(pid));
     for (let attempt = 0; attempt < 3; attempt++) {
-      if (createFileOnce(path, lease)) return true;
+      if (createFileOnce(path, lease, false)) return true;
       const holder = this.leaseHolder(id);
       if (holder === 'gone') continue;
       if (holder === 'unreadable' ? !this.leaseAbandoned(path) : isAlive(holder)) return false;

@@ -20,10 +20,11 @@ export function writeFileAtomic(path: string, content: string | Uint8Array, dura
 /**
  * Creates the file whole (content fsynced, then linked into place) unless
  * it exists: of any number of writers racing, exactly one wins, and readers
- * never see a part. Returns whether this writer created it.
+ * never see a part. Returns whether this writer created it. `durable: false` skips the fsync, for a file
+ * that means nothing after a restart (a lease names processes).
  */
-export function createFileOnce(path: string, content: string | Uint8Array): boolean {
-  const temp = writeTemp(path, content, true);
+export function createFileOnce(path: string, content: string | Uint8Array, durable = true): boolean {
+  const temp = writeTemp(path, content, durable);
   try {
     linkSync(temp, path);
     return true;
