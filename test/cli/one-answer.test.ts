@@ -11,6 +11,7 @@ import { pipeline } from 'node:stream/promises';
 import { setTimeout as delay } from 'node:timers/promises';
 import { createGzip } from 'node:zlib';
 import type { Envelope } from '../../src/contract/envelope.js';
+import { heartbeatDone } from '../helpers/fault-progress.js';
 import { writeMixedCsv } from '../helpers/mixed-csv.js';
 import { STINT_BIN } from '../helpers/paths.js';
 import { redisMissing, startRedis, type RedisServer } from '../helpers/redis-server.js';
@@ -49,9 +50,9 @@ const statusOf = (home: string, id: string): Status =>
   JSON.parse(readFileSync(`${home}/jobs/${id}/status.json`, 'utf8')) as Status;
 /** The done of the first `--heartbeat-ms` line: `... [12582912/30000000 bytes, 20586 rows]`. */
 function firstHeartbeat(stderr: string): number {
-  const figures = /\[(\d+)\/\d+ bytes/.exec(stderr);
-  assert.ok(figures, `a heartbeat line in ${stderr.slice(0, 300)}`);
-  return Number(figures[1]);
+  const done = stderr.split('\n').map(heartbeatDone).find((figure) => figure !== undefined);
+  assert.ok(done !== undefined, `a heartbeat line in ${stderr.slice(0, 300)}`);
+  return done;
 }
 const incomplete = (envelope: Envelope<Data>) => envelope.data as { continue_command: string; job_id: string };
 

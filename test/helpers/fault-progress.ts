@@ -17,6 +17,12 @@ import type { Envelope } from '../../src/contract/envelope.js';
 
 /** The exact figures a heartbeat line ends with: `[12582912/30000000 bytes, 20586 rows]`. */
 const HEARTBEAT_FIGURES = /\[(\d+)(?:\/\d+)? [a-z]+(?:, \d+ rows?)?\]\s*$/;
+
+/** The `done` a heartbeat line ends with, or undefined for any other line. */
+export function heartbeatDone(line: string): number | undefined {
+  const figures = HEARTBEAT_FIGURES.exec(line);
+  return figures ? Number(figures[1]) : undefined;
+}
 const LINEAGE = 'the work';
 const LIVE: readonly string[] = ['running', 'paused'];
 
@@ -74,8 +80,8 @@ export class CallProgress {
   /** The heartbeat lines of this call, in order. */
   heartbeats(stderr: string): void {
     for (const line of stderr.split('\n')) {
-      const figures = HEARTBEAT_FIGURES.exec(line);
-      if (figures) this.saw(Number(figures[1]), 'heartbeat', { lineage: true });
+      const done = heartbeatDone(line);
+      if (done !== undefined) this.saw(done, 'heartbeat', { lineage: true });
     }
   }
 
