@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
 import { gzipSync } from 'node:zlib';
-import { runJson, runShell, startCli } from '../helpers/run-cli.js';
+import { runCli, runJson, runShell, startCli } from '../helpers/run-cli.js';
 import { tempWorld } from '../helpers/temp-world.js';
 import { generateCsv } from '../helpers/csv-generator.js';
 import { analyzeWithCsvParse } from '../helpers/analyze-oracle.js';
@@ -333,6 +333,15 @@ describe('stint analyze --columns', () => {
     const none = await runJson(['analyze', path, '--columns', ' , '], { env: home('columns-none') });
     assert.equal(none.run.code, 2, none.run.stdout);
     assert.equal(none.envelope.error!.code, 'ARG_ERROR');
+  });
+
+  test('in text an unknown name is said once, with its suggestion, and the file named as not analyzed', async () => {
+    const path = write('cols-text.csv', 'id,name,score\n1,a,2.5\n');
+    const run = await runCli(['analyze', path, '--columns', 'scor', '--format', 'text'], { env: home('columns-text') });
+    assert.equal(run.code, 2, run.stdout);
+    assert.equal(run.stdout, `${path}: not analyzed\ncoverage: none\n`);
+    assert.equal(run.stderr.split('--columns names scor').length, 2, run.stderr);
+    assert.match(run.stderr, /COLUMN_NOT_FOUND.*\n.*did you mean score\?/);
   });
 });
 

@@ -2,7 +2,7 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { runCli, runJson } from '../helpers/run-cli.js';
-import { frequencies } from '../helpers/stats-oracle.js';
+import { frequencies, topValues } from '../helpers/stats-oracle.js';
 import { fixturePath } from '../helpers/paths.js';
 import { tempWorld } from '../helpers/temp-world.js';
 
@@ -103,7 +103,7 @@ describe('stint analyze --top', () => {
   test('N most frequent with exact counts in the exact range; past it only values above the error', async () => {
     const a = analysisOf((await analyze([file, '--top', '12'], 'top-12')).data);
     const [fewColumn, manyColumn] = a.columns;
-    assert.deepEqual(fewColumn!['top_values'], frequencies(few).slice(0, 12));
+    assert.deepEqual(fewColumn!['top_values'], topValues(few, 12));
     assert.equal(fewColumn!['top_values_exact'], true);
     const error = manyColumn!['top_values_error'] as number;
     assert.equal(manyColumn!['top_values_exact'], false);
@@ -120,7 +120,7 @@ describe('stint analyze --top', () => {
     const listedNone = analysisOf(full.data).columns.map((c) => ({ ...c, top_values: [] }));
     assert.deepEqual(none.columns, listedNone);
     const max = analysisOf((await analyze([file, '--top', '64'], 'top-64')).data);
-    assert.deepEqual(max.columns[0]!['top_values'], frequencies(few).slice(0, 64));
+    assert.deepEqual(max.columns[0]!['top_values'], topValues(few, 64));
   });
 
   test('--format text with --top 0 has no column for most frequent values; --top 1 shows one a column', async () => {
@@ -131,6 +131,20 @@ describe('stint analyze --top', () => {
     const one = await runCli(['analyze', file, '--top', '1', '--format', 'text'], { env: home('top-text-1') });
     assert.match(one.stdout, /most frequent \(count\)/);
     assert.match(one.stdout, new RegExp(`${frequencies(few)[0]!.value} \\(${frequencies(few)[0]!.count}\\)`));
+  });
+
+  test('a value seen once is not listed: unique values list none, and text says each value once', async () => {
+    const small = world.path('once.csv');
+    writeFileSync(small, 'id,tag\n1,a\n2,b\n3,a\n4,c\n');
+    const [id, tag] = analysisOf((await analyze([small], 'once')).data).columns;
+    assert.deepEqual(id!['top_values'], []);
+    assert.equal(id!['top_values_exact'], true);
+    assert.equal(id!['top_values_below_error'], false);
+    assert.deepEqual(tag!['top_values'], [{ value: 'a', count: 2 }]);
+    const text = await runCli(['analyze', small, '--format', 'text'], { env: home('once-text') });
+    assert.equal(text.code, 0, text.stderr);
+    assert.match(text.stdout, /\n {2}id +0 +4 .* each value once\n/);
+    assert.match(text.stdout, /\n {2}tag +0 +3 +a \(2\)\n/);
   });
 
   for (const given of ['65', '-1', 'five', '2.5']) {

@@ -4,7 +4,7 @@
 // the scanner.
 import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
-import { frequencies } from './stats-oracle.js';
+import { topValues } from './stats-oracle.js';
 
 const INTEGER = /^[+-]?\d+$/;
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
@@ -124,7 +124,7 @@ export function analyzeWithCsvParse(path: string): OracleFile {
   const columns = header.map((name, k) => summarize(name, cols[k]!.values, cols[k]!.nulls));
   const counts = cols.map(({ values }) => ({
     distinct: new Set(values).size,
-    top_values: frequencies(values).slice(0, 5),
+    top_values: topValues(values),
   }));
   return { rows, columns, counts, raggedLines, raggedCount };
 }

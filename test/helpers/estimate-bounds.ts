@@ -26,7 +26,7 @@ function analyzedFiles(data: unknown): EstimatedColumn[][] {
 /** The columns of every analysis an envelope's data holds. */
 export const analyzedColumns = (data: unknown): EstimatedColumn[] => analyzedFiles(data).flat();
 
-/** distinct ≤ count, exact where it says so; no listed value the summary's error could account for. */
+/** distinct ≤ count, exact where it says so; no listed value seen once, or the summary's error could account for. */
 export function assertEstimateBounds(data: unknown): void {
   for (const columns of analyzedFiles(data)) {
     // A file that lists any value was asked for some (--top 0 lists none): an empty list then means none qualified.
@@ -46,6 +46,7 @@ function assertColumnBounds(c: EstimatedColumn, listing: boolean): void {
   assert.ok(top.reduce((sum, t) => sum + t.count, 0) <= c.count, `${label}: top counts above the values`);
   assert.equal(c.top_values_exact === true, c.top_values_error === 0, `${label}: exact iff no error`);
   for (const t of top) assert.ok(t.count > c.top_values_error!, `${label}: ${t.value} (${t.count}) within error`);
+  for (const t of top) assert.ok(t.count > 1, `${label}: ${t.value} listed, seen once`);
   const below = !c.top_values_exact && top.length === 0 && c.count > 0;
   if (listing) assert.equal(c.top_values_below_error, below, `${label}: top_values_below_error`);
   else if (c.top_values_below_error) assert.ok(below, `${label}: below the error, yet ${JSON.stringify(top)}`);

@@ -45,6 +45,11 @@ export function frequencies(values: readonly string[]): { value: string; count: 
     .sort((x, y) => y.count - x.count || (x.value < y.value ? -1 : x.value > y.value ? 1 : 0));
 }
 
+/** What `top_values` lists: the `top` most frequent of the values seen more than once. */
+export function topValues(values: readonly string[], top = 5): { value: string; count: number }[] {
+  return frequencies(values).filter((t) => t.count > 1).slice(0, top);
+}
+
 /** The sample variance by two passes. */
 export function exactVariance(values: readonly number[]): number {
   const mean = values.reduce((a, b) => a + b, 0) / values.length;

@@ -24,7 +24,7 @@ const everyColumn = {
   distinct: countSchema(),
   distinct_exact: booleanSchema(),
   distinct_relative_error: share('0 when exact, else the estimate\'s relative error bound'),
-  top_values: arrayOf(topValue, 'The most frequent values, most frequent first'),
+  top_values: arrayOf(topValue, 'The most frequent values seen more than once, most frequent first'),
   top_values_exact: booleanSchema(),
   top_values_error: countSchema('0 when exact, else how far a count may be under the true one'),
   top_values_below_error: booleanSchema('Not exact, and no value was counted more often than the error'),

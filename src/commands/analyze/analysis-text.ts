@@ -43,9 +43,14 @@ const exactCell = (value: unknown, exact: string | undefined): unknown =>
 /** The most frequent: exact counts, or lower bounds (`≥`) from the summary, or why none is listed. */
 function topCell(c: ColumnSummary): string {
   if (c.top_values_below_error) return `none counted more than the error (${c.top_values_error})`;
+  if (eachOnce(c)) return 'each value once';
   const atLeast = c.top_values_exact === false ? '≥' : '';
   return (c.top_values ?? []).map((t) => `${t.value} (${atLeast}${t.count})`).join(', ');
 }
+
+/** No value repeats: the list is empty because none is more frequent than another. */
+const eachOnce = (c: ColumnSummary): boolean =>
+  c.top_values?.length === 0 && c.distinct_exact === true && (c.count ?? 0) > 0 && c.distinct === c.count;
 
 /** `≈` marks an estimate. */
 function spreadRow(c: ColumnSummary): string[] {
@@ -80,8 +85,8 @@ function tablesOf(columns: readonly ColumnSummary[], width: number | undefined):
   const body = columns.map((c) =>
     [c.name, c.type, c.count, c.nulls, exactCell(c.min, c.min_exact), exactCell(c.max, c.max_exact), c.mean].map(cell));
   if (!columns.some(hasSpread)) return indented(renderTable(...withNullShare(columns, body), width));
-  // `--top 0` lists no value: then the table has no column for them.
-  const topShown = columns.some((c) => (c.top_values?.length ?? 0) > 0 || c.top_values_below_error);
+  // `--top 0` lists no value: then the table has no column for them, unless a column says its values are unique.
+  const topShown = columns.some((c) => topCell(c) !== '');
   const spreadColumns = topShown ? SPREAD : SPREAD.slice(0, -1);
   const spread = columns.map((c) => spreadRow(c).slice(0, spreadColumns.length));
   if (width !== undefined && !(tableFits(COLUMNS, body, width) && tableFits(spreadColumns, spread, width))) {
@@ -100,7 +105,11 @@ export function renderAnalysisText(outcome: Outcome<FileAnalysis, FileCitation>,
     out.push(`${file.q}: ${plural(file.a.rows, 'row')}, ${plural(file.a.columns.length, 'column')}${separated}`);
     out.push(...tablesOf(file.a.columns, width === undefined ? undefined : width - 2));
   }
-  for (const gap of outcome.unresolved) out.push(`${gap.q}: not analyzed: ${gap.reason}`);
+  // When no file was analyzed the call fails with the first file's reason, which stderr shows: not said twice.
+  const saidAsError = outcome.established.length === 0 ? outcome.unresolved[0] : undefined;
+  for (const gap of outcome.unresolved) {
+    out.push(gap === saidAsError ? `${gap.q}: not analyzed` : `${gap.q}: not analyzed: ${gap.reason}`);
+  }
   out.push(`coverage: ${outcome.coverage}`);
   return `${out.join('\n')}\n`;
 }

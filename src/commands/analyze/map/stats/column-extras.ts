@@ -121,23 +121,27 @@ function distinctSummary(x: ColumnExtras, count: number) {
 }
 
 /**
- * The most frequent: exact from the tally; from the summary, only values
+ * The most frequent, each seen more than once: a value seen once is no more
+ * frequent than any other, and listing the first few of a column of unique
+ * values would be noise. Exact from the tally; from the summary, only values
  * counted more often than its error (the others cannot be told from values
  * the summary dropped), the first `top` of them. `top_values_below_error`: none was, though values exist.
  */
 function topSummary(x: ColumnExtras, count: number, top: number) {
   if (x.tally) {
     const { counts } = entriesOf(x.tally);
-    const listed = rankedValues(x.tally.size, counts, x.tally.values).slice(0, top);
+    const listed = rankedValues(x.tally.size, counts, x.tally.values).filter(repeated).slice(0, top);
     return { top_values: listed, top_values_exact: true, top_values_error: 0, top_values_below_error: false };
   }
   const f = x.frequent;
-  const qualified = rankedValues(f.size, f.counts, f.values).filter((t) => t.count > f.error);
+  const qualified = rankedValues(f.size, f.counts, f.values).filter((t) => repeated(t) && t.count > f.error);
   return {
     top_values: qualified.slice(0, top), top_values_exact: false, top_values_error: f.error,
     top_values_below_error: qualified.length === 0 && count > 0,
   };
 }
+
+const repeated = (t: { count: number }): boolean => t.count > 1;
 
 /** The statistics for every column: null share, distinct values, the `top` most frequent. */
 export function commonSummary(x: ColumnExtras, count: number, nulls: number, top = TOP) {
