@@ -273,6 +273,41 @@ describe('dry runs, locks and bad arguments', () => {
     assert.deepEqual(await exported(db, env), records(input), 'the header and every row, once');
   });
 
+  test('a call answered 14 whose work then failed on a locked table: the failure is answered once, then the '
+    + 'identical call continues from the kept rows', async () => {
+    const env = freshHome();
+    const input = world.path('unseen.csv');
+    writeFileSync(input, generateCsv(43, { rows: 60_000, columns: 4, newlines: 0, crlf: false }));
+    const db = world.path('unseen.db');
+    const args = ['import', input, '--into', db, '--chunk-size', '64KiB', '--idempotency-key', 'unseen'];
+    let kept = 0;
+    for (let calls = 1; kept === 0; calls++) {
+      assert.ok(calls <= 20, 'a call committed rows and paused');
+      const call = await runJson([...args, '--budget', '500ms'], { env });
+      assert.equal(call.run.code, 14, call.run.stdout);
+      kept = (call.envelope.data as { progress: { done: number } }).progress.done;
+    }
+    const holder = new Level(db);
+    await holder.open();
+    try {
+      // Answered at once, before it reaches the table; its work goes on in that process and finds the table held.
+      const answered = await runJson([...args, '--budget', '1ms'], { env });
+      assert.equal(answered.run.code, 14, answered.run.stdout);
+      // The identical call is the one that gets the job's own answer (it waits for it while the table is held).
+      const failed = await runJson([...args, '--budget', '0'], { env });
+      assert.equal(failed.envelope.error?.code, 'DATABASE_LOCKED', failed.run.stdout);
+    } finally {
+      await holder.close();
+    }
+    const next = await runJson([...args, '--budget', '1ms'], { env });
+    assert.equal(next.run.code, 14, next.run.stdout);
+    const shown = (next.envelope.data as { progress: { done: number } }).progress.done;
+    assert.ok(shown >= kept, `its answer shows ${shown}, below the ${kept} kept`);
+    const whole = await runJson([...args, '--budget', '0'], { env });
+    assert.equal(whole.run.code, 0, whole.run.stdout);
+    assert.deepEqual(await exported(db, env), records(input), 'the header and every row, once');
+  });
+
   test('a missing input, a directory, a missing --key column, another header', async () => {
     const env = freshHome();
     const db = world.path('args.db');

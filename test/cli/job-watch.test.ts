@@ -1,7 +1,7 @@
 import { test, describe, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { appendFileSync, copyFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { Envelope } from '../../src/contract/envelope.js';
 import { cleanEnv, runCli, runJson, type CliRun } from '../helpers/run-cli.js';
 import { programPath, STINT_BIN } from '../helpers/paths.js';
@@ -211,12 +211,19 @@ describe('stint job watch', () => {
     const one = await runJson(['job', 'watch', job.job_id, '--no-stream'], { env, program: demo });
     assert.deepEqual(one.envelope.data, { steps: 60, sum: 1830 });
 
-    const next = await backgroundJob(['count', '60', '--step-ms', '20'], env, demo);
-    const text = await runCli(['job', 'watch', next.job_id, '--format', 'text'], { env, program: demo });
+    // Held at its first step until the watch has shown a line: it cannot end before, however slow the machine.
+    const hold = world.path(`hold-${homes}`);
+    writeFileSync(hold, '');
+    const held = { ...env, DEMO_JOBS_HOLD: hold };
+    const next = await backgroundJob(['count', '60', '--step-ms', '20'], held, demo);
+    const watching = startWatch(['job', 'watch', next.job_id, '--format', 'text'], held, demo);
+    await watching.lines(1);
+    rmSync(hold);
+    const text = await watching.done;
     assert.equal(text.code, 0, text.stderr);
     const lines = text.stdout.trimEnd().split('\n');
-    // The first line may come before the job's first report: `0 (1s)`, then `1 step/60 steps (1%)`, ...
-    assert.match(lines[0]!, new RegExp(`^${next.job_id} running: (?:\\d+ steps?/60 steps \\(\\d+%\\)|0 \\(\\d+s\\))`));
+    // The first line comes before the job's first report (it is held): `0 (860ms)`, later `1 step/60 steps (1%)`.
+    assert.match(lines[0]!, new RegExp(`^${next.job_id} running: (?:\\d+ steps?/60 steps \\(\\d+%\\)|0 \\([^)]+\\))`));
     assert.ok(!lines.some((line) => line.startsWith('{')), `no JSON for a person: ${text.stdout}`);
     assert.match(text.stdout, /sum: 1830/);
 

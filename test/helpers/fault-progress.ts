@@ -4,6 +4,10 @@
 // and across the jobs that continue one another's checkpoint (a lineage, which
 // only a `job cancel` or the work's end starts over).
 //
+// A run that ended (done, cancelled, timed out, or failed for good: its checkpoint gone) ends its lineage: a job
+// begun after that end is a new run, in the next generation of the lineage, and starts from nothing. A job that
+// continues a lost, stalled or retryably failed one stays in the same generation and must start where it left.
+//
 // Time orders what is compared. Within one call each observer's own figures
 // must never fall; every figure a call shows must be at least what anyone saw
 // before the call began (calls of one schedule follow one another, but for the
@@ -25,6 +29,11 @@ export function heartbeatDone(line: string): number | undefined {
 }
 const LINEAGE = 'the work';
 const LIVE: readonly string[] = ['running', 'paused'];
+/** Ends after which the identical call is a new run: the checkpoint was discarded. */
+const RUN_ENDS: readonly string[] = ['done', 'cancelled', 'timed_out'];
+/** Exits of a failed job that kept its checkpoint (the work goes on from it): the framework's workEnded rule. */
+const KEPT_ON_FAILURE: readonly number[] = [1, 10, 12, 14];
+const lineageOf = (generation: number): string => `${LINEAGE}@${generation}`;
 
 /** Where a `done` was seen. */
 export type Observer = 'answer' | 'status' | 'heartbeat';
@@ -34,24 +43,43 @@ type Seen = Map<string, number>;
 
 const raise = (seen: Seen, of: string, done: number) => seen.set(of, Math.max(seen.get(of) ?? 0, done));
 
+/** What a figure is of: a job, and whether the work's lineage (of `lineageOf`'s job when it names no job). */
+interface Subject {
+  readonly jobId?: string;
+  readonly lineage: boolean;
+  readonly lineageOf?: string;
+}
+
 /** What one call's observers saw, checked against what was seen before it began. */
 export class CallProgress {
   private readonly own = new Map<Observer, Seen>();
   readonly seen: Seen = new Map();
+  /** The lineage's generation when the call began: its heartbeats' when its answer names no job. */
+  private readonly began: number;
+  private readonly heartbeatFigures: number[] = [];
+  private answeredJob: string | undefined;
 
   constructor(
     private readonly watch: ProgressWatch,
     private readonly before: ReadonlyMap<string, number>,
     private readonly label: string,
-  ) {}
+  ) {
+    this.began = watch.generation();
+  }
 
-  /** A `done` seen by one observer of this call: of a job when known, and of the lineage when it is the work's. */
-  saw(done: number, observer: Observer, of: { readonly jobId?: string; readonly lineage: boolean }): void {
-    const subjects = [...(of.jobId !== undefined ? [of.jobId] : []), ...(of.lineage ? [LINEAGE] : [])];
+  /**
+   * A `done` seen by one observer of this call: of a job when known, and of the lineage when it is the work's
+   * (the lineage of `lineageOf`'s job, when the figure names none itself, as a heartbeat line does).
+   */
+  saw(done: number, observer: Observer, of: Subject): void {
+    const named = of.jobId ?? of.lineageOf;
+    const generation = named !== undefined ? this.watch.generationOf(named) : this.began;
+    const lineage = lineageOf(generation);
+    const subjects = [...(of.jobId !== undefined ? [of.jobId] : []), ...(of.lineage ? [lineage] : [])];
     const mine = this.own.get(observer) ?? new Map<string, number>();
     this.own.set(observer, mine);
     for (const subject of subjects) {
-      const what = subject === LINEAGE ? `the work${of.jobId !== undefined ? ` (job ${of.jobId})` : ''}` : `job ${subject}`;
+      const what = subject === lineage ? `the work${named !== undefined ? ` (job ${named})` : ''}` : `job ${subject}`;
       const earlier = this.before.get(subject) ?? 0;
       const own = mine.get(subject) ?? 0;
       const shows = `${this.label}: its ${observer} shows ${what} at ${done}`;
@@ -70,6 +98,7 @@ export class CallProgress {
       unresolved?: { context?: { job_id?: string; progress?: { done: number } } }[];
     };
     const lineage = envelope.meta.command === this.watch.workload || this.watch.isWorkload(data.job_id);
+    if (lineage && data.job_id !== undefined) this.answeredJob = data.job_id;
     if (data.progress) this.saw(data.progress.done, 'answer', { ...jobOf(data.job_id), lineage });
     for (const item of data.unresolved ?? []) {
       const { progress, job_id: jobId } = item.context ?? {};
@@ -77,11 +106,11 @@ export class CallProgress {
     }
   }
 
-  /** The heartbeat lines of this call, in order. */
+  /** The heartbeat lines of this call, in order: checked at its end, as figures of the job its answer names. */
   heartbeats(stderr: string): void {
     for (const line of stderr.split('\n')) {
       const done = heartbeatDone(line);
-      if (done !== undefined) this.saw(done, 'heartbeat', { lineage: true });
+      if (done !== undefined) this.heartbeatFigures.push(done);
     }
   }
 
@@ -98,6 +127,9 @@ export class CallProgress {
 
   /** The call is over: what it saw is what the calls after it must not go below. */
   end(): void {
+    // A heartbeat line names no job: the one the answer names, else the lineage as the call found it.
+    const of = this.answeredJob !== undefined ? { lineageOf: this.answeredJob } : {};
+    for (const done of this.heartbeatFigures) this.saw(done, 'heartbeat', { lineage: true, ...of });
     this.watch.merge(this.seen);
   }
 }
@@ -105,6 +137,9 @@ export class CallProgress {
 export class ProgressWatch {
   private readonly seen: Seen = new Map();
   private readonly commands = new Map<string, string>();
+  /** Written once each (a job's record, its end): read once. */
+  private readonly made = new Map<string, number>();
+  private readonly runEnds = new Map<string, number | undefined>();
 
   /** `workload`: the command whose jobs continue one another (import or analyze; an export's are its own). */
   constructor(
@@ -124,7 +159,43 @@ export class ProgressWatch {
 
   /** The work starts over from nothing (its checkpoint discarded by a cancel, or the work ended). */
   startOver(): void {
-    this.seen.delete(LINEAGE);
+    for (const of of [...this.seen.keys()]) if (of.startsWith(LINEAGE)) this.seen.delete(of);
+  }
+
+  /** How many runs of the workload had ended (its checkpoint discarded) by now. */
+  generation(): number {
+    return this.jobIds().filter((id) => this.isWorkload(id) && this.endedRun(id) !== undefined).length;
+  }
+
+  /** The generation a job belongs to: how many runs of the workload had ended when it was made. */
+  generationOf(id: string): number {
+    const made = this.createdAt(id);
+    if (made === undefined) return this.generation();
+    return this.jobIds().filter((other) => {
+      const ended = other !== id && this.isWorkload(other) ? this.endedRun(other) : undefined;
+      return ended !== undefined && ended <= made;
+    }).length;
+  }
+
+  /** When a workload job's run ended for good (an end that discarded its checkpoint); undefined otherwise. */
+  private endedRun(id: string): number | undefined {
+    if (this.runEnds.has(id)) return this.runEnds.get(id);
+    const end = readJson<{ status: { state: string; endedAt?: number }; result?: { meta?: { exit_code?: number } } }>(
+      join(this.home, 'jobs', id, 'end.json'));
+    if (!end) return undefined;
+    const { state, endedAt } = end.status;
+    const keptOnFailure = state === 'failed' && KEPT_ON_FAILURE.includes(end.result?.meta?.exit_code ?? 1);
+    const ranOut = RUN_ENDS.includes(state) || (state === 'failed' && !keptOnFailure);
+    this.runEnds.set(id, ranOut ? endedAt : undefined);
+    return this.runEnds.get(id);
+  }
+
+  private createdAt(id: string): number | undefined {
+    if (!this.made.has(id)) {
+      const made = readJson<{ createdAt: number }>(join(this.home, 'jobs', id, 'job.json'))?.createdAt;
+      if (made !== undefined) this.made.set(id, made);
+    }
+    return this.made.get(id);
   }
 
   jobIds(): string[] {

@@ -85,7 +85,7 @@ export async function acquireJob(inv: Invocation, store: JobStore): Promise<Acqu
       case Verdict.Ended: {
         const status = settled.status;
         // An answer its caller has not seen yet is the identical call's; after that the key goes to a new job.
-        if (status?.unseen) return { kind: 'attach', id: claim.id };
+        if (store.answerAwaited(claim.id, status)) return { kind: 'attach', id: claim.id };
         // A job found lost or stalled (now or by an earlier observer, which left it the key) kept its checkpoint,
         // and so did one that failed on the way (a retryable error: the table locked, a worker lost); one
         // cancelled or timed out did not.

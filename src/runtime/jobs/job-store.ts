@@ -238,6 +238,19 @@ export class JobStore {
     if (typeof holder === 'object' && holder.pid === pid) rmSync(join(this.dir(id), 'lease'), { force: true });
   }
 
+  /**
+   * Notes that a job's unseen answer (JobStatus.unseen) reached a caller: its end is never rewritten, so this
+   * marker beside it says the answer is no longer waiting for the identical call.
+   */
+  markAnswerGiven(id: string): void {
+    createFileOnce(join(this.dir(id), 'answer-given'), '');
+  }
+
+  /** Whether the job's answer still waits for the caller it was held for (its end says unseen, none took it). */
+  answerAwaited(id: string, status: JobStatus | undefined): boolean {
+    return status?.unseen === true && !existsSync(join(this.dir(id), 'answer-given'));
+  }
+
   cancelMarker(id: string): string {
     return join(this.dir(id), 'cancel');
   }

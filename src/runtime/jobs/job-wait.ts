@@ -5,6 +5,7 @@ import { ExitCode } from '../../contract/exit-code.js';
 import type { Progress } from '../../contract/incomplete.js';
 import { IncompleteState } from '../../contract/vocabulary/job-state.js';
 import { systemMonotonic, type MonotonicReading } from '../authoring/monotonic-clock.js';
+import { workEnded } from '../call/final-envelope.js';
 import { incompleteEnvelope } from './incomplete-response.js';
 import { Observation, Verdict } from './job-liveness.js';
 import { stoppedWaitingAnswer } from './stop-answers.js';
@@ -81,11 +82,15 @@ export async function waitOnJob(options: WaitOptions): Promise<Envelope> {
 }
 
 /**
- * A job's final answer, given to this caller: one no caller had seen (the job ended in its supervisor) lets
- * the key go now, so the identical call after this one is a new run.
+ * A job's final answer, given to this caller. One no caller had seen (the job ended after its caller was
+ * answered 14) is given once: the identical call after this one is a new run. When the work ended, that run
+ * starts over (the key goes now); when it failed but kept its checkpoint (a table locked), the job keeps the key,
+ * so the next run continues from the progress it kept (job-acquire.ts), as after any such failure.
  */
 function given(store: JobStore, job: JobRecord, envelope: Envelope): Envelope {
-  if (store.readStatus(job.id)?.unseen) store.releaseKey(job.key, job.id);
+  if (!store.answerAwaited(job.id, store.readStatus(job.id))) return envelope;
+  store.markAnswerGiven(job.id);
+  if (workEnded(envelope.meta.exit_code)) store.releaseKey(job.key, job.id);
   return envelope;
 }
 
