@@ -12,7 +12,8 @@ import { generateCsv, random } from '../helpers/csv-generator.js';
 
 const world = tempWorld('import');
 let homes = 0;
-const freshHome = (extra: Record<string, string> = {}) => ({ STINT_HOME: world.path(`home-${++homes}`), STINT_TEST_MODE: '1', ...extra });
+type Env = Record<string, string>;
+const freshHome = (extra: Env = {}) => ({ STINT_HOME: world.path(`home-${++homes}`), STINT_TEST_MODE: '1', ...extra });
 const csv = (name: string) => fixturePath('csv', `${name}.csv`);
 const records = csvFileRecords;
 
@@ -240,13 +241,18 @@ describe('dry runs, locks and bad arguments', () => {
     assert.equal((await exported(db, env)).length, 7);
   });
 
-  test('a continuation that failed on a locked table, then the identical call: it starts from the kept rows', async () => {
+  /**
+   * An import of 60,000 rows paused with rows in the table (a fact: on a loaded machine a short call may not get
+   * that far), then `whileHeld` runs while another process holds the table; after it, the next identical call's
+   * first answer (forced before it opens the table) shows at least the rows kept, and the last has every row once.
+   */
+  type WhileHeld = (args: string[], env: Env) => Promise<void>;
+  async function lockedThenContinued(name: string, seed: number, whileHeld: WhileHeld) {
     const env = freshHome();
-    const input = world.path('kept.csv');
-    writeFileSync(input, generateCsv(41, { rows: 60_000, columns: 4, newlines: 0, crlf: false }));
-    const db = world.path('kept.db');
-    const args = ['import', input, '--into', db, '--chunk-size', '64KiB', '--idempotency-key', 'kept'];
-    // Paused with rows in the table (a fact: on a loaded machine a short call may not get that far).
+    const input = world.path(`${name}.csv`);
+    writeFileSync(input, generateCsv(seed, { rows: 60_000, columns: 4, newlines: 0, crlf: false }));
+    const db = world.path(`${name}.db`);
+    const args = ['import', input, '--into', db, '--chunk-size', '64KiB', '--idempotency-key', name];
     let kept = 0;
     for (let calls = 1; kept === 0; calls++) {
       assert.ok(calls <= 20, 'a call committed rows and paused');
@@ -257,13 +263,10 @@ describe('dry runs, locks and bad arguments', () => {
     const holder = new Level(db);
     await holder.open();
     try {
-      const locked = await runJson([...args, '--budget', '0'], { env });
-      assert.equal(locked.envelope.error?.code, 'DATABASE_LOCKED', locked.run.stdout);
+      await whileHeld(args, env);
     } finally {
       await holder.close();
     }
-    // The failed job kept its checkpoint (the rows are in the table): the next job says so from its first answer,
-    // even one forced before it opened the table.
     const next = await runJson([...args, '--budget', '1ms'], { env });
     assert.equal(next.run.code, 14, next.run.stdout);
     const shown = (next.envelope.data as { progress: { done: number } }).progress.done;
@@ -271,41 +274,27 @@ describe('dry runs, locks and bad arguments', () => {
     const whole = await runJson([...args, '--budget', '0'], { env });
     assert.equal(whole.run.code, 0, whole.run.stdout);
     assert.deepEqual(await exported(db, env), records(input), 'the header and every row, once');
+  }
+
+  test('a continuation that failed on a locked table, then the identical call: it starts from the '
+    + 'kept rows', async () => {
+    // The failed job kept its checkpoint (the rows are in the table), and its key: the next job starts from them.
+    await lockedThenContinued('kept', 41, async (args, env) => {
+      const locked = await runJson([...args, '--budget', '0'], { env });
+      assert.equal(locked.envelope.error?.code, 'DATABASE_LOCKED', locked.run.stdout);
+    });
   });
 
   test('a call answered 14 whose work then failed on a locked table: the failure is answered once, then the '
     + 'identical call continues from the kept rows', async () => {
-    const env = freshHome();
-    const input = world.path('unseen.csv');
-    writeFileSync(input, generateCsv(43, { rows: 60_000, columns: 4, newlines: 0, crlf: false }));
-    const db = world.path('unseen.db');
-    const args = ['import', input, '--into', db, '--chunk-size', '64KiB', '--idempotency-key', 'unseen'];
-    let kept = 0;
-    for (let calls = 1; kept === 0; calls++) {
-      assert.ok(calls <= 20, 'a call committed rows and paused');
-      const call = await runJson([...args, '--budget', '500ms'], { env });
-      assert.equal(call.run.code, 14, call.run.stdout);
-      kept = (call.envelope.data as { progress: { done: number } }).progress.done;
-    }
-    const holder = new Level(db);
-    await holder.open();
-    try {
+    await lockedThenContinued('unseen', 43, async (args, env) => {
       // Answered at once, before it reaches the table; its work goes on in that process and finds the table held.
       const answered = await runJson([...args, '--budget', '1ms'], { env });
       assert.equal(answered.run.code, 14, answered.run.stdout);
       // The identical call is the one that gets the job's own answer (it waits for it while the table is held).
       const failed = await runJson([...args, '--budget', '0'], { env });
       assert.equal(failed.envelope.error?.code, 'DATABASE_LOCKED', failed.run.stdout);
-    } finally {
-      await holder.close();
-    }
-    const next = await runJson([...args, '--budget', '1ms'], { env });
-    assert.equal(next.run.code, 14, next.run.stdout);
-    const shown = (next.envelope.data as { progress: { done: number } }).progress.done;
-    assert.ok(shown >= kept, `its answer shows ${shown}, below the ${kept} kept`);
-    const whole = await runJson([...args, '--budget', '0'], { env });
-    assert.equal(whole.run.code, 0, whole.run.stdout);
-    assert.deepEqual(await exported(db, env), records(input), 'the header and every row, once');
+    });
   });
 
   test('a missing input, a directory, a missing --key column, another header', async () => {
