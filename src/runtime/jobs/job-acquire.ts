@@ -52,8 +52,19 @@ export async function acquireJob(inv: Invocation, store: JobStore): Promise<Acqu
   const id = newJobId(inv.command.id);
   // What a lost or stalled job had kept: the new job continues from that checkpoint, so it starts there.
   let carried: Progress | undefined;
+  // That job, whose lease this call holds until its new job holds the key.
+  let handing: string | undefined;
+  const letGo = () => {
+    if (handing) store.releaseLease(handing, inv.host.pid);
+    handing = undefined;
+  };
   for (let attempt = 0; attempt < 20; attempt++) {
     const claim = store.claimKey(inv.key, id);
+    if (claim.kind === 'held' && handing) {
+      // Another call made the new job first: this one's figures were for a job of its own.
+      letGo();
+      carried = undefined;
+    }
     if (claim.kind === 'claimed') {
       const job = newRecord(inv, store, id);
       const now = inv.host.now();
@@ -63,6 +74,7 @@ export async function acquireJob(inv: Invocation, store: JobStore): Promise<Acqu
       store.create(job, { ...running, ...from });
       if (inv.stdinPath) adoptSpool(inv.stdinPath, store.dir(id));
       store.takeLease(id, inv.host.pid);
+      letGo();
       return { kind: 'own', job };
     }
     if (!store.readRecord(claim.id)) {
@@ -86,11 +98,12 @@ export async function acquireJob(inv: Invocation, store: JobStore): Promise<Acqu
         const status = settled.status;
         // An answer its caller has not seen yet is the identical call's; after that the key goes to a new job.
         if (store.answerAwaited(claim.id, status)) return { kind: 'attach', id: claim.id };
-        // A job found lost or stalled (now or by an earlier observer, which left it the key) kept its checkpoint,
-        // and so did one that failed on the way (a retryable error: the table locked, a worker lost); one
-        // cancelled or timed out did not.
-        const continued = status && (CONTINUED_ENDS.includes(status.state) || keptOnFailure(status, store, claim.id));
-        if (continued) carried = status.progress;
+        const handed = status && handOver(store, claim.id, inv.host.pid, status);
+        if (handed === HANDOVER_BUSY) {
+          await inv.host.sleep(20);
+          continue;
+        }
+        if (handed) [handing, carried] = [claim.id, handed.progress];
         store.releaseKey(inv.key, claim.id);
         continue;
       }
@@ -105,8 +118,33 @@ export async function acquireJob(inv: Invocation, store: JobStore): Promise<Acqu
         continue;
     }
   }
+  letGo();
   throw new Error(`could not claim the job for invocation ${inv.key}`);
 }
+
+/** A `job cancel` holds the ended job's lease: look again once it has let go. */
+const HANDOVER_BUSY = 'busy';
+
+/**
+ * A job found lost or stalled (now or by an earlier observer, which left it the key) kept its checkpoint, and so
+ * did one that failed on the way (a retryable error: the table locked, a worker lost); one cancelled or timed out
+ * did not. The key passes from such a job to the new one under the job's lease, which a `job cancel` of it takes to
+ * discard the checkpoint: the progress the new job starts from, or undefined when the work starts over.
+ */
+function handOver(
+  store: JobStore, id: string, pid: number, status: JobStatus,
+): { progress: Progress | undefined } | typeof HANDOVER_BUSY | undefined {
+  if (!continues(status, store, id)) return undefined;
+  if (!store.takeLease(id, pid)) return HANDOVER_BUSY;
+  // Cancelled (its checkpoint discarded) before this call held the lease: the work starts over.
+  const now = store.readStatus(id);
+  if (now && continues(now, store, id)) return { progress: now.progress };
+  store.releaseLease(id, pid);
+  return undefined;
+}
+
+const continues = (status: JobStatus, store: JobStore, id: string): boolean =>
+  CONTINUED_ENDS.includes(status.state) || keptOnFailure(status, store, id);
 
 /** A job that failed with an answer that leaves the work to continue: its checkpoint stayed (final-envelope.ts). */
 function keptOnFailure(status: JobStatus, store: JobStore, id: string): boolean {

@@ -80,6 +80,21 @@ export function cancelPausedJob(store: JobStore, job: JobRecord, now: number, pi
   return cancelIdleJob(store, job, now, { kind: 'self', pid });
 }
 
+/**
+ * `job cancel` of a job found lost or stalled, holding its lease while it ends it: the identical call that
+ * continues such a job takes the same lease to hand its key to the new job. False when that happened already (the
+ * key names the new job, which runs on the checkpoint: not this cancel's to discard) or is happening now.
+ */
+export function cancelAbandonedJob(store: JobStore, job: JobRecord, now: number, pid: number): boolean {
+  if (!store.takeLease(job.id, pid)) return false;
+  if (store.keyHolder(job.key) !== job.id) {
+    store.releaseLease(job.id, pid);
+    return false;
+  }
+  cancelIdleJob(store, job, now, { kind: 'self', pid });
+  return true;
+}
+
 /** JOB_LOST (1) for a job folder whose record cannot be read: nobody can say what it was or resume it by id. */
 export function unreadableEnvelope(id: string): Envelope {
   return buildEnvelope({

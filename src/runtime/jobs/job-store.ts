@@ -98,6 +98,15 @@ export class JobStore {
     }
   }
 
+  /** The job the key names now; undefined when nobody holds it. */
+  keyHolder(key: string): string | undefined {
+    try {
+      return readFileSync(join(this.keysDir, key), 'utf8').trim() || undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
   /** Lets the key go, if it still names this job. */
   releaseKey(key: string, id: string): void {
     const path = join(this.keysDir, key);

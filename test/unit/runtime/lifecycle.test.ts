@@ -11,6 +11,7 @@ import { Coverage } from '../../../src/contract/vocabulary/coverage.js';
 import { JobState } from '../../../src/contract/vocabulary/job-state.js';
 import { CAUSE_OF_STOP, StopReason } from '../../../src/contract/vocabulary/stop-reason.js';
 import { DEFAULT_MAX_LIFETIME_MS } from '../../../src/runtime/authoring/budget.js';
+import { cancelAbandonedJob, markLost } from '../../../src/runtime/jobs/job-outcomes.js';
 import { JobStore } from '../../../src/runtime/jobs/job-store.js';
 import { drive, FakeClock, fakeHost, type FakeHost } from '../../helpers/fake-host.js';
 import { tempWorld } from '../../helpers/temp-world.js';
@@ -154,6 +155,57 @@ test('job cancel of a paused job: cancelled, its checkpoint discarded; the ident
   assert.deepEqual(again.envelope.data, { steps: STEPS, sum: SUM });
   assert.equal(tool.stepsRun() - before, STEPS, 'started over');
 });
+
+/** A paused job of `count` made lost, as an observer finds one whose process died: its key and checkpoint stay. */
+async function lostJob(w: World): Promise<string> {
+  const first = await w.run(['count', String(STEPS), '--budget', '1s']);
+  const id = String(first.envelope.data?.['job_id']);
+  const store = new JobStore(w.home);
+  markLost(store, store.readRecord(id)!, undefined, w.clock.now);
+  assert.equal(newestJob(w.home).status.state, JobState.Lost);
+  return id;
+}
+
+test('job cancel of a lost job the identical call has continued: the new job\'s checkpoint stays', async () => {
+  const w = setUp('cancel-lost-continued');
+  const lost = await lostJob(w);
+  const continued = await w.run(['count', String(STEPS), '--budget', '1s']);
+  assert.equal(continued.code, ExitCode.INCOMPLETE);
+  assert.notEqual(continued.envelope.data?.['job_id'], lost, 'a new job continues the lost one');
+  const cancel = await w.run(['job', 'cancel', lost, '--yes']);
+  assert.equal(cancel.code, ExitCode.SUCCESS);
+  assert.deepEqual(cancel.envelope.data, { job_id: lost, state: JobState.Lost, cancelled: false, effect: 'none' });
+  assert.ok(newestJob(w.home).checkpoint, 'the new job\'s checkpoint is not the cancel\'s to discard');
+  const end = await w.run(['count', String(STEPS), '--budget', '0']);
+  assert.deepEqual(end.envelope.data, { steps: STEPS, sum: SUM });
+  assert.equal(w.tool.stepsRun(), STEPS, 'no step ran twice');
+});
+
+test('job cancel of a lost job nobody continued: cancelled, its checkpoint discarded; the call starts over', async () => {
+  const w = setUp('cancel-lost');
+  const lost = await lostJob(w);
+  const cancel = await w.run(['job', 'cancel', lost, '--yes']);
+  assert.deepEqual(cancel.envelope.data, { job_id: lost, state: JobState.Cancelled, cancelled: true, effect: 'cancelled' });
+  assert.ok(!newestJob(w.home).checkpoint, 'discarded');
+  const before = w.tool.stepsRun();
+  const again = await w.run(['count', String(STEPS), '--budget', '0']);
+  assert.deepEqual(again.envelope.data, { steps: STEPS, sum: SUM });
+  assert.equal(w.tool.stepsRun() - before, STEPS, 'started over');
+});
+
+test('the identical call holds a lost job\'s lease while it hands the key on: a cancel then leaves both alone',
+  async () => {
+    const w = setUp('cancel-during-handover');
+    const lost = await lostJob(w);
+    const store = new JobStore(w.home);
+    const job = store.readRecord(lost)!;
+    // The lease as the identical call holds it between reading the end and its new job's claim.
+    assert.ok(store.takeLease(lost, process.pid));
+    assert.equal(cancelAbandonedJob(store, job, w.clock.now, process.pid + 1), false);
+    store.releaseLease(lost, process.pid);
+    assert.equal(store.readStatus(lost)!.state, JobState.Lost);
+    assert.ok(newestJob(w.home).checkpoint, 'kept for the call that continues it');
+  });
 
 test('job cancel of a paused job the identical call has just taken over: asked to stop, not ended under it', async () => {
   const { home, run } = setUp('cancel-taken-over');

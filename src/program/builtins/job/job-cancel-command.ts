@@ -5,7 +5,7 @@ import { SideEffects } from '../../../contract/vocabulary/side-effects.js';
 import type { CommandContext, CommandResult, CommandSpec } from '../../../runtime/authoring/command-spec.js';
 import { DRY_RUN_FLAG } from '../../../runtime/authoring/framework-flags.js';
 import { isJobId } from '../../../runtime/jobs/job-id.js';
-import { cancelIdleJob, cancelPausedJob, settleJob } from '../../../runtime/jobs/job-outcomes.js';
+import { cancelAbandonedJob, cancelPausedJob, settleJob } from '../../../runtime/jobs/job-outcomes.js';
 import type { JobRecord } from '../../../runtime/jobs/job-record.js';
 import type { JobStore } from '../../../runtime/jobs/job-store.js';
 import { waitDeadline } from '../../../runtime/jobs/budget-plan.js';
@@ -35,9 +35,8 @@ async function cancelJob(deps: JobCommandDeps, ctx: CommandContext, store: JobSt
   const now = ctx.now();
   const { status } = settleJob(store, job, { look: { now, reading: ctx.monotonic() } });
   if (status && isTerminal(status.state)) {
-    const abandoned = endedUnfinished(status.state);
-    if (abandoned) cancelIdleJob(store, job, now);
-    return answer(job.id, store.readStatus(job.id)?.state ?? status.state, abandoned);
+    const cancelled = endedUnfinished(status.state) && cancelAbandonedJob(store, job, now, process.pid);
+    return answer(job.id, store.readStatus(job.id)?.state ?? status.state, cancelled);
   }
   // A paused job the identical call took over just now (it holds the lease) is stopped like a running one.
   const idle = !status || status.state === JobState.Paused;
@@ -49,10 +48,12 @@ async function cancelJob(deps: JobCommandDeps, ctx: CommandContext, store: JobSt
   const id = job.id;
   const ended = await waitOnJob({ store, now: () => ctx.now(), id, started: now, until, budgetMs, retryableOf });
   if (ended.meta.exit_code === ExitCode.INCOMPLETE) return replay(ended);
-  // Judged stalled or lost while we waited: nobody runs it now, so its checkpoint is discarded here.
+  // Judged stalled or lost while we waited: nobody runs it now, so its checkpoint is discarded here (unless the
+  // identical call has already continued it in a new job).
   const after = store.readStatus(job.id);
-  if (after && endedUnfinished(after.state)) cancelIdleJob(store, job, ctx.now());
-  return answer(job.id, store.readStatus(job.id)?.state ?? JobState.Cancelled, true);
+  const abandoned = after !== undefined && endedUnfinished(after.state);
+  const cancelled = !abandoned || cancelAbandonedJob(store, job, ctx.now(), process.pid);
+  return answer(job.id, store.readStatus(job.id)?.state ?? JobState.Cancelled, cancelled);
 }
 
 export function jobCancelCommand(deps: JobCommandDeps): CommandSpec {
