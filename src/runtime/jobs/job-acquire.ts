@@ -66,16 +66,9 @@ export async function acquireJob(inv: Invocation, store: JobStore): Promise<Acqu
       carried = undefined;
     }
     if (claim.kind === 'claimed') {
-      const job = newRecord(inv, store, id);
-      const now = inv.host.now();
-      const self = { ...identityFields(identityOf(inv.host.pid)), ...heartbeatOf(inv.host.monotonic()) };
-      const from = carried ? { progress: carried } : {};
-      const running = { state: JobState.Running, ...self, startedAt: now, updatedAt: now, progressAt: now };
-      store.create(job, { ...running, ...from });
-      if (inv.stdinPath) adoptSpool(inv.stdinPath, store.dir(id));
-      store.takeLease(id, inv.host.pid);
+      const own = ownNewJob(inv, store, id, carried);
       letGo();
-      return { kind: 'own', job };
+      return own;
     }
     if (!store.readRecord(claim.id)) {
       // Its creator is between the claim and the first write: wait for it. A claim it left, a folder deleted
@@ -120,6 +113,19 @@ export async function acquireJob(inv: Invocation, store: JobStore): Promise<Acqu
   }
   letGo();
   throw new Error(`could not claim the job for invocation ${inv.key}`);
+}
+
+/** The new job this call owns, running (from the progress it carries on, if any), its lease taken. */
+function ownNewJob(inv: Invocation, store: JobStore, id: string, carried: Progress | undefined): Acquired {
+  const job = newRecord(inv, store, id);
+  const now = inv.host.now();
+  const self = { ...identityFields(identityOf(inv.host.pid)), ...heartbeatOf(inv.host.monotonic()) };
+  const from = carried ? { progress: carried } : {};
+  const running = { state: JobState.Running, ...self, startedAt: now, updatedAt: now, progressAt: now };
+  store.create(job, { ...running, ...from });
+  if (inv.stdinPath) adoptSpool(inv.stdinPath, store.dir(id));
+  store.takeLease(id, inv.host.pid);
+  return { kind: 'own', job };
 }
 
 /** A `job cancel` holds the ended job's lease: look again once it has let go. */
