@@ -18,6 +18,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Envelope } from '../../src/contract/envelope.js';
+import { workEnded } from '../../src/runtime/call/final-envelope.js';
 
 /** The exact figures a heartbeat line ends with: `[12582912/30000000 bytes, 20586 rows]`. */
 const HEARTBEAT_FIGURES = /\[(\d+)(?:\/\d+)? [a-z]+(?:, \d+ rows?)?\]\s*$/;
@@ -31,8 +32,6 @@ const LINEAGE = 'the work';
 const LIVE: readonly string[] = ['running', 'paused'];
 /** Ends after which the identical call is a new run: the checkpoint was discarded. */
 const RUN_ENDS: readonly string[] = ['done', 'cancelled', 'timed_out'];
-/** Exits of a failed job that kept its checkpoint (the work goes on from it): the framework's workEnded rule. */
-const KEPT_ON_FAILURE: readonly number[] = [1, 10, 12, 14];
 const lineageOf = (generation: number): string => `${LINEAGE}@${generation}`;
 
 /** Where a `done` was seen. */
@@ -139,7 +138,9 @@ export class ProgressWatch {
   private readonly commands = new Map<string, string>();
   /** Written once each (a job's record, its end): read once. */
   private readonly made = new Map<string, number>();
-  private readonly runEnds = new Map<string, number | undefined>();
+  private readonly runEnds = new Map<string, number>();
+  /** Fixed once the job exists: every run that ended before it was made had written its end by then. */
+  private readonly generations = new Map<string, number>();
 
   /** `workload`: the command whose jobs continue one another (import or analyze; an export's are its own). */
   constructor(
@@ -169,25 +170,30 @@ export class ProgressWatch {
 
   /** The generation a job belongs to: how many runs of the workload had ended when it was made. */
   generationOf(id: string): number {
+    const known = this.generations.get(id);
+    if (known !== undefined) return known;
     const made = this.createdAt(id);
     if (made === undefined) return this.generation();
-    return this.jobIds().filter((other) => {
+    const generation = this.jobIds().filter((other) => {
       const ended = other !== id && this.isWorkload(other) ? this.endedRun(other) : undefined;
       return ended !== undefined && ended <= made;
     }).length;
+    this.generations.set(id, generation);
+    return generation;
   }
 
   /** When a workload job's run ended for good (an end that discarded its checkpoint); undefined otherwise. */
   private endedRun(id: string): number | undefined {
+    // Only a run's end is kept: a lost or stalled end may still be replaced (a cancel of a lost job).
     if (this.runEnds.has(id)) return this.runEnds.get(id);
     const end = readJson<{ status: { state: string; endedAt?: number }; result?: { meta?: { exit_code?: number } } }>(
       join(this.home, 'jobs', id, 'end.json'));
     if (!end) return undefined;
     const { state, endedAt } = end.status;
-    const keptOnFailure = state === 'failed' && KEPT_ON_FAILURE.includes(end.result?.meta?.exit_code ?? 1);
-    const ranOut = RUN_ENDS.includes(state) || (state === 'failed' && !keptOnFailure);
-    this.runEnds.set(id, ranOut ? endedAt : undefined);
-    return this.runEnds.get(id);
+    const failedForGood = state === 'failed' && workEnded(end.result?.meta?.exit_code ?? 1);
+    if (!(RUN_ENDS.includes(state) || failedForGood) || endedAt === undefined) return undefined;
+    this.runEnds.set(id, endedAt);
+    return endedAt;
   }
 
   private createdAt(id: string): number | undefined {
