@@ -82,6 +82,11 @@ export const StintWarning = defineWarningCodes({
     code: 'NUMBER_OUT_OF_RANGE',
     description: 'number-shaped values beyond the range of doubles (such as 1e400 or 1e-400) were read as strings',
   },
+  WideFileBasicStats: {
+    code: 'WIDE_FILE_BASIC_STATS',
+    description: 'analyze without --stats gave a wide file\'s columns the basic statistics only;'
+      + ' --stats all gives every one',
+  },
 });
 export type StintWarning = (typeof StintWarning)[Exclude<keyof typeof StintWarning, symbol>];
 

@@ -38,7 +38,7 @@ describe('stint analyze --stats', () => {
     assert.ok(a.columns.some((c) => c['sum_exact'] !== undefined) && a.columns.every((c) => c['q50'] === undefined));
   });
 
-  test('a list keeps those statistics with their estimates\' errors; all (alone or listed) is the default', async () => {
+  test('a list keeps those statistics and their errors; all, alone or listed, is a narrow default', async () => {
     const full = await analyze([cities], 'default');
     const picked = analysisOf((await analyze([cities, '--stats', 'top_values, distinct'], 'list')).data);
     assert.deepEqual(picked.stats, ['distinct', 'top_values'], 'in the one order, however given');
@@ -51,15 +51,45 @@ describe('stint analyze --stats', () => {
     }
   });
 
-  test('a wide file\'s basic answer is a fraction of the full one', async () => {
+  describe('a file of more than 32 columns shown', () => {
     const names = Array.from({ length: 60 }, (_, k) => `c${k}`);
     const value = (r: number, k: number) => (k % 2 ? `v${(r * k) % 97}` : r * k);
     const rows = Array.from({ length: 400 }, (_, r) => names.map((_, k) => value(r, k)).join(','));
     const wide = world.path('wide.csv');
     writeFileSync(wide, `${[names.join(','), ...rows].join('\n')}\n`);
-    const full = (await runCli(['analyze', wide], { env: home('wide-full') })).stdout.length;
-    const basic = (await runCli(['analyze', wide, '--stats', 'basic'], { env: home('wide-basic') })).stdout.length;
-    assert.ok(basic < full / 3, `basic ${basic} bytes, full ${full}`);
+    const narrowed = (columns: number) => ({
+      code: 'WIDE_FILE_BASIC_STATS',
+      message: `wide.csv: ${columns} columns (more than 32), so each shows the basic statistics`
+        + ' (count, nulls, min, max, sum, mean); --stats all shows every one',
+      context: { path: 'wide.csv', columns, stats: ['count', 'nulls', 'min', 'max', 'sum', 'mean'] },
+    });
+    const inWorld = { cwd: world.dir };
+
+    test('without --stats: the basic answer, a warning saying so, a fraction of --stats all\'s size', async () => {
+      const { envelope } = await runJson(['analyze', 'wide.csv'], { env: home('wide-default'), ...inWorld });
+      const basic = await runJson(['analyze', 'wide.csv', '--stats', 'basic'], { env: home('wide-basic'), ...inWorld });
+      assert.deepEqual(envelope.data, basic.envelope.data);
+      assert.deepEqual(envelope.warnings, [narrowed(60)]);
+      assert.deepEqual(basic.envelope.warnings, [], 'asked for, so nothing to say');
+      const all = await runJson(['analyze', 'wide.csv', '--stats', 'all'], { env: home('wide-all'), ...inWorld });
+      assert.deepEqual(all.envelope.warnings, []);
+      const every = analysisOf(all.envelope.data);
+      assert.equal(every.stats, undefined);
+      assert.ok(every.columns.every((c) => c['distinct'] !== undefined && c['top_values'] !== undefined));
+      assert.ok(basic.run.stdout.length < all.run.stdout.length / 3, `${basic.run.stdout.length} bytes`);
+    });
+
+    test('counted as shown: 32 columns picked by --columns get every statistic, 33 the basic ones', async () => {
+      const upTo = (n: number) => names.slice(0, n).join(',');
+      const picked = await runJson(['analyze', 'wide.csv', '--columns', upTo(32)],
+        { env: home('wide-32'), ...inWorld });
+      assert.deepEqual(picked.envelope.warnings, []);
+      assert.equal(analysisOf(picked.envelope.data).stats, undefined);
+      assert.ok(analysisOf(picked.envelope.data).columns.every((c) => c['distinct'] !== undefined));
+      const more = await runJson(['analyze', 'wide.csv', '--columns', upTo(33)], { env: home('wide-33'), ...inWorld });
+      assert.deepEqual(more.envelope.warnings, [narrowed(33)]);
+      assert.deepEqual(analysisOf(more.envelope.data).stats, ['count', 'nulls', 'min', 'max', 'sum', 'mean']);
+    });
   });
 
   test('--format text: one table when no spread statistic is asked for, with the null % asked for', async () => {

@@ -6,7 +6,7 @@ import { outcomeSchema } from '../../contract/outcome-schema.js';
 import { DELIMITER_NAMES } from '../csv-delimiter.js';
 import { Compression } from './compression.js';
 import { ColumnType } from './map/column-type.js';
-import { Stat } from './stats-pick.js';
+import { Stat, WIDE_COLUMNS } from './stats-pick.js';
 
 const share = (description: string): DataSchema => ({ type: 'number', minimum: 0, maximum: 1, description });
 
@@ -87,9 +87,12 @@ const fileAnalysisSchema: DataSchema = {
       delimiter: { enum: Object.values(DELIMITER_NAMES), description: 'The byte between fields' },
       columns: arrayOf(columnSchemaOf(false), 'In header order (--columns picks some)'),
     },
-    optional: { stats: arrayOf(memberOf(Stat), 'The statistics --stats chose; without it, every one') },
+    optional: {
+      stats: arrayOf(memberOf(Stat), `The statistics each column shows: those --stats chose, or without it the basic`
+        + ` ones past ${WIDE_COLUMNS} columns; absent when every one is shown`),
+    },
   }),
-  // Without --stats every column has every statistic of its type.
+  // Without a list of statistics every column has every statistic of its type.
   allOf: [{ if: { not: { required: ['stats'] } }, then: { properties: { columns: { items: columnSchemaOf(true) } } } }],
 };
 

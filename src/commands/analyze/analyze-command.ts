@@ -8,6 +8,7 @@ import { chunkSizeFlag, MAX_RECORD_SIZE, WORKERS_FLAG } from '../engine-flags.js
 import type { FileAnalysis, FileCitation } from './file-analysis.js';
 import { ANALYZE_MAP } from './analyze-map-module.js';
 import { ANALYSIS_SCHEMA } from './analysis-schema.js';
+import { WIDE_COLUMNS } from './stats-pick.js';
 import { CAPACITY, TOP } from './map/stats/frequent-values.js';
 
 export const analyzeCommand = defineCommand({
@@ -37,8 +38,9 @@ export const analyzeCommand = defineCommand({
     },
     stats: {
       type: 'string',
-      description: 'Only these statistics, comma-separated: basic (count, nulls, min, max, sum, mean), all (the'
-        + ' default), or any of count, nulls, min, max, sum, mean, lengths, stddev, quartiles, distinct, top_values',
+      description: 'Only these statistics, comma-separated: basic (count, nulls, min, max, sum, mean), all, or any'
+        + ' of count, nulls, min, max, sum, mean, lengths, stddev, quartiles, distinct, top_values. Default: all,'
+        + ` or basic for a file of more than ${WIDE_COLUMNS} columns shown (the answer's stats says which)`,
     },
     top: {
       type: 'integer',

@@ -5,7 +5,7 @@ import { ExitCode } from '../../contract/exit-code.js';
 import { outcomeOf, type Established, type Outcome, type Unresolved } from '../../contract/outcome.js';
 import { Cause } from '../../contract/vocabulary/cause.js';
 import type { CommandContext, CommandResult } from '../../runtime/authoring/command-spec.js';
-import type { Fold, Watermark } from '../../engine/chunked-run.js';
+import type { Fold } from '../../engine/chunked-run.js';
 import { Framing } from '../../engine/worker/framing.js';
 import { processFiles, type FileEnd, type ReadableFile } from '../../engine/process-files.js';
 import {
@@ -18,7 +18,7 @@ import { readCsvHeader, type CsvHeader } from '../csv-header.js';
 import { DELIMITER_NAMES, DELIMITER_VALUES, parseDelimiter } from '../csv-delimiter.js';
 import { StintError } from '../../contract/stint-error.js';
 import { columnsWanted, pickColumns } from './column-pick.js';
-import { pickStats, statsWanted, type Stat } from './stats-pick.js';
+import { BASIC, pickStats, statsShown, statsWanted, WIDE_COLUMNS, type StatsAsked } from './stats-pick.js';
 import type { FileAnalysis, FileCitation } from './file-analysis.js';
 import { plural } from '../../runtime/cli/plural.js';
 import { ANALYZE_MAP } from './analyze-map-module.js';
@@ -135,14 +135,30 @@ function warningsFor(ctx: CommandContext, input: ReadableFile, header: CsvHeader
  */
 interface Shown {
   readonly columns: readonly string[] | undefined;
-  readonly stats: readonly Stat[] | undefined;
+  readonly stats: StatsAsked;
   readonly top: number;
 }
 
-function establishedOf(input: ReadableFile, fold: FileFold, watermark: Watermark, shown: Shown): FileResult {
-  const { header, stats } = fold;
+/** A wide file answered with the basic statistics because `--stats` was not given: say so, and how to get all. */
+function warnBasicByDefault(ctx: CommandContext, input: ReadableFile, columns: number): void {
+  ctx.warn({
+    code: StintWarning.WideFileBasicStats,
+    message: `${input.path}: ${columns} columns (more than ${WIDE_COLUMNS}), so each shows the basic statistics`
+      + ` (${BASIC.join(', ')}); --stats all shows every one`,
+    context: { path: input.path, columns, stats: BASIC },
+  });
+}
+
+/** A file read to its end. */
+type Analyzed = FileEnd<FileFold> & { readonly kind: 'done' };
+
+function establishedOf(ctx: CommandContext, { file: input, state, watermark }: Analyzed, shown: Shown): FileResult {
+  const { header, stats } = state;
   const lastRead = watermark.offset > 0 && watermark.line > 1 ? watermark.line - 1 : watermark.line;
   const lastLine = Math.max(header.dataLine - 1, lastRead);
+  const columns = pickColumns(header.names, shown.columns, input.path);
+  const chosen = statsShown(shown.stats, columns.length);
+  if (chosen && shown.stats === undefined) warnBasicByDefault(ctx, input, columns.length);
   return {
     kind: 'established',
     entry: {
@@ -150,12 +166,11 @@ function establishedOf(input: ReadableFile, fold: FileFold, watermark: Watermark
       a: {
         rows: stats.rows,
         delimiter: DELIMITER_NAMES[header.delimiter]!,
-        ...(shown.stats ? { stats: shown.stats } : {}),
-        columns: pickColumns(header.names, shown.columns, input.path)
-          .map((k) => pickStats(summarizeColumn(header.names[k]!, stats.columns[k]!, shown.top), shown.stats)),
+        ...(chosen ? { stats: chosen } : {}),
+        columns: columns.map((k) => pickStats(summarizeColumn(header.names[k]!, stats.columns[k]!, shown.top), chosen)),
       },
       cite: {
-        ...(fold.gzip ? { compression: Compression.Gzip } : {}),
+        ...(state.gzip ? { compression: Compression.Gzip } : {}),
         path: input.path,
         size: input.size,
         mtime: new Date(input.mtimeMs).toISOString(),
@@ -178,7 +193,7 @@ function resultOf(ctx: CommandContext, ended: FileEnd<FileFold>, shown: Shown): 
   }
   const { header, stats } = ended.state;
   warningsFor(ctx, ended.file, header, stats);
-  return establishedOf(ended.file, ended.state, ended.watermark, shown);
+  return establishedOf(ctx, ended, shown);
 }
 
 /** Exit code and error for an outcome: 0 when complete, 3 when partial, the file's own when nothing was established. */

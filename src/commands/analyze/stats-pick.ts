@@ -1,5 +1,7 @@
 // `analyze --stats basic` (or a list): which statistics each column shows. Every one is still computed; what
-// is left out only keeps the answer small (a wide file's answer is mostly spread and estimates).
+// is left out only keeps the answer small (a wide file's answer is mostly spread and estimates). Without
+// `--stats`, a file of more than WIDE_COLUMNS columns shown gets the basic ones: an agent asking about a wide
+// file is not handed tens of kilobytes it did not ask for, and the answer names what it holds.
 import { ErrorCode } from '../../contract/error-code.js';
 import { StintError } from '../../contract/stint-error.js';
 import { membersOf } from '../../contract/vocabulary/closed-set.js';
@@ -39,7 +41,14 @@ const FIELDS: Readonly<Record<Stat, readonly (keyof ColumnSummary)[]>> = {
   [Stat.TopValues]: ['top_values', 'top_values_exact', 'top_values_error', 'top_values_below_error'],
 };
 
-const BASIC: readonly Stat[] = [Stat.Count, Stat.Nulls, Stat.Min, Stat.Max, Stat.Sum, Stat.Mean];
+export const BASIC: readonly Stat[] = [Stat.Count, Stat.Nulls, Stat.Min, Stat.Max, Stat.Sum, Stat.Mean];
+
+/** Past this many columns shown, an answer without `--stats` holds the basic statistics. */
+export const WIDE_COLUMNS = 32;
+
+/** What `--stats` asked for: some statistics, every one (`all`), or nothing said (the default). */
+export type StatsAsked = readonly Stat[] | typeof StatsPreset.All | undefined;
+
 const NAMES: readonly string[] = [...membersOf(StatsPreset), ...membersOf(Stat)];
 
 function unknownStat(name: string, flag: string): StintError {
@@ -51,19 +60,25 @@ function unknownStat(name: string, flag: string): StintError {
   });
 }
 
-/** The statistics `--stats` names, in the order of `Stat`; undefined for every one (`all`, the default). */
-export function statsWanted(flag: string | undefined): readonly Stat[] | undefined {
+/** The statistics `--stats` names, in the order of `Stat`; `all` for every one; undefined when it is not given. */
+export function statsWanted(flag: string | undefined): StatsAsked {
   if (flag === undefined) return undefined;
   const names = flag.split(',').map((name) => name.trim()).filter((name) => name !== '');
   if (names.length === 0) throw unknownStat('nothing', flag);
   const stats = new Set<Stat>();
   for (const name of names) {
-    if (name === StatsPreset.All) return undefined;
+    if (name === StatsPreset.All) return StatsPreset.All;
     if (name === StatsPreset.Basic) BASIC.forEach((stat) => stats.add(stat));
     else if ((membersOf(Stat) as readonly string[]).includes(name)) stats.add(name as Stat);
     else throw unknownStat(name, flag);
   }
   return membersOf(Stat).filter((stat) => stats.has(stat));
+}
+
+/** The statistics a file's answer shows, given how many columns it shows; undefined for every one. */
+export function statsShown(asked: StatsAsked, columns: number): readonly Stat[] | undefined {
+  if (asked === StatsPreset.All) return undefined;
+  return asked ?? (columns > WIDE_COLUMNS ? BASIC : undefined);
 }
 
 /** The column with only the fields of the statistics wanted (its name and type always). */
