@@ -91,8 +91,12 @@ export const analyzeCommand = defineCommand({
     { description: 'Two columns of a compressed file', command: 'stint analyze --columns city,population data.csv.gz' },
     { description: 'A tab-separated stream', command: 'producer | stint analyze --delimiter tab -' },
     {
-      description: 'Plain aggregates only, a small answer for a wide file',
-      command: 'stint analyze --stats basic wide.csv',
+      description: 'Plain aggregates only, a small answer',
+      command: 'stint analyze --stats basic fixtures/csv/cities.csv',
+    },
+    {
+      description: `Every statistic of a wide file (past ${WIDE_COLUMNS} columns the default is basic)`,
+      command: 'stint analyze --stats all wide.csv',
     },
   ],
   async run(input, ctx) {
