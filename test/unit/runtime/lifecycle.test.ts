@@ -11,7 +11,11 @@ import { Coverage } from '../../../src/contract/vocabulary/coverage.js';
 import { JobState } from '../../../src/contract/vocabulary/job-state.js';
 import { CAUSE_OF_STOP, StopReason } from '../../../src/contract/vocabulary/stop-reason.js';
 import { DEFAULT_MAX_LIFETIME_MS } from '../../../src/runtime/authoring/budget.js';
+import { buildEnvelope } from '../../../src/contract/envelope.js';
+import { endJob } from '../../../src/runtime/jobs/job-end.js';
 import { cancelAbandonedJob, markLost } from '../../../src/runtime/jobs/job-outcomes.js';
+import { identityOf } from '../../../src/runtime/jobs/process-identity.js';
+import { CheckpointFate } from '../../../src/runtime/jobs/stop-table.js';
 import { JobStore } from '../../../src/runtime/jobs/job-store.js';
 import { drive, FakeClock, fakeHost, type FakeHost } from '../../helpers/fake-host.js';
 import { tempWorld } from '../../helpers/temp-world.js';
@@ -230,6 +234,32 @@ test('job cancel of a paused job the identical call has just taken over: asked t
   assert.ok(ended.status.progress!.done >= doneOf(first), 'the end records at least the progress shown before');
   assert.ok(!ended.checkpoint, 'discarded');
 });
+
+test('job cancel of a running job that ends on its own before its next safe point: its end, not cancelled',
+  async () => {
+    const w = setUp('cancel-ended-alone');
+    const first = await w.run(['count', String(STEPS), '--budget', '1s']);
+    const id = String(first.envelope.data?.['job_id']);
+    const store = new JobStore(w.home);
+    const job = store.readRecord(id)!;
+    // The identical call runs it now (its lease and running status) and finishes it without looking for a cancel.
+    assert.ok(store.takeLease(id, process.pid));
+    const { pid, start: pidStart } = identityOf(process.pid);
+    const at = w.clock.now;
+    store.writeStatus(id, { state: JobState.Running, pid, pidStart, startedAt: at, updatedAt: at, progressAt: at });
+    const answer = buildEnvelope({ exitCode: ExitCode.SUCCESS, data: { steps: STEPS, sum: SUM }, durationMs: 0 });
+    const finish = setInterval(() => {
+      if (!store.cancelRequested(id)) return;
+      clearInterval(finish);
+      const holder = { kind: 'self', pid } as const;
+      const ending = { state: JobState.Done, now: at, from: undefined, answer, checkpoint: CheckpointFate.Discard };
+      endJob(store, job, { ...ending, holder });
+    }, 10);
+    const cancel = await w.run(['job', 'cancel', id, '--yes']);
+    clearInterval(finish);
+    assert.equal(cancel.code, ExitCode.SUCCESS);
+    assert.deepEqual(cancel.envelope.data, { job_id: id, state: JobState.Done, cancelled: false, effect: 'none' });
+  });
 
 /** A stop that ends the job: what it answers and what it keeps, whether the handler reaches a safe point or not. */
 interface Ending {

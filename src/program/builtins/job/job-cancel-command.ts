@@ -49,10 +49,11 @@ async function cancelJob(deps: JobCommandDeps, ctx: CommandContext, store: JobSt
   const ended = await waitOnJob({ store, now: () => ctx.now(), id, started: now, until, budgetMs, retryableOf });
   if (ended.meta.exit_code === ExitCode.INCOMPLETE) return replay(ended);
   // Judged stalled or lost while we waited: nobody runs it now, so its checkpoint is discarded here (unless the
-  // identical call has already continued it in a new job).
+  // identical call has already continued it in a new job). A job that ended on its own before its next safe
+  // point (done, failed, timed out) was not ended by this call, and the answer says so.
   const after = store.readStatus(job.id);
-  const abandoned = after !== undefined && endedUnfinished(after.state);
-  const cancelled = !abandoned || cancelAbandonedJob(store, job, ctx.now(), process.pid);
+  const cancelled = after === undefined || after.state === JobState.Cancelled
+    || (endedUnfinished(after.state) && cancelAbandonedJob(store, job, ctx.now(), process.pid));
   return answer(job.id, store.readStatus(job.id)?.state ?? JobState.Cancelled, cancelled);
 }
 
