@@ -41,6 +41,11 @@ export interface WaitOptions {
   readonly monotonic?: () => MonotonicReading;
   /** A signal the waiting call received: the wait ends (the job goes on in its own process). */
   readonly interrupted?: () => WaitSignal | undefined;
+  /**
+   * Whether the caller is handed the job's final answer (default yes). A cancel reads only how the job ended, so
+   * an answer no caller has seen stays for the identical call.
+   */
+  readonly delivers?: boolean;
 }
 
 /** The signals that end a wait: SIGINT answers CANCELLED (130), SIGTERM answers 14 as the budget would. */
@@ -65,9 +70,9 @@ export async function waitOnJob(options: WaitOptions): Promise<Envelope> {
     const look = { now, reading: monotonic(), observation };
     const { verdict, status, answer } = settleJob(store, job, { look, alive: options.alive, kill: options.kill });
     if (status?.progress) options.onProgress?.(status.progress);
-    if (answer) return given(store, job, answer);
+    if (answer) return given(options, job, answer);
     if (verdict === Verdict.Ended) {
-      return given(store, job, store.readResult(id) ?? markLost(store, job, status!.pid, now));
+      return given(options, job, store.readResult(id) ?? markLost(store, job, status!.pid, now));
     }
     if (verdict === Verdict.Paused) return incomplete(options, job, IncompleteState.Paused, status!, now);
     const signal = verdict === Verdict.Running ? options.interrupted?.() : undefined;
@@ -87,8 +92,8 @@ export async function waitOnJob(options: WaitOptions): Promise<Envelope> {
  * starts over (the key goes now); when it failed but kept its checkpoint (a table locked), the job keeps the key,
  * so the next run continues from the progress it kept (job-acquire.ts), as after any such failure.
  */
-function given(store: JobStore, job: JobRecord, envelope: Envelope): Envelope {
-  if (!store.answerAwaited(job.id, store.readStatus(job.id))) return envelope;
+function given({ store, delivers = true }: WaitOptions, job: JobRecord, envelope: Envelope): Envelope {
+  if (!delivers || !store.answerAwaited(job.id, store.readStatus(job.id))) return envelope;
   store.markAnswerGiven(job.id);
   if (workEnded(envelope.meta.exit_code)) store.releaseKey(job.key, job.id);
   return envelope;

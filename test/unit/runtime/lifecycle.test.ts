@@ -235,14 +235,15 @@ test('job cancel of a paused job the identical call has just taken over: asked t
   assert.ok(!ended.checkpoint, 'discarded');
 });
 
-test('job cancel of a running job that ends on its own before its next safe point: its end, not cancelled',
-  async () => {
+test('job cancel of a running job that ends on its own before its next safe point: its end, not cancelled; the'
+  + ' answer its caller has not seen stays for the identical call', async () => {
     const w = setUp('cancel-ended-alone');
     const first = await w.run(['count', String(STEPS), '--budget', '1s']);
     const id = String(first.envelope.data?.['job_id']);
     const store = new JobStore(w.home);
     const job = store.readRecord(id)!;
-    // The identical call runs it now (its lease and running status) and finishes it without looking for a cancel.
+    // The identical call runs it now (its lease and running status), is answered 14, and its work finishes without
+    // looking for a cancel: the end is unseen, so the next identical call is to get it.
     assert.ok(store.takeLease(id, process.pid));
     const { pid, start: pidStart } = identityOf(process.pid);
     const at = w.clock.now;
@@ -253,12 +254,16 @@ test('job cancel of a running job that ends on its own before its next safe poin
       clearInterval(finish);
       const holder = { kind: 'self', pid } as const;
       const ending = { state: JobState.Done, now: at, from: undefined, answer, checkpoint: CheckpointFate.Discard };
-      endJob(store, job, { ...ending, holder });
+      endJob(store, job, { ...ending, holder, unseen: true });
     }, 10);
     const cancel = await w.run(['job', 'cancel', id, '--yes']);
     clearInterval(finish);
     assert.equal(cancel.code, ExitCode.SUCCESS);
     assert.deepEqual(cancel.envelope.data, { job_id: id, state: JobState.Done, cancelled: false, effect: 'none' });
+    const before = w.tool.stepsRun();
+    const again = await w.run(['count', String(STEPS), '--budget', '0']);
+    assert.deepEqual(again.envelope.data, { steps: STEPS, sum: SUM });
+    assert.equal(w.tool.stepsRun(), before, 'the finished work\'s answer, not a new run');
   });
 
 /** A stop that ends the job: what it answers and what it keeps, whether the handler reaches a safe point or not. */

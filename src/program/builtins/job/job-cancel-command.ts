@@ -46,7 +46,8 @@ async function cancelJob(deps: JobCommandDeps, ctx: CommandContext, store: JobSt
   const until = waitDeadline(now, budgetMs);
   const { retryableOf } = deps;
   const id = job.id;
-  const ended = await waitOnJob({ store, now: () => ctx.now(), id, started: now, until, budgetMs, retryableOf });
+  const waiting = { store, now: () => ctx.now(), id, started: now, until, budgetMs, retryableOf };
+  const ended = await waitOnJob({ ...waiting, delivers: false });
   if (ended.meta.exit_code === ExitCode.INCOMPLETE) return replay(ended);
   // Judged stalled or lost while we waited: nobody runs it now, so its checkpoint is discarded here (unless the
   // identical call has already continued it in a new job). A job that ended on its own before its next safe
