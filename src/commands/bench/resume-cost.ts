@@ -31,7 +31,7 @@ export interface ResumeCost {
 export const resumeSteps = (samples: number): number => samples + RESUME_OFFSETS.length * (1 + samples);
 
 const SIGINT = SignalExitCode.SIGINT;
-/** A stop is never asked for more than this much (of the work) before its offset. */
+/** A stop is asked for at most this much (of the work) before its offset, unless one overshot (SEEK_TRIES). */
 const MAX_LEAD = 0.2;
 
 function failedRun(target: Target, run: Watched): StintError {
@@ -158,8 +158,14 @@ interface Start {
   readonly lead: number;
 }
 
-/** Seeks tried at one offset when a stop overshot: to the end, or so near it that no continuation showed work. */
-const SEEK_TRIES = 3;
+/**
+ * Seeks tried at one offset when a stop overshot: to the end, or so near it that no continuation showed work.
+ * Each asks earlier than the one before, by at least MAX_LEAD and then a tenth of the work more each time, so the
+ * stop that first leaves work to show still lands near its offset (doubling the lead overshot the other way: a
+ * "90 %" measured at 67 % on a busy machine).
+ */
+const SEEK_TRIES = 6;
+const LEAD_STEP = 0.1;
 
 /** A seek whose stop overshot to the end, when the caller can take it back: nothing was measured. */
 const OVERSHOT = undefined;
@@ -211,7 +217,7 @@ async function seekWithRetries(target: Target, fraction: number, options: Resume
       const measured = await seekAndContinue(target, fraction, counted, { ...at, lead, canRetry });
       if (measured && (measured.continued.times.length > 0 || !canRetry)) return measured;
       before!.restore();
-      lead = Math.min(fraction, 2 * lead + MAX_LEAD);
+      lead = Math.min(fraction, Math.max(MAX_LEAD, lead + LEAD_STEP));
     }
   } finally {
     before?.remove();
