@@ -1,14 +1,16 @@
 // Runs the WebAssembly CSV scanner (wasm/csv-scan.ts, built by `npm run
 // build`) over one chunk and turns what it leaves in its memory into
 // TableStats. One instance per thread, compiled on first use.
-import { readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import { ErrorCode } from '../../../contract/error-code.js';
 import { StintError } from '../../../contract/stint-error.js';
 import { StintCode } from '../../stint-codes.js';
 import { Kind, LINE_SAMPLE_LIMIT, mergeTableStats, newTableStats, type TableStats } from './column-stats.js';
 import { addToSum, decimalText, type DecimalSum, parseDecimal } from './exact-decimal.js';
 import { processField } from './field-stats.js';
-import { EXTRAS_CONSTANT_NAMES, extrasInMemory, type ExtrasConstants } from './scanner-extras.js';
+import {
+  EXTRAS_CONSTANT_NAMES, EXTRAS_LAYOUT_NAMES, extrasInMemory, type ExtrasConstants,
+} from './scanner-extras.js';
 import { packExtras, settleExtras } from './stats/column-extras.js';
 import { EXACT_LIMIT, HLL_BITS } from './stats/distinct-count.js';
 import { CAPACITY } from './stats/frequent-values.js';
@@ -35,6 +37,11 @@ interface ScannerLimits {
   readonly scanned?: number;
 }
 let limits = DEFAULT_LIMITS;
+/**
+ * Tests only: a file each chunk appends `width scanned` to, the columns it had and those whose statistics the
+ * scanner kept (the others' fields went to JavaScript), so a test of a wide file can see which path each took.
+ */
+const PATHS_FILE = process.env['STINT_TEST_SCANNER_PATHS'];
 
 /** The scanner's exported functions; its constants are exported globals (see Constants). */
 interface ScannerExports {
@@ -42,8 +49,9 @@ interface ScannerExports {
   heapBase(): number;
   configure(
     columnsAt: number, sumsAt: number, extrasAt: number, fieldsAt: number, reportAt: number, width: number,
-    scanned: number, deferCapacity: number, delimiter: number,
+    scanned: number, deferCapacity: number, delimiter: number, values: number,
   ): void;
+  extrasBytes(values: number): number;
   reset(arenaAt: number): void;
   scan(at: number, length: number, from: number, line: number, limit: number, atEof: number): number;
   limits(deferredAt: number): void;
@@ -68,8 +76,10 @@ type Constants = Record<(typeof CONSTANT_NAMES)[number], number> & ExtrasConstan
 
 interface Scanner {
   readonly x: ScannerExports;
+  /** Its layout's entries (EXTRAS_LAYOUT_NAMES) are those of the chunk configured last. */
   readonly k: Constants;
   readonly messages: Record<number, string>;
+  readonly globalOf: (name: string) => number;
 }
 
 let compiled: WebAssembly.Module | undefined;
@@ -102,15 +112,15 @@ function instance(): Scanner {
         },
       },
     }).exports;
-    const valueOf = (name: string) => (exports[name] as WebAssembly.Global).value as number;
-    const k = Object.fromEntries(CONSTANT_NAMES.map((name) => [name, valueOf(name)])) as Constants;
+    const globalOf = (name: string) => (exports[name] as WebAssembly.Global).value as number;
+    const k = Object.fromEntries(CONSTANT_NAMES.map((name) => [name, globalOf(name)])) as Constants;
     if (!agrees(k)) throw new Error('the CSV scanner disagrees with column-stats.ts or stats/*.ts on their constants');
     const messages = {
       [k.UNCLOSED_QUOTE]: 'a quoted field is not closed before the end of the file',
       [k.TEXT_AFTER_QUOTE]: 'characters follow a closing quote',
       [k.QUOTE_IN_FIELD]: 'a quote inside an unquoted field',
     };
-    scanner = { x: exports as unknown as ScannerExports, k, messages };
+    scanner = { x: exports as unknown as ScannerExports, k, messages, globalOf };
     scanner.x.limits(limits.deferred);
   }
   return scanner;
@@ -152,18 +162,35 @@ const align = (offset: number) => (offset + 15) & ~15;
 /** Bytes past the chunk the scanner may read (its hash reads whole words; its date reader looks past a field's end). */
 const SLACK = 64;
 /**
- * The most memory the columns' added statistics take in the scanner (about 135 KiB each, so 120 columns): a wider
- * table has its further columns' fields handed back to JavaScript, which keeps them in less (and more slowly).
+ * The most memory the columns' added statistics take in the scanner. A chunk of a wide table holds few rows, and
+ * each column's record is sized by them (a few KiB), so thousands of columns fit; past this budget (short ragged
+ * rows in a very wide table) the further columns' fields are handed back to JavaScript, which is slower.
  */
-const EXTRAS_BUDGET = 16 * 1024 * 1024;
+const EXTRAS_BUDGET = 64 * 1024 * 1024;
 
-/** Where the scanner's regions start for a table this wide and a chunk this long; grows memory to fit. */
-function layout({ x, k }: Scanner, width: number, length: number, delimiter: number) {
+/**
+ * The most values any column can get in `b`: one per record, and a record ends at a newline (or the end). Counted
+ * only up to where the scanner lays its records out in full, and rounded up to a power of two so that chunks of
+ * about one size share a layout (a new one is cleared whole).
+ */
+function valuesBound({ k }: Scanner, b: Uint8Array): number {
+  const full = Math.min(k.EXACT_LIMIT, k.QUANTILE_BUFFER);
+  let records = 1;
+  for (let at = b.indexOf(0x0a); at >= 0 && records < full; at = b.indexOf(0x0a, at + 1)) records++;
+  return Math.min(full, 2 ** Math.ceil(Math.log2(records)));
+}
+
+/** Where the scanner's regions start for a table this wide and a chunk `b`; grows memory to fit. */
+function layout(s: Scanner, width: number, b: Uint8Array, delimiter: number) {
+  const { x, k } = s;
+  const length = b.length;
+  const values = valuesBound(s, b);
+  const extrasBytes = x.extrasBytes(values);
   const columnsAt = x.heapBase();
   const sumsAt = align(columnsAt + width * k.COLUMN_BYTES);
   const extrasAt = align(sumsAt + width * k.SUM_SCALES * k.SUM_BYTES);
-  const scanned = Math.min(width, limits.scanned ?? width, Math.floor(EXTRAS_BUDGET / k.EXTRAS_BYTES));
-  const fieldsAt = align(extrasAt + scanned * k.EXTRAS_BYTES);
+  const scanned = Math.min(width, limits.scanned ?? width, Math.floor(EXTRAS_BUDGET / extrasBytes));
+  const fieldsAt = align(extrasAt + scanned * extrasBytes);
   const reportAt = align(fieldsAt + width * k.FIELD_BYTES);
   const deferCapacity = Math.max(DEFER_CAPACITY, 2 * width);
   const arenaAt = align(reportAt + k.REPORT_DEFERRED_LIST + deferCapacity * k.DEFERRED_BYTES);
@@ -175,7 +202,8 @@ function layout({ x, k }: Scanner, width: number, length: number, delimiter: num
   }
   const have = x.memory.buffer.byteLength;
   if (needed > have) x.memory.grow(Math.ceil((needed - have) / PAGE));
-  x.configure(columnsAt, sumsAt, extrasAt, fieldsAt, reportAt, width, scanned, deferCapacity, delimiter);
+  x.configure(columnsAt, sumsAt, extrasAt, fieldsAt, reportAt, width, scanned, deferCapacity, delimiter, values);
+  for (const name of EXTRAS_LAYOUT_NAMES) k[name] = s.globalOf(name);
   return { columnsAt, sumsAt, extrasAt, scanned, reportAt, arenaAt, chunkAt };
 }
 
@@ -267,7 +295,7 @@ export function scanChunk(
 ): { stats: TableStats; consumed: number; newlines: number } | undefined {
   const s = instance();
   const { x, k } = s;
-  const at = layout(s, width, b.length, delimiter);
+  const at = layout(s, width, b, delimiter);
   new Uint8Array(x.memory.buffer).set(b, at.chunkAt);
   x.reset(at.arenaAt);
   const views = memoryViews(s, at);
@@ -296,6 +324,7 @@ export function scanChunk(
     throw new StintError(StintCode.MalformedCsv, s.messages[report(k.REPORT_ERROR_KIND)]!, { context });
   }
   const stats = statsInMemory(s, at, width, views);
+  if (PATHS_FILE) appendFileSync(PATHS_FILE, `${width} ${at.scanned}\n`);
   for (const column of handedBack.columns) settleExtras(column.extras, memory);
   mergeTableStats(stats, handedBack, 0);
   for (const column of stats.columns) packExtras(column.extras);

@@ -14,9 +14,14 @@ export const EXTRAS_CONSTANT_NAMES = [
   'X_DATES', 'X_TIMED', 'X_DATE_MIN_PTR', 'X_DATE_MIN_LEN', 'X_DATE_MAX_PTR', 'X_DATE_MAX_LEN', 'X_TABLE',
   'X_TALLY_COUNTS', 'X_TALLY_SPANS',
   'X_FREQUENT_KEYS', 'X_FREQUENT_COUNTS', 'X_FREQUENT_SPANS', 'X_QUANTILE_LEVELS', 'QUANTILE_BUFFER',
-  'QUANTILE_LEVELS', 'LEVEL_ITEMS',
+  'QUANTILE_LEVELS', 'LEVEL_ITEMS', 'TALLY_SLOTS', 'LEVEL_STRIDE',
 ] as const;
 export type ExtrasConstants = Record<(typeof EXTRAS_CONSTANT_NAMES)[number], number>;
+/** Those the scanner sets anew for each chunk's size (its configure): read again after it. */
+export const EXTRAS_LAYOUT_NAMES = [
+  'EXTRAS_BYTES', 'TALLY_SLOTS', 'X_TALLY_COUNTS', 'X_TALLY_SPANS', 'X_FREQUENT_KEYS', 'X_FREQUENT_COUNTS',
+  'X_FREQUENT_SPANS', 'X_QUANTILE_LEVELS', 'LEVEL_STRIDE',
+] as const;
 
 /** A u64 below 2^53 (the hashes) at `at`. */
 const u53 = (memory: Buffer, at: number) => memory.readUInt32LE(at + 4) * 0x100000000 + memory.readUInt32LE(at);
@@ -25,7 +30,7 @@ const u53 = (memory: Buffer, at: number) => memory.readUInt32LE(at + 4) * 0x1000
 function tallyAt(k: ExtrasConstants, memory: Buffer, x: number): ValueTally {
   const t = newValueTally();
   const size = memory.readInt32LE(x + k.X_DISTINCT_SIZE);
-  for (let i = 0; i < 2 * k.EXACT_LIMIT && t.size < size; i++) {
+  for (let i = 0; i < k.TALLY_SLOTS && t.size < size; i++) {
     const key = u53(memory, x + k.X_TABLE + 8 * i);
     if (key === 0) continue;
     const ptr = memory.readInt32LE(x + k.X_TALLY_SPANS + 8 * i);
@@ -82,7 +87,7 @@ export function extrasInMemory(k: ExtrasConstants, memory: Buffer, x: number, in
   };
   const levels = x + k.X_QUANTILE_LEVELS;
   for (let h = 0; h < k.QUANTILE_LEVELS; h++) {
-    const items = memory.byteOffset + levels + k.LEVEL_ITEMS + 8 * h * k.QUANTILE_BUFFER;
+    const items = memory.byteOffset + levels + k.LEVEL_ITEMS + 8 * h * k.LEVEL_STRIDE;
     appendQuantileLevel(into.quantiles, h, new Float64Array(memory.buffer, items, int(k.X_QUANTILE_LEVELS + 4 * h)));
   }
   sweepQuantiles(into.quantiles);

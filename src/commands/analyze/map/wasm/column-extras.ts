@@ -11,7 +11,9 @@
 // mirrors its stats/*.ts twin.
 
 import { isoInstant } from './iso-date';
-import { addQuantile, LEVELS_BYTES, resetCoin, sortFirstLevel } from './quantile-levels';
+import {
+  addQuantile, levelsBytes, QUANTILE_BUFFER, resetCoin, setLevelStride, sortFirstLevel,
+} from './quantile-levels';
 
 /** As stats/value-tally.ts and distinct-count.ts: exact up to this many values, then 2^HLL_BITS registers. */
 export const EXACT_LIMIT: i32 = 2048;
@@ -19,10 +21,15 @@ export const HLL_BITS: i32 = 15;
 /** Misra-Gries counters per chunk: twice the merged summary's CAPACITY (stats/frequent-values.ts). */
 export const FREQUENT_SLOTS: i32 = 128;
 
-const TABLE_SLOTS: i32 = 2 * EXACT_LIMIT; // at most half full
-const TABLE_BYTES: i32 = 8 * TABLE_SLOTS; // the tally's u64 keys, or the registers (2^15 u8) in their place
+const FULL_TABLE_SLOTS: i32 = 2 * EXACT_LIMIT; // at most half full
 const INDEX_SLOTS: i32 = 4 * FREQUENT_SLOTS; // key -> 1 + entry, open-addressed: short probes
 const RANK_BITS: i32 = 53 - HLL_BITS;
+/**
+ * A chunk whose columns get fewer values than this can neither outgrow the
+ * tally nor fill a quantile level: its records are laid out smaller (see
+ * layOut), which is what lets thousands of columns fit.
+ */
+const SMALL_BELOW: i32 = EXACT_LIMIT < QUANTILE_BUFFER ? EXACT_LIMIT : QUANTILE_BUFFER;
 
 // One column's record.
 export const X_N: i32 = 0;
@@ -44,16 +51,59 @@ export const X_DATE_MAX_LEN: i32 = 84;
 // 60, 88..95: free.
 const HEADER_BYTES: i32 = 96;
 export const X_TABLE: i32 = HEADER_BYTES;
-/** Beside each key of the tally: its count (u32), its text (pointer, length). */
-export const X_TALLY_COUNTS: i32 = X_TABLE + TABLE_BYTES;
-export const X_TALLY_SPANS: i32 = X_TALLY_COUNTS + 4 * TABLE_SLOTS;
-export const X_FREQUENT_KEYS: i32 = X_TALLY_SPANS + 8 * TABLE_SLOTS;
-export const X_FREQUENT_COUNTS: i32 = X_FREQUENT_KEYS + 8 * FREQUENT_SLOTS;
+
+// The rest of the record, laid out for the chunk at hand (layOut): the tally's
+// slots (its u64 keys, or the registers, 2^15 u8, in their place), beside each
+// key its count (u32) and its text (pointer, length); the frequent values'
+// keys, counts, texts and index; the quantile levels.
+export let TALLY_SLOTS: i32 = FULL_TABLE_SLOTS;
+let TABLE_BYTES: i32 = 8 * FULL_TABLE_SLOTS;
+export let X_TALLY_COUNTS: i32 = 0;
+export let X_TALLY_SPANS: i32 = 0;
+export let X_FREQUENT_KEYS: i32 = 0;
+export let X_FREQUENT_COUNTS: i32 = 0;
 /** Each entry's text in the chunk's memory: (pointer, length). */
-export const X_FREQUENT_SPANS: i32 = X_FREQUENT_COUNTS + 4 * FREQUENT_SLOTS;
-const X_FREQUENT_INDEX: i32 = X_FREQUENT_SPANS + 8 * FREQUENT_SLOTS;
-export const X_QUANTILE_LEVELS: i32 = X_FREQUENT_INDEX + 4 * INDEX_SLOTS;
-export const EXTRAS_BYTES: i32 = X_QUANTILE_LEVELS + LEVELS_BYTES;
+export let X_FREQUENT_SPANS: i32 = 0;
+let X_FREQUENT_INDEX: i32 = 0;
+export let X_QUANTILE_LEVELS: i32 = 0;
+export let EXTRAS_BYTES: i32 = 0;
+layOut(SMALL_BELOW);
+
+/** The tally's slots for a chunk whose columns get at most `values` values: a power of two, at most half full. */
+function tallySlots(values: i32): i32 {
+  if (values >= SMALL_BELOW) return FULL_TABLE_SLOTS;
+  let slots = 8;
+  while (slots < 2 * values) slots <<= 1;
+  return slots;
+}
+
+/** A column's record's bytes when its columns get at most `values` values in a chunk. */
+export function extrasBytes(values: i32): i32 {
+  const small = values < SMALL_BELOW;
+  const frequent = small ? 0 : 24 * FREQUENT_SLOTS + 4 * INDEX_SLOTS;
+  return HEADER_BYTES + 20 * tallySlots(values) + frequent + levelsBytes(small ? max(values, 1) : QUANTILE_BUFFER);
+}
+
+/**
+ * The record's layout for `values` values a column at most. A small chunk
+ * never turns its tally into registers (that takes EXACT_LIMIT + 1 values),
+ * so it needs no room for them nor for the frequent values seeded then.
+ */
+function layOut(values: i32): void {
+  const small = values < SMALL_BELOW;
+  TALLY_SLOTS = tallySlots(values);
+  TABLE_BYTES = 8 * TALLY_SLOTS;
+  X_TALLY_COUNTS = X_TABLE + TABLE_BYTES;
+  X_TALLY_SPANS = X_TALLY_COUNTS + 4 * TALLY_SLOTS;
+  const frequent = small ? 0 : FREQUENT_SLOTS;
+  X_FREQUENT_KEYS = X_TALLY_SPANS + 8 * TALLY_SLOTS;
+  X_FREQUENT_COUNTS = X_FREQUENT_KEYS + 8 * frequent;
+  X_FREQUENT_SPANS = X_FREQUENT_COUNTS + 4 * frequent;
+  X_FREQUENT_INDEX = X_FREQUENT_SPANS + 8 * frequent;
+  X_QUANTILE_LEVELS = X_FREQUENT_INDEX + (small ? 0 : 4 * INDEX_SLOTS);
+  setLevelStride(small ? max(values, 1) : QUANTILE_BUFFER);
+  EXTRAS_BYTES = extrasBytes(values);
+}
 
 let extras: usize = 0;
 let extrasWidth: i32 = 0;
@@ -69,9 +119,14 @@ function extrasOf(k: i32): usize {
   return extras + <usize>k * <usize>EXTRAS_BYTES;
 }
 
-/** Where the records are: a new place (or width) is cleared whole, since it may hold old bytes. */
-export function configureExtras(at: usize, width: i32): void {
-  if (at == extras && width == extrasWidth) return;
+/**
+ * Where the records are, for columns that get at most `values` values in the
+ * chunk: a new place, width or layout is cleared whole, since it may hold old bytes.
+ */
+export function configureExtras(at: usize, width: i32, values: i32): void {
+  const bytes = extrasBytes(values);
+  if (at == extras && width == extrasWidth && bytes == EXTRAS_BYTES) return;
+  layOut(values);
   extras = at;
   extrasWidth = width;
   memory.fill(at, 0, <usize>width * <usize>EXTRAS_BYTES);
@@ -173,7 +228,7 @@ function addRegister(registers: usize, key: u64): void {
 function toSketch(x: usize): void {
   const table = x + X_TABLE;
   let n = 0;
-  for (let i = 0; i < TABLE_SLOTS; i++) {
+  for (let i = 0; i < TALLY_SLOTS; i++) {
     const key = load<u64>(table + (<usize>i << 3));
     if (key == 0) continue;
     store<u64>(SCRATCH + (<usize>n << 3), key);
@@ -187,7 +242,7 @@ function toSketch(x: usize): void {
 /** Counts a value in the tally; true when it is new (its text is then kept). */
 function addTallied(x: usize, key: u64, s: usize, len: i32): bool {
   const table = x + X_TABLE;
-  const mask = TABLE_SLOTS - 1;
+  const mask = TALLY_SLOTS - 1;
   let i = <i32>key & mask;
   for (; ; i = (i + 1) & mask) {
     const slot = load<u64>(table + (<usize>i << 3));
@@ -219,14 +274,14 @@ function addTallied(x: usize, key: u64, s: usize, len: i32): bool {
 function seedFrequent(x: usize, size: i32): void {
   const table = x + X_TABLE;
   let n = 0;
-  for (let i = 0; i < TABLE_SLOTS; i++) {
+  for (let i = 0; i < TALLY_SLOTS; i++) {
     if (load<u64>(table + (<usize>i << 3)) == 0) continue;
     store<u32>(SCRATCH + (<usize>n << 2), load<u32>(x + X_TALLY_COUNTS + (<usize>i << 2)));
     n++;
   }
   const by = nthLargest(SCRATCH, size, FREQUENT_SLOTS);
   let kept = 0;
-  for (let i = 0; i < TABLE_SLOTS; i++) {
+  for (let i = 0; i < TALLY_SLOTS; i++) {
     const key = load<u64>(table + (<usize>i << 3));
     const count = load<u32>(x + X_TALLY_COUNTS + (<usize>i << 2));
     if (key == 0 || count <= by) continue;

@@ -8,6 +8,8 @@
 // the weight); from the top one those items go to JavaScript in one call
 // (quantileBatch), 1 per 2^QUANTILE_LEVELS numbers. A level as large as
 // QUANTILE_BUFFER only lowers the error against the sketch's own capacities.
+// A chunk too short to fill level 0 gets levels only as long as its rows
+// (setLevelStride): nothing is compacted there, so the answer is the same.
 
 @external("env", "quantileBatch")
 declare function quantileBatch(k: i32, level: i32, at: usize, count: i32): void;
@@ -16,7 +18,17 @@ export const QUANTILE_BUFFER: i32 = 2048;
 export const QUANTILE_LEVELS: i32 = 3;
 /** A region: the levels' counts (i32), then their items (f64). */
 export const LEVEL_ITEMS: i32 = 16;
-export const LEVELS_BYTES: i32 = LEVEL_ITEMS + 8 * QUANTILE_BUFFER * QUANTILE_LEVELS;
+/** Items each level has room for: QUANTILE_BUFFER, or fewer when a chunk's values cannot fill level 0. */
+export let LEVEL_STRIDE: i32 = QUANTILE_BUFFER;
+
+/** A column's levels' bytes when each level has room for `stride` items. */
+export function levelsBytes(stride: i32): i32 {
+  return LEVEL_ITEMS + 8 * stride * QUANTILE_LEVELS;
+}
+
+export function setLevelStride(stride: i32): void {
+  LEVEL_STRIDE = stride;
+}
 
 const SCRATCH = memory.data(8 * QUANTILE_BUFFER);
 const HISTOGRAM = memory.data(4 * 256);
@@ -93,7 +105,7 @@ function sortNumbers(at: usize, n: i32): void {
 }
 
 function itemsOf(levels: usize, h: i32): usize {
-  return levels + LEVEL_ITEMS + <usize>h * <usize>(8 * QUANTILE_BUFFER);
+  return levels + LEVEL_ITEMS + <usize>h * <usize>(8 * LEVEL_STRIDE);
 }
 
 /**
