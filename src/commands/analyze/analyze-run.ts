@@ -18,7 +18,9 @@ import { readCsvHeader, type CsvHeader } from '../csv-header.js';
 import { DELIMITER_NAMES, DELIMITER_VALUES, parseDelimiter } from '../csv-delimiter.js';
 import { StintError } from '../../contract/stint-error.js';
 import { columnsWanted, pickColumns } from './column-pick.js';
-import { BASIC, pickStats, statsShown, statsWanted, WIDE_COLUMNS, type StatsAsked } from './stats-pick.js';
+import {
+  BASIC, pickStats, sketchesFor, statsShown, statsWanted, WIDE_COLUMNS, type StatsAsked,
+} from './stats-pick.js';
 import type { FileAnalysis, FileCitation } from './file-analysis.js';
 import { plural } from '../../runtime/cli/plural.js';
 import { ANALYZE_MAP } from './analyze-map-module.js';
@@ -287,13 +289,15 @@ export async function runAnalyze({ positionals, flags }: AnalyzeInput, ctx: Comm
         const gzip = isGzipFile(file.absolute);
         const options = { detect: true, gzip, ...(delimiter !== undefined ? { delimiter } : {}) };
         const header = readCsvHeader(file.absolute, file.size, maxRecordBytes, file.path, options);
-        pickColumns(header.names, wanted, file.path); // a name the header lacks refuses the file before its work
+        // A name the header lacks refuses the file before its work.
+        const columns = pickColumns(header.names, wanted, file.path);
         const from = { offset: header.dataStart, line: header.dataLine };
         const width = header.names.length;
+        const sketches = sketchesFor(statsShown(shown.stats, columns.length));
         return {
           state: { header, gzip, stats: newTableStats(width) },
           from,
-          options: { width, delimiter: header.delimiter },
+          options: { width, delimiter: header.delimiter, sketches },
           crLineEnds: header.crLineEnds,
           gzip,
         };

@@ -1,5 +1,5 @@
-// `analyze --stats basic` (or a list): which statistics each column shows. Every one is still computed; what
-// is left out only keeps the answer small (a wide file's answer is mostly spread and estimates). Without
+// `analyze --stats basic` (or a list): which statistics each column shows, and so which of the costly ones the
+// chunks compute (sketchesFor): plain aggregates cost plain aggregates' time. Without
 // `--stats`, a file of more than WIDE_COLUMNS columns shown gets the basic ones: an agent asking about a wide
 // file is not handed tens of kilobytes it did not ask for, and the answer names what it holds.
 import { ErrorCode } from '../../contract/error-code.js';
@@ -7,6 +7,7 @@ import { StintError } from '../../contract/stint-error.js';
 import { membersOf } from '../../contract/vocabulary/closed-set.js';
 import { didYouMean, likelyMeant } from '../../runtime/cli/suggest.js';
 import type { ColumnSummary } from './map/column-stats.js';
+import { EVERY_SKETCH, Sketch } from './map/stats/sketch.js';
 
 /** The statistics `--stats` names, each with the fields it brings (an estimate's error beside its figure). */
 export const Stat = {
@@ -86,4 +87,12 @@ export function pickStats(column: ColumnSummary, stats: readonly Stat[] | undefi
   if (stats === undefined) return column;
   const wanted = new Set<string>(['name', 'type', ...stats.flatMap((stat) => FIELDS[stat])]);
   return Object.fromEntries(Object.entries(column).filter(([field]) => wanted.has(field))) as unknown as ColumnSummary;
+}
+
+/** The added statistics the chunks must compute for an answer showing `stats` (undefined: every one). */
+export function sketchesFor(stats: readonly Stat[] | undefined): number {
+  if (stats === undefined) return EVERY_SKETCH;
+  const spread = stats.includes(Stat.Stddev) || stats.includes(Stat.Quartiles);
+  const values = stats.includes(Stat.Distinct) || stats.includes(Stat.TopValues);
+  return (spread ? Sketch.Spread : 0) | (values ? Sketch.Values : 0);
 }

@@ -13,6 +13,7 @@ import {
   mergeTableStats, newTableStats, summarizeColumn, type TableStats,
 } from '../../../src/commands/analyze/map/column-stats.js';
 import { fieldHash } from '../../../src/commands/analyze/map/stats/field-hash.js';
+import { EVERY_SKETCH, Sketch } from '../../../src/commands/analyze/map/stats/sketch.js';
 import { parseIsoDate } from '../../../src/commands/analyze/map/stats/iso-date.js';
 import { random } from '../../helpers/csv-generator.js';
 import { Distribution, numbers } from '../../helpers/distributions.js';
@@ -82,12 +83,12 @@ function csvOf(rows: number): { text: string; values: Record<string, string[]> }
 }
 
 /** The file's data in chunks of about `size` bytes (cut at line ends), merged in order. */
-function analyzed(text: string, size: number, width: number): TableStats {
+function analyzed(text: string, size: number, width: number, sketches = EVERY_SKETCH): TableStats {
   const body = Buffer.from(text.slice(text.indexOf('\n') + 1));
   const total = newTableStats(width);
   for (let at = 0; at < body.length;) {
     const end = Math.min(body.length, body.indexOf(10, Math.min(body.length - 1, at + size)) + 1 || body.length);
-    mergeTableStats(total, map(body.subarray(at, end), { start: at, end, options: { width } }), 0);
+    mergeTableStats(total, map(body.subarray(at, end), { start: at, end, options: { width, sketches } }), 0);
     at = end;
   }
   return total;
@@ -189,5 +190,35 @@ test('every ISO 8601 form is a timestamp (a date alone a date) in the scanner an
           });
         }
       }
+    }
+  });
+
+test('a chunk computes only the added statistics asked for, on both paths: the rest stay empty, and every'
+  + ' other figure is the same', () => {
+    const { text, values } = csvOf(20_000);
+    const names = Object.keys(values);
+    const shown = (stats: TableStats, k: number) => summarizeColumn(names[k]!, stats.columns[k]!) as unknown as Summary;
+    for (const limits of [undefined, { deferred: 4096, scanned: 0 }]) {
+      setScannerLimits(limits);
+      const every = analyzed(text, 65_536, names.length);
+      const spread = analyzed(text, 65_536, names.length, Sketch.Spread);
+      const tallied = analyzed(text, 65_536, names.length, Sketch.Values);
+      const none = analyzed(text, 65_536, names.length, 0);
+      setScannerLimits();
+      const path = limits ? 'JavaScript' : 'scanner';
+      names.forEach((name, k) => {
+        const all = shown(every, k);
+        const where = `${name} (${path})`;
+        for (const stats of [spread, tallied, none]) assert.deepEqual(withoutExtras(shown(stats, k)), withoutExtras(all));
+        for (const key of ['stddev', 'q50'] as const) {
+          assert.equal(shown(spread, k)[key], all[key], `${where}.${key}`);
+          assert.equal(shown(none, k)[key], undefined, `${where}.${key} not kept`);
+        }
+        for (const key of ['distinct', 'top_values'] as const) {
+          assert.deepEqual(shown(tallied, k)[key], all[key], `${where}.${key}`);
+        }
+        assert.equal(shown(none, k)['distinct'], 0, `${where}: nothing tallied`);
+        assert.equal(none.columns[k]!.extras.moments.n, 0, `${where}: no moments`);
+      });
     }
   });

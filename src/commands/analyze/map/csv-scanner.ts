@@ -11,7 +11,8 @@ import { processField } from './field-stats.js';
 import {
   EXTRAS_CONSTANT_NAMES, EXTRAS_LAYOUT_NAMES, extrasInMemory, type ExtrasConstants,
 } from './scanner-extras.js';
-import { packExtras, settleExtras } from './stats/column-extras.js';
+import { keepSketches, packExtras, settleExtras } from './stats/column-extras.js';
+import { EVERY_SKETCH, Sketch } from './stats/sketch.js';
 import { EXACT_LIMIT, HLL_BITS } from './stats/distinct-count.js';
 import { CAPACITY } from './stats/frequent-values.js';
 import { addQuantileLevel, type QuantileSketch } from './stats/quantile-sketch.js';
@@ -49,9 +50,9 @@ interface ScannerExports {
   heapBase(): number;
   configure(
     columnsAt: number, sumsAt: number, extrasAt: number, fieldsAt: number, reportAt: number, width: number,
-    scanned: number, deferCapacity: number, delimiter: number, values: number,
+    scanned: number, deferCapacity: number, delimiter: number, values: number, kept: number,
   ): void;
-  extrasBytes(values: number): number;
+  extrasBytes(values: number, kept: number): number;
   reset(arenaAt: number): void;
   scan(at: number, length: number, from: number, line: number, limit: number, atEof: number): number;
   limits(deferredAt: number): void;
@@ -70,7 +71,8 @@ const CONSTANT_NAMES = [
   'COL_STR_MIN_PTR', 'COL_STR_MIN_LEN', 'COL_STR_MAX_PTR', 'COL_STR_MAX_LEN',
   'COL_NUM_MIN_PTR', 'COL_NUM_MIN_LEN', 'COL_NUM_MAX_PTR', 'COL_NUM_MAX_LEN',
   'REPORT_CONSUMED', 'REPORT_LINE', 'REPORT_ROWS', 'REPORT_RAGGED', 'REPORT_ERROR_KIND', 'REPORT_ERROR_LINE',
-  'REPORT_DEFERRED', 'REPORT_RAGGED_LINES', 'REPORT_DEFERRED_LIST', ...EXTRAS_CONSTANT_NAMES,
+  'REPORT_DEFERRED', 'REPORT_RAGGED_LINES', 'REPORT_DEFERRED_LIST', 'KEEP_SPREAD', 'KEEP_VALUES',
+  ...EXTRAS_CONSTANT_NAMES,
 ] as const;
 type Constants = Record<(typeof CONSTANT_NAMES)[number], number> & ExtrasConstants;
 
@@ -98,7 +100,8 @@ function agrees(k: Constants): boolean {
   return k.RAGGED_SAMPLE === LINE_SAMPLE_LIMIT
     && k.KIND_INTEGER === Kind.Integer && k.KIND_NUMBER === Kind.Number
     && k.KIND_BOOLEAN === Kind.Boolean && k.KIND_STRING === Kind.String
-    && k.EXACT_LIMIT === EXACT_LIMIT && k.HLL_BITS === HLL_BITS && k.FREQUENT_SLOTS >= CAPACITY;
+    && k.EXACT_LIMIT === EXACT_LIMIT && k.HLL_BITS === HLL_BITS && k.FREQUENT_SLOTS >= CAPACITY
+    && k.KEEP_SPREAD === Sketch.Spread && k.KEEP_VALUES === Sketch.Values;
 }
 
 function instance(): Scanner {
@@ -180,12 +183,12 @@ function valuesBound({ k }: Scanner, b: Uint8Array): number {
   return Math.min(full, 2 ** Math.ceil(Math.log2(records)));
 }
 
-/** Where the scanner's regions start for a table this wide and a chunk `b`; grows memory to fit. */
-function layout(s: Scanner, width: number, b: Uint8Array, delimiter: number) {
+/** Where the scanner's regions start for a table this wide and a chunk `b` keeping `kept`; grows memory to fit. */
+function layout(s: Scanner, width: number, b: Uint8Array, delimiter: number, kept: number) {
   const { x, k } = s;
   const length = b.length;
   const values = valuesBound(s, b);
-  const extrasBytes = x.extrasBytes(values);
+  const extrasBytes = x.extrasBytes(values, kept);
   const columnsAt = x.heapBase();
   const sumsAt = align(columnsAt + width * k.COLUMN_BYTES);
   const extrasAt = align(sumsAt + width * k.SUM_SCALES * k.SUM_BYTES);
@@ -202,7 +205,8 @@ function layout(s: Scanner, width: number, b: Uint8Array, delimiter: number) {
   }
   const have = x.memory.buffer.byteLength;
   if (needed > have) x.memory.grow(Math.ceil((needed - have) / PAGE));
-  x.configure(columnsAt, sumsAt, extrasAt, fieldsAt, reportAt, width, scanned, deferCapacity, delimiter, values);
+  x.configure(columnsAt, sumsAt, extrasAt, fieldsAt, reportAt, width, scanned, deferCapacity, delimiter, values, kept);
+  keepSketches(kept);
   for (const name of EXTRAS_LAYOUT_NAMES) k[name] = s.globalOf(name);
   return { columnsAt, sumsAt, extrasAt, scanned, reportAt, arenaAt, chunkAt };
 }
@@ -282,7 +286,8 @@ function statsInMemory(
 
 /**
  * Reads the records of `b` (valid UTF-8) that start before `limit`, fields
- * separated by `delimiter` (a byte: comma by default).
+ * separated by `delimiter` (a byte: comma by default), keeping the added
+ * statistics `kept` (stats/column-extras.ts's Sketch bits: all by default).
  * Returns their statistics, where they ended and the newlines passed, or
  * undefined when the last record runs past the bytes and the file goes on.
  */
@@ -292,10 +297,11 @@ export function scanChunk(
   limit: number,
   atEof: boolean,
   delimiter = COMMA,
+  kept = EVERY_SKETCH,
 ): { stats: TableStats; consumed: number; newlines: number } | undefined {
   const s = instance();
   const { x, k } = s;
-  const at = layout(s, width, b, delimiter);
+  const at = layout(s, width, b, delimiter, kept);
   new Uint8Array(x.memory.buffer).set(b, at.chunkAt);
   x.reset(at.arenaAt);
   const views = memoryViews(s, at);

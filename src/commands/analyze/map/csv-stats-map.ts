@@ -13,6 +13,8 @@ export interface AnalyzeMapOptions {
   readonly width: number;
   /** The byte between fields; default comma. */
   readonly delimiter?: number;
+  /** The added statistics to compute (stats/column-extras.ts's Sketch bits); default all. */
+  readonly sketches?: number;
 }
 
 const LF = 10;
@@ -45,11 +47,11 @@ function wholeUtf8Length(b: Uint8Array): number {
 
 /** The map: one chunk of whole records → its table statistics (line numbers relative to the chunk). */
 export function map(bytes: Uint8Array, info: ChunkInfo): TableStats {
-  const { width, delimiter } = info.options as AnalyzeMapOptions;
+  const { width, delimiter, sketches } = info.options as AnalyzeMapOptions;
   const invalid: LineSample = { count: 0, lines: [] };
   let b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
   if (!isUtf8(b)) b = replaceInvalidUtf8(b, invalid);
-  const { stats } = scanChunk(b, width, b.length, true, delimiter)!;
+  const { stats } = scanChunk(b, width, b.length, true, delimiter, sketches)!;
   stats.invalidUtf8 = invalid;
   return stats;
 }
@@ -60,7 +62,7 @@ export function map(bytes: Uint8Array, info: ChunkInfo): TableStats {
  * UTF-8 are framed first and decoded with replacements, as `map` does.
  */
 export function mapWindow(bytes: Uint8Array, info: WindowInfo): WindowResult<TableStats> {
-  const { width, delimiter } = info.options as AnalyzeMapOptions;
+  const { width, delimiter, sketches } = info.options as AnalyzeMapOptions;
   // A window that ends inside a character is not invalid: the rest is in the next read.
   const b = Buffer.from(bytes.buffer, bytes.byteOffset, info.atEof ? bytes.length : wholeUtf8Length(bytes));
   if (!isUtf8(b)) {
@@ -74,6 +76,6 @@ export function mapWindow(bytes: Uint8Array, info: WindowInfo): WindowResult<Tab
     return { partial: map(b.subarray(0, end), info), consumed: end, newlines: state.newlines };
   }
   if (info.limit > b.length && !info.atEof) return undefined; // never so: windows read well past the limit
-  const scanned = scanChunk(b, width, Math.min(info.limit, b.length), info.atEof, delimiter);
+  const scanned = scanChunk(b, width, Math.min(info.limit, b.length), info.atEof, delimiter, sketches);
   return scanned && { partial: scanned.stats, consumed: scanned.consumed, newlines: scanned.newlines };
 }

@@ -10,6 +10,7 @@ import {
   addRegister, EXACT_LIMIT, estimateDistinct, mergeRegisters, newRegisters, RELATIVE_ERROR,
 } from './distinct-count.js';
 import { fieldHash } from './field-hash.js';
+import { EVERY_SKETCH, Sketch } from './sketch.js';
 import {
   addFrequent, cutFrequent, mergeFrequent, newFrequentValues, settleFrequent, rankedValues, TOP, type FrequentValues,
 } from './frequent-values.js';
@@ -20,6 +21,13 @@ import {
 import {
   addTallied, entriesOf, mergeTally, newValueTally, packTally, settleTally, type ValueTally,
 } from './value-tally.js';
+
+/** What this thread's chunks keep now: set for each chunk (keepSketches), as the scanner is configured for it. */
+let kept: number = EVERY_SKETCH;
+
+export function keepSketches(which: number): void {
+  kept = which;
+}
 
 /** The quartiles' rank error bound, as a share of the values (quantile-sketch.ts), once the sketch has compacted. */
 export const QUARTILE_RANK_ERROR = 0.01;
@@ -62,7 +70,10 @@ function overflow(x: ColumnExtras): void {
 }
 
 /** A non-empty value's text, bytes s..e of `b`, with its hash (fieldHash) when the caller has it. */
-export function observeText(x: ColumnExtras, b: Uint8Array, s: number, e: number, hash = fieldHash(b, s, e)): void {
+export function observeText(x: ColumnExtras, b: Uint8Array, s: number, e: number, hash?: number): void {
+  addDate(x.dates, b, s, e);
+  if ((kept & Sketch.Values) === 0) return;
+  hash ??= fieldHash(b, s, e);
   if (x.tally) {
     addTallied(x.tally, hash, s, e);
     if (x.tally.size > EXACT_LIMIT) overflow(x);
@@ -70,11 +81,11 @@ export function observeText(x: ColumnExtras, b: Uint8Array, s: number, e: number
     addRegister(x.registers!, hash);
     addFrequent(x.frequent, hash, s, e);
   }
-  addDate(x.dates, b, s, e);
 }
 
 /** A value that is a number. */
 export function observeNumber(x: ColumnExtras, value: number): void {
+  if ((kept & Sketch.Spread) === 0) return;
   addMoment(x.moments, value);
   addQuantileValue(x.quantiles, value);
 }

@@ -21,6 +21,14 @@ export const HLL_BITS: i32 = 15;
 /** Misra-Gries counters per chunk: twice the merged summary's CAPACITY (stats/frequent-values.ts). */
 export const FREQUENT_SLOTS: i32 = 128;
 
+/**
+ * Which statistics a chunk keeps, a bit each (as ../stats/sketch.ts's Sketch): those its answer shows. The
+ * range of dates is always kept: a column's type depends on it.
+ */
+export const KEEP_SPREAD: i32 = 1;
+export const KEEP_VALUES: i32 = 2;
+let keep: i32 = KEEP_SPREAD | KEEP_VALUES;
+
 const FULL_TABLE_SLOTS: i32 = 2 * EXACT_LIMIT; // at most half full
 const INDEX_SLOTS: i32 = 4 * FREQUENT_SLOTS; // key -> 1 + entry, open-addressed: short probes
 const RANK_BITS: i32 = 53 - HLL_BITS;
@@ -67,21 +75,33 @@ export let X_FREQUENT_SPANS: i32 = 0;
 let X_FREQUENT_INDEX: i32 = 0;
 export let X_QUANTILE_LEVELS: i32 = 0;
 export let EXTRAS_BYTES: i32 = 0;
-layOut(SMALL_BELOW);
+layOut(SMALL_BELOW, keep);
 
 /** The tally's slots for a chunk whose columns get at most `values` values: a power of two, at most half full. */
-function tallySlots(values: i32): i32 {
+function tallySlots(values: i32, kept: i32): i32 {
+  if ((kept & KEEP_VALUES) == 0) return 0;
   if (values >= SMALL_BELOW) return FULL_TABLE_SLOTS;
   let slots = 8;
   while (slots < 2 * values) slots <<= 1;
   return slots;
 }
 
-/** A column's record's bytes when its columns get at most `values` values in a chunk. */
-export function extrasBytes(values: i32): i32 {
-  const small = values < SMALL_BELOW;
-  const frequent = small ? 0 : 24 * FREQUENT_SLOTS + 4 * INDEX_SLOTS;
-  return HEADER_BYTES + 20 * tallySlots(values) + frequent + levelsBytes(small ? max(values, 1) : QUANTILE_BUFFER);
+/** Items each quantile level has room for. */
+function levelStride(values: i32, kept: i32): i32 {
+  if ((kept & KEEP_SPREAD) == 0) return 0;
+  return values < SMALL_BELOW ? max(values, 1) : QUANTILE_BUFFER;
+}
+
+/** Counters of the frequent values (seeded when the tally outgrows EXACT_LIMIT). */
+function frequentSlots(values: i32, kept: i32): i32 {
+  return values < SMALL_BELOW || (kept & KEEP_VALUES) == 0 ? 0 : FREQUENT_SLOTS;
+}
+
+/** A column's record's bytes when its columns get at most `values` values in a chunk that keeps `kept`. */
+export function extrasBytes(values: i32, kept: i32): i32 {
+  const frequent = frequentSlots(values, kept);
+  const index = frequent == 0 ? 0 : 4 * INDEX_SLOTS;
+  return HEADER_BYTES + 20 * tallySlots(values, kept) + 20 * frequent + index + levelsBytes(levelStride(values, kept));
 }
 
 /**
@@ -89,20 +109,20 @@ export function extrasBytes(values: i32): i32 {
  * never turns its tally into registers (that takes EXACT_LIMIT + 1 values),
  * so it needs no room for them nor for the frequent values seeded then.
  */
-function layOut(values: i32): void {
-  const small = values < SMALL_BELOW;
-  TALLY_SLOTS = tallySlots(values);
+function layOut(values: i32, kept: i32): void {
+  keep = kept;
+  TALLY_SLOTS = tallySlots(values, kept);
   TABLE_BYTES = 8 * TALLY_SLOTS;
   X_TALLY_COUNTS = X_TABLE + TABLE_BYTES;
   X_TALLY_SPANS = X_TALLY_COUNTS + 4 * TALLY_SLOTS;
-  const frequent = small ? 0 : FREQUENT_SLOTS;
+  const frequent = frequentSlots(values, kept);
   X_FREQUENT_KEYS = X_TALLY_SPANS + 8 * TALLY_SLOTS;
   X_FREQUENT_COUNTS = X_FREQUENT_KEYS + 8 * frequent;
   X_FREQUENT_SPANS = X_FREQUENT_COUNTS + 4 * frequent;
   X_FREQUENT_INDEX = X_FREQUENT_SPANS + 8 * frequent;
-  X_QUANTILE_LEVELS = X_FREQUENT_INDEX + (small ? 0 : 4 * INDEX_SLOTS);
-  setLevelStride(small ? max(values, 1) : QUANTILE_BUFFER);
-  EXTRAS_BYTES = extrasBytes(values);
+  X_QUANTILE_LEVELS = X_FREQUENT_INDEX + (frequent == 0 ? 0 : 4 * INDEX_SLOTS);
+  setLevelStride(levelStride(values, kept));
+  EXTRAS_BYTES = extrasBytes(values, kept);
 }
 
 let extras: usize = 0;
@@ -120,13 +140,13 @@ function extrasOf(k: i32): usize {
 }
 
 /**
- * Where the records are, for columns that get at most `values` values in the
- * chunk: a new place, width or layout is cleared whole, since it may hold old bytes.
+ * Where the records are, for columns that get at most `values` values in the chunk, keeping `kept`: a new
+ * place, width or layout is cleared whole, since it may hold old bytes.
  */
-export function configureExtras(at: usize, width: i32, values: i32): void {
-  const bytes = extrasBytes(values);
-  if (at == extras && width == extrasWidth && bytes == EXTRAS_BYTES) return;
-  layOut(values);
+export function configureExtras(at: usize, width: i32, values: i32, kept: i32): void {
+  const same = extrasBytes(values, kept) == EXTRAS_BYTES && kept == keep;
+  if (at == extras && width == extrasWidth && same) return;
+  layOut(values, kept);
   extras = at;
   extrasWidth = width;
   memory.fill(at, 0, <usize>width * <usize>EXTRAS_BYTES);
@@ -148,6 +168,7 @@ export function resetExtras(): void {
 
 /** A number: Welford's update (as stats/moments.ts), and the quantile sketch's lowest levels. */
 export function observeNumber(k: i32, value: f64): void {
+  if ((keep & KEEP_SPREAD) == 0) return;
   const x = extrasOf(k);
   const n = load<f64>(x + X_N) + 1;
   store<f64>(x + X_N, n);
@@ -204,12 +225,14 @@ export function fieldKey(s: usize, len: i32): f64 {
  */
 export function observeText(k: i32, s: usize, len: i32): bool {
   const x = extrasOf(k);
-  const key = fieldHash(s, len);
-  let kept: bool;
-  if (load<i32>(x + X_SKETCH) == 0) kept = addTallied(x, key, s, len);
-  else {
-    addRegister(x + X_TABLE, key);
-    kept = addFrequent(x, key, s, len);
+  let kept = false;
+  if ((keep & KEEP_VALUES) != 0) {
+    const key = fieldHash(s, len);
+    if (load<i32>(x + X_SKETCH) == 0) kept = addTallied(x, key, s, len);
+    else {
+      addRegister(x + X_TABLE, key);
+      kept = addFrequent(x, key, s, len);
+    }
   }
   if (len >= 10 && load<u8>(s + 4) == 45 && addDate(x, s, len)) kept = true;
   return kept;

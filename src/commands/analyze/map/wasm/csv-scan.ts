@@ -20,8 +20,8 @@ export {
   EXACT_LIMIT, HLL_BITS, FREQUENT_SLOTS, EXTRAS_BYTES, X_N, X_MEAN, X_M2, X_FREQUENT_ERROR,
   X_DATE_MIN, X_DATE_MAX, X_DISTINCT_SIZE, X_SKETCH, X_FREQUENT_SIZE, X_DATES, X_TIMED,
   X_DATE_MIN_PTR, X_DATE_MIN_LEN, X_DATE_MAX_PTR, X_DATE_MAX_LEN, X_TABLE, X_TALLY_COUNTS, X_TALLY_SPANS,
-  X_FREQUENT_KEYS, X_FREQUENT_COUNTS, X_FREQUENT_SPANS, X_QUANTILE_LEVELS, TALLY_SLOTS, extrasBytes, fieldKey,
-  sortLevels,
+  X_FREQUENT_KEYS, X_FREQUENT_COUNTS, X_FREQUENT_SPANS, X_QUANTILE_LEVELS, TALLY_SLOTS, KEEP_SPREAD, KEEP_VALUES,
+  extrasBytes, fieldKey, sortLevels,
 } from './column-extras';
 export { QUANTILE_BUFFER, QUANTILE_LEVELS, LEVEL_ITEMS, LEVEL_STRIDE } from './quantile-levels';
 export { isoInstant } from './iso-date';
@@ -134,13 +134,14 @@ export function heapBase(): usize {
  * Where everything lives; the caller sizes memory for it. The report holds
  * `deferCapacity` fields handed back, at least twice the width: a scan
  * pauses before a record could overflow it. No column gets more than
- * `values` values in the chunk (its records, bounded by its newlines).
+ * `values` values in the chunk (its records, bounded by its newlines);
+ * `kept` says which added statistics the chunk keeps (KEEP_SPREAD, KEEP_VALUES).
  */
 export function configure(
   columnsAt: usize, sumsAt: usize, extrasAt: usize, fieldsAt: usize, reportAt: usize, fieldCount: i32,
-  scannedCount: i32, deferredCapacity: i32, fieldDelimiter: u32, values: i32,
+  scannedCount: i32, deferredCapacity: i32, fieldDelimiter: u32, values: i32, kept: i32,
 ): void {
-  configureExtras(extrasAt, scannedCount, values);
+  configureExtras(extrasAt, scannedCount, values, kept);
   scannedWidth = scannedCount;
   delimiter = fieldDelimiter;
   deferCapacity = deferredCapacity;
