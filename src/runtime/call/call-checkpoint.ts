@@ -17,6 +17,12 @@ import { slowSaveOf, type SlowSave } from './slow-save.js';
 /** How often a safe point writes its checkpoint when nothing forces it (a crash then loses at most this much work). */
 export const CHECKPOINT_INTERVAL_MS = 1_000;
 export const CHECKPOINT_INTERVAL_ENV = 'STINT_CHECKPOINT_INTERVAL_MS';
+/**
+ * At the default cadence, the most of the call's time its saves take: a save that took longer than this share of
+ * the interval puts the next one off (a large state, such as a wide table's, is not packed every second while the
+ * work waits on it). A crash then loses at most that longer gap. An interval set in the environment is kept exactly.
+ */
+export const CHECKPOINT_TIME_SHARE = 0.05;
 
 /** What a call's checkpoint needs of the call. */
 export interface CallCheckpointParts {
@@ -35,12 +41,17 @@ export class CallCheckpoint {
   private store: CheckpointStore | undefined;
   private fingerprint: unknown;
   private lastSave = -Infinity;
+  /** How long the last save took. */
+  private lastCost = 0;
   private saves = 0;
   private readonly interval: number;
+  private readonly adaptive: boolean;
   private readonly slow: SlowSave | undefined;
 
   constructor(private readonly parts: CallCheckpointParts) {
-    this.interval = Number(parts.host.env[CHECKPOINT_INTERVAL_ENV] ?? CHECKPOINT_INTERVAL_MS);
+    const set = parts.host.env[CHECKPOINT_INTERVAL_ENV];
+    this.interval = Number(set ?? CHECKPOINT_INTERVAL_MS);
+    this.adaptive = set === undefined;
     this.slow = slowSaveOf(parts.host.env);
   }
 
@@ -95,7 +106,7 @@ export class CallCheckpoint {
     // Only what is saved is published: a stop forced before the next save answers with it, and a
     // continuation resumes from it, so no caller or observer ever sees `done` go back.
     // The cadence runs on the monotonic clock: a wall clock stepped back must not hold saves (and progress) off.
-    if (force || stop || host.monotonic().ms - this.lastSave >= this.interval) {
+    if (force || stop || host.monotonic().ms - this.lastSave >= this.gap()) {
       const savedAt = host.now();
       const saving = host.monotonic().ms;
       const record = { version: CHECKPOINT_FORMAT, fingerprint: this.fingerprint, progress: offer, state, savedAt };
@@ -103,12 +114,18 @@ export class CallCheckpoint {
       await store.save({ ...record, ...progress.workers() });
       this.noteKept(offer);
       this.lastSave = host.monotonic().ms;
+      this.lastCost = this.lastSave - saving;
       // Published first: a stop answered on the commit's word answers with it.
       progress.saved(offer);
-      pace?.committed(this.lastSave - saving);
+      pace?.committed(this.lastCost);
     }
     // Asked again: the save's own time may have been what made the next safe point too late.
     return stop || stopRequested();
+  }
+
+  /** The time from one save to the next. */
+  private gap(): number {
+    return this.adaptive ? Math.max(this.interval, this.lastCost / CHECKPOINT_TIME_SHARE) : this.interval;
   }
 
   private noteKept(offer: Progress): void {

@@ -41,3 +41,42 @@ test('a completed work whose last safe point saved publishes nothing more', asyn
   assert.deepEqual(run.published, [1]);
   await run.finish(true);
 });
+
+/** A call on a clock the test moves, whose every save takes `saveMs` (test mode's slow save sleeps on that clock). */
+function timedCall(home: string, saveMs: number, env: Record<string, string> = {}) {
+  let ms = 0;
+  const clock = {
+    now: () => 1_000 + ms, monotonic: () => ({ ms }), sleep: async (t: number) => void (ms += t),
+  };
+  const slow = { STINT_TEST_MODE: '1', STINT_TEST_SLOW_SAVE: `1:${saveMs}` };
+  const host = { env: { ...slow, ...env }, cwd: home, stdinIsTTY: false, ...clock, writeStderr: () => undefined };
+  const published: number[] = [];
+  const context = createCallContext({
+    host: host as unknown as Host, invocationKey: 'k', argumentsDigest: 'k', stateRoot: home, warnings: [],
+    stopRequested: () => false, stopCause: () => undefined,
+    onProgress: (progress: Progress) => void published.push(progress.done),
+  });
+  /** A safe point every 100 ms for `seconds`, its `done` the time. */
+  const runFor = async (seconds: number) => {
+    await context.ctx.restore({ steps: 1 });
+    for (let step = 0; step < seconds * 10; step++) {
+      ms = Math.max(ms, step * 100);
+      await context.ctx.checkpoint({ done: ms }, { done: ms, total: seconds * 1000, unit: 'ms' });
+    }
+    await context.finish(true);
+  };
+  return { published, runFor };
+}
+
+test('a save that takes more than 5 % of the interval puts the next one off by as much; one set in the environment'
+  + ' is kept exactly', async () => {
+    const quick = timedCall(world.path('quick'), 1);
+    await quick.runFor(10);
+    assert.deepEqual(quick.published, [0, 1100, 2200, 3300, 4400, 5500, 6600, 7700, 8800, 9900], 'every second');
+    const costly = timedCall(world.path('costly'), 200);
+    await costly.runFor(10);
+    assert.deepEqual(costly.published, [0, 4200, 8400], 'a 200 ms save every 4 s (at 5 % of the time)');
+    const set = timedCall(world.path('set'), 200, { STINT_CHECKPOINT_INTERVAL_MS: '1000' });
+    await set.runFor(10);
+    assert.deepEqual(set.published, [0, 1200, 2400, 3600, 4800, 6000, 7200, 8400, 9600], 'as the environment says');
+  });

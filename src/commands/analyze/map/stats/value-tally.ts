@@ -25,30 +25,53 @@ export function newValueTally(): ValueTally {
   return { size: 0, keys: [], counts: [], values: [], spans: [] };
 }
 
-/** Key → entry, built on first use on each side of a thread or checkpoint (not enumerable: never carried). */
-function indexOf(t: ValueTally): Map<number, number> {
-  const cached = (t as { index?: Map<number, number> }).index;
-  if (cached) return cached;
-  const index = new Map<number, number>();
+/**
+ * Key → 1 + entry, open-addressed in a power of two of slots at most half full (grown by doubling), built on
+ * first use on each side of a thread or checkpoint: a property that is not enumerable, so neither structured
+ * clone nor msgpackr carries it. Typed, not a Map: a wide table's fold holds millions of keys, and a Map of
+ * 53-bit numbers keeps each as an object the collector walks.
+ */
+function indexOf(t: ValueTally): Int32Array {
+  const cached = (t as { index?: Int32Array }).index;
+  if (cached && 2 * t.size < cached.length) return cached;
+  let slots = 16;
+  while (slots <= 2 * t.size) slots *= 2;
+  const index = new Int32Array(slots);
   Object.defineProperty(t, 'index', { value: index, enumerable: false, writable: true });
-  for (let i = 0; i < t.size; i++) index.set(t.keys[i]!, i);
+  const { keys } = entriesOf(t);
+  for (let i = 0; i < t.size; i++) index[slotOf(keys, index, keys[i]!)] = i + 1;
   return index;
+}
+
+/** The slot that holds `key`, or the empty slot where it would go. */
+function slotOf(keys: ArrayLike<number>, index: Int32Array, key: number): number {
+  const mask = index.length - 1;
+  let slot = key & mask;
+  for (let at = index[slot]!; at !== 0 && keys[at - 1] !== key; at = index[slot]!) slot = (slot + 1) & mask;
+  return slot;
+}
+
+/** Indexes the entry just appended at the empty `slot`; past half full the index is built anew, larger, with it. */
+function indexLast(t: ValueTally, index: Int32Array, slot: number): void {
+  if (2 * t.size < index.length) index[slot] = t.size;
+  else indexOf(t);
 }
 
 /** Counts one value (bytes s..e of the chunk, hash `key`). */
 export function addTallied(t: ValueTally, key: number, s: number, e: number): void {
   const index = indexOf(t);
-  const at = index.get(key);
-  if (at !== undefined) {
-    t.counts[at]!++;
+  const slot = slotOf(t.keys, index, key);
+  const at = index[slot]!;
+  if (at !== 0) {
+    t.counts[at - 1]!++;
     return;
   }
-  index.set(key, t.size);
   t.keys.push(key);
   t.counts.push(1);
   t.values.push('');
   t.spans.push(s, e);
   t.size++;
+  indexLast(t, index, slot);
 }
 
 /** Reads the text of the values still pointing into the chunk `b`. */
@@ -79,18 +102,20 @@ export function entriesOf(t: ValueTally): { keys: ArrayLike<number>; counts: Arr
 
 /** Folds a settled tally `b` into `a` (which may then hold more than EXACT_LIMIT values: the caller looks). */
 export function mergeTally(a: ValueTally, b: ValueTally): void {
-  const index = indexOf(a);
   const { keys, counts } = entriesOf(b);
   for (let i = 0; i < b.size; i++) {
-    const at = index.get(keys[i]!);
-    if (at !== undefined) {
-      a.counts[at]! += counts[i]!;
+    const index = indexOf(a);
+    const slot = slotOf(a.keys, index, keys[i]!);
+    const at = index[slot]!;
+    if (at !== 0) {
+      a.counts[at - 1]! += counts[i]!;
       continue;
     }
-    index.set(keys[i]!, a.size++);
     a.keys.push(keys[i]!);
     a.counts.push(counts[i]!);
     a.values.push(b.values[i]!);
     a.spans.push(-1, -1);
+    a.size++;
+    indexLast(a, index, slot);
   }
 }
