@@ -209,7 +209,9 @@ test('a chunk computes only the added statistics asked for, on both paths: the r
       names.forEach((name, k) => {
         const all = shown(every, k);
         const where = `${name} (${path})`;
-        for (const stats of [spread, tallied, none]) assert.deepEqual(withoutExtras(shown(stats, k)), withoutExtras(all));
+        for (const stats of [spread, tallied, none]) {
+          assert.deepEqual(withoutExtras(shown(stats, k)), withoutExtras(all), where);
+        }
         for (const key of ['stddev', 'q50'] as const) {
           assert.equal(shown(spread, k)[key], all[key], `${where}.${key}`);
           assert.equal(shown(none, k)[key], undefined, `${where}.${key} not kept`);
