@@ -30,6 +30,32 @@ export function timeCommand(file: string, args: readonly string[], env: Record<s
   });
 }
 
+/** A whole process's wall time, CPU time (user + system, every thread) and peak RSS, from GNU time. */
+export interface ProcessCost {
+  readonly wallMs: number;
+  readonly cpuMs: number;
+  readonly rssMiB: number;
+}
+
+/** Runs `node args...` under GNU time to its end; rejects unless it exits 0. */
+export function underGnuTime(args: readonly string[], env: Record<string, string>): Promise<ProcessCost> {
+  const timed = ['-f', 'STINT_BENCH_COST %e %U %S %M', process.execPath, ...args];
+  return new Promise((resolve, reject) => {
+    const options = { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] as const };
+    const child = spawn('/usr/bin/time', timed, options);
+    let stderr = '';
+    child.stdout.resume();
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const match = /STINT_BENCH_COST ([\d.]+) ([\d.]+) ([\d.]+) (\d+)/.exec(stderr);
+      if (code !== 0 || !match) return reject(new Error(`${args[1]} failed (${code}): ${stderr.slice(0, 300)}`));
+      const [, wall, user, system, rss] = match.map(Number) as number[];
+      resolve({ wallMs: wall! * 1000, cpuMs: (user! + system!) * 1000, rssMiB: rss! / 1024 });
+    });
+  });
+}
+
 export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);

@@ -7,14 +7,13 @@
 // The file is written to the temporary folder and removed after, unless
 // STINT_STATS_FILE names one to use (and keep).
 //   node build/bench/stats-cost.js [GiB=1] [rounds=1]
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeBigCsv } from '../test/helpers/big-csv.js';
 import { REPO_ROOT, STINT_BIN } from '../test/helpers/paths.js';
 import { duckDbSummarize, loadDuckDb } from './duckdb-baseline.js';
-import { median } from './measure.js';
+import { median, underGnuTime } from './measure.js';
 
 const THREADS = 2;
 const [gib = '1', rounds = '1'] = process.argv.slice(2);
@@ -28,24 +27,11 @@ interface Run {
 }
 
 /** One analyze under GNU time: wall, user + system and peak RSS of the whole process. */
-function analyze(bin: string): Promise<Run> {
+async function analyze(bin: string): Promise<Run> {
   const home = mkdtempSync(join(dir, 'home-'));
-  const args = ['-f', 'STATS_COST %e %U %S %M', process.execPath, bin, 'analyze', file, '--budget', '0', '--workers',
-    String(THREADS)];
-  return new Promise((resolve, reject) => {
-    const env = { ...process.env, STINT_HOME: home };
-    const child = spawn('/usr/bin/time', args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stderr = '';
-    child.stdout.resume();
-    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const match = /STATS_COST ([\d.]+) ([\d.]+) ([\d.]+) (\d+)/.exec(stderr);
-      if (code !== 0 || !match) return reject(new Error(`analyze failed (${code}): ${stderr.slice(0, 300)}`));
-      const [, wall, user, system, rss] = match.map(Number) as number[];
-      resolve({ ms: wall! * 1000, cpuMs: (user! + system!) * 1000, rssMiB: rss! / 1024 });
-    });
-  });
+  const args = [bin, 'analyze', file, '--budget', '0', '--workers', String(THREADS)];
+  const cost = await underGnuTime(args, { STINT_HOME: home });
+  return { ms: cost.wallMs, cpuMs: cost.cpuMs, rssMiB: cost.rssMiB };
 }
 
 type Duck = NonNullable<Awaited<ReturnType<typeof loadDuckDb>>>;

@@ -3,14 +3,13 @@
 // Each round runs stint all, SUMMARIZE, stint basic, aggregates, then the same backwards, so a machine whose load
 // drifts favours neither; CPU time is the whole process's (user + system, every thread: stint's from GNU time,
 // DuckDB's from this process, where it runs), beside wall time and stint's peak RSS.
-import { spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, renameSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { REPO_ROOT, STINT_BIN } from '../test/helpers/paths.js';
 import { duckDbStats, duckDbSummarize, loadDuckDb } from './duckdb-baseline.js';
-import { median, type Figure } from './measure.js';
+import { median, underGnuTime, type Figure } from './measure.js';
 
 const WORK = join(tmpdir(), 'stint-bench');
 const THREADS = 2;
@@ -66,22 +65,8 @@ export async function wideFile(columns: number, bytes: number): Promise<string> 
 /** One `stint analyze` under GNU time. */
 function stint(path: string, stats: string): Promise<Run> {
   const home = join(WORK, 'state', `wide-${process.pid}-${Math.random().toString(36).slice(2, 8)}`);
-  const args = ['-f', 'WIDE_RUN %e %U %S %M', process.execPath, STINT_BIN, 'analyze', path, '--stats', stats,
-    '--budget', '0', '--workers', String(THREADS)];
-  return new Promise((resolve, reject) => {
-    const env = { ...process.env, STINT_HOME: home };
-    const child = spawn('/usr/bin/time', args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stderr = '';
-    child.stdout.resume();
-    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const match = /WIDE_RUN ([\d.]+) ([\d.]+) ([\d.]+) (\d+)/.exec(stderr);
-      if (code !== 0 || !match) return reject(new Error(`analyze failed (${code}): ${stderr.slice(0, 300)}`));
-      const [, wall, user, system, rss] = match.map(Number) as number[];
-      resolve({ wallMs: wall! * 1000, cpuMs: (user! + system!) * 1000, rssMiB: rss! / 1024 });
-    });
-  });
+  const args = [STINT_BIN, 'analyze', path, '--stats', stats, '--budget', '0', '--workers', String(THREADS)];
+  return underGnuTime(args, { STINT_HOME: home });
 }
 
 /** A DuckDB query in this process: its CPU time is this process's over the call. */
