@@ -41,8 +41,8 @@ export interface ProcessCost {
 export function underGnuTime(args: readonly string[], env: Record<string, string>): Promise<ProcessCost> {
   const timed = ['-f', 'STINT_BENCH_COST %e %U %S %M', process.execPath, ...args];
   return new Promise((resolve, reject) => {
-    const options = { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] as const };
-    const child = spawn('/usr/bin/time', timed, options);
+    const merged = { ...process.env, ...env };
+    const child = spawn('/usr/bin/time', timed, { env: merged, stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     child.stdout.resume();
     child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
