@@ -208,6 +208,8 @@ function layout(s: Scanner, width: number, b: Uint8Array, delimiter: number, kep
   x.configure(columnsAt, sumsAt, extrasAt, fieldsAt, reportAt, width, scanned, deferCapacity, delimiter, values, kept);
   keepSketches(kept);
   for (const name of EXTRAS_LAYOUT_NAMES) k[name] = s.globalOf(name);
+  // Sized by extrasBytes, laid out by configure: two sums of one layout, which must agree.
+  if (k.EXTRAS_BYTES !== extrasBytes) throw new Error('the CSV scanner laid its records out past the room it asked');
   return { columnsAt, sumsAt, extrasAt, scanned, reportAt, arenaAt, chunkAt };
 }
 

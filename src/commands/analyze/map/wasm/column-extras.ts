@@ -97,11 +97,16 @@ function frequentSlots(values: i32, kept: i32): i32 {
   return values < SMALL_BELOW || (kept & KEEP_VALUES) == 0 ? 0 : FREQUENT_SLOTS;
 }
 
+/** The frequent values' keys (u64), counts (u32), texts (pointer, length) and index, for `frequent` counters. */
+function frequentBytes(frequent: i32): i32 {
+  return frequent == 0 ? 0 : 20 * frequent + 4 * INDEX_SLOTS;
+}
+
 /** A column's record's bytes when its columns get at most `values` values in a chunk that keeps `kept`. */
 export function extrasBytes(values: i32, kept: i32): i32 {
-  const frequent = frequentSlots(values, kept);
-  const index = frequent == 0 ? 0 : 4 * INDEX_SLOTS;
-  return HEADER_BYTES + 20 * tallySlots(values, kept) + 20 * frequent + index + levelsBytes(levelStride(values, kept));
+  // The tally's slots each hold a key (u64), a count (u32) and a text (pointer, length): 20 bytes, as layOut.
+  const tally = 20 * tallySlots(values, kept);
+  return HEADER_BYTES + tally + frequentBytes(frequentSlots(values, kept)) + levelsBytes(levelStride(values, kept));
 }
 
 /**
@@ -120,9 +125,9 @@ function layOut(values: i32, kept: i32): void {
   X_FREQUENT_COUNTS = X_FREQUENT_KEYS + 8 * frequent;
   X_FREQUENT_SPANS = X_FREQUENT_COUNTS + 4 * frequent;
   X_FREQUENT_INDEX = X_FREQUENT_SPANS + 8 * frequent;
-  X_QUANTILE_LEVELS = X_FREQUENT_INDEX + (frequent == 0 ? 0 : 4 * INDEX_SLOTS);
+  X_QUANTILE_LEVELS = X_FREQUENT_KEYS + frequentBytes(frequent);
   setLevelStride(levelStride(values, kept));
-  EXTRAS_BYTES = extrasBytes(values, kept);
+  EXTRAS_BYTES = X_QUANTILE_LEVELS + levelsBytes(levelStride(values, kept));
 }
 
 let extras: usize = 0;
