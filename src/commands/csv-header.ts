@@ -1,12 +1,11 @@
 import { isUtf8 } from 'node:buffer';
-import { closeSync, openSync, readSync } from 'node:fs';
-import { constants, gunzipSync } from 'node:zlib';
 import { ErrorCode } from '../contract/error-code.js';
 import { StintCode } from './stint-codes.js';
 import { StintError } from '../contract/stint-error.js';
 import { findRecordStart, type ScanState } from '../engine/worker/framing.js';
 import { COMMA, detectDelimiter } from './csv-delimiter.js';
 import { convertHint, otherFormatOf } from './other-format.js';
+import { sampleOf, withPrefix, type Prefix } from './csv-prefix.js';
 
 /** The header record of a CSV file and where its data begins. */
 export interface CsvHeader {
@@ -38,40 +37,6 @@ const SAMPLE = 64 * 1024;
 const QUOTE = 0x22;
 const LF = 0x0a;
 const CR = 0x0d;
-
-/** The first bytes of an input, decompressed when it is gzip: at least `wanted` of them unless it ends first. */
-type Prefix = (wanted: number) => { readonly bytes: Buffer; readonly eof: boolean };
-
-function plainPrefix(fd: number, size: number): Prefix {
-  return (wanted) => {
-    const buffer = Buffer.allocUnsafe(Math.min(size, wanted));
-    let filled = 0;
-    while (filled < buffer.length) {
-      const n = readSync(fd, buffer, filled, buffer.length - filled, filled);
-      if (n === 0) break;
-      filled += n;
-    }
-    return { bytes: buffer.subarray(0, filled), eof: filled >= size };
-  };
-}
-
-/** A gzip file's first bytes: a growing compressed prefix inflated without its end (a sync flush). */
-function gzipPrefix(fd: number, size: number, label: string): Prefix {
-  return (wanted) => {
-    for (let read = Math.min(size, Math.max(4096, wanted >> 2)); ; read = Math.min(size, read * 2)) {
-      const compressed = plainPrefix(fd, size)(read).bytes;
-      let bytes: Buffer;
-      try {
-        bytes = gunzipSync(compressed, { finishFlush: constants.Z_SYNC_FLUSH });
-      } catch (error) {
-        const message = `${label} cannot be decompressed: ${(error as Error).message}`
-          + ' (a gzip file cut short or corrupt)';
-        throw new StintError(ErrorCode.InputDamaged, message, { context: { path: label } });
-      }
-      if (bytes.length >= wanted || read >= size) return { bytes, eof: read >= size && bytes.length < wanted };
-    }
-  };
-}
 
 /** Why one record's text is not CSV, or its fields, read as csv-parse reads them. */
 export function parseRecord(text: string, delimiter = ','): { fields: string[] } | { reason: string } {
@@ -123,13 +88,8 @@ export function readCsvHeader(
   if (size === 0) {
     throw new StintError(StintCode.EmptyInput, `${label} is empty: there is no header`, { context: { path: label } });
   }
-  const fd = openSync(path, 'r');
-  try {
-    const prefix = options.gzip ? gzipPrefix(fd, size, label) : plainPrefix(fd, size);
-    return headerOf(prefix, maxRecordBytes, label, options);
-  } finally {
-    closeSync(fd);
-  }
+  const header = (prefix: Prefix) => headerOf(prefix, maxRecordBytes, label, options);
+  return withPrefix(path, size, label, options.gzip === true, header);
 }
 
 /** NOT_CSV for an input that is another format (named, with what to do) or binary. */
@@ -144,15 +104,6 @@ function refuseOtherFormats(bytes: Buffer, label: string): void {
     const message = `${label} holds NUL bytes: it is binary, not CSV`;
     throw new StintError(StintCode.NotCsv, message, { context: { path: label } });
   }
-}
-
-/** The first bytes, with lone CRs read as LFs when the file ends its lines so. */
-function sampleOf(prefix: Prefix, wanted: number, crLineEnds: boolean): { bytes: Buffer; eof: boolean } {
-  const sample = prefix(wanted);
-  if (!crLineEnds) return sample;
-  const bytes = Buffer.from(sample.bytes);
-  for (let i = 0; i < bytes.length; i++) if (bytes[i] === CR) bytes[i] = LF;
-  return { bytes, eof: sample.eof };
 }
 
 function headerOf(prefix: Prefix, maxRecordBytes: number, label: string, options: HeaderOptions): CsvHeader {

@@ -9,11 +9,9 @@ export const WORKERS_FLAG = {
 } as const satisfies FlagSpec;
 
 /**
- * One default with and without --queue: the chunk grid is fixed by the chunk size, so a default of the queue's
- * own would make `analyze --queue` answer otherwise than plain `analyze`. Through the queue bigger chunks let one
- * coordinator feed more workers, but its cost per chunk grows with the chunk (bench/queue.md: about 4, 6 and 12
- * worker cores fed at 1, 4 and 16 MiB), so no size up to 16 MiB reaches 16 cores and 1 MiB stays the default:
- * a call over many machines names a bigger `--chunk-size`, and its local run the same one.
+ * The engine's chunk size for the library's own runs (processFiles without a chunkSize) and the benchmarks'.
+ * Commands size their own: analyze from each file's first records (analyze-chunk-size.ts), the same with and
+ * without --queue, since the chunk grid moves the estimates; import for its commits (IMPORT_CHUNK_SIZE).
  */
 export const DEFAULT_CHUNK_SIZE = 1024 * 1024;
 /**
@@ -24,10 +22,9 @@ export const DEFAULT_CHUNK_SIZE = 1024 * 1024;
 export const MAX_CHUNK_SIZE = 256 * 1024 * 1024;
 export const MAX_RECORD_SIZE = 128 * 1024 * 1024;
 
-export const chunkSizeFlag = (description: string, size = DEFAULT_CHUNK_SIZE) =>
-  ({
-    type: 'bytes', min: 4096, max: MAX_CHUNK_SIZE, default: size, identity: false, description,
-  }) as const satisfies FlagSpec;
+/** --chunk-size; its default, if any, is each command's. */
+export const chunkSizeFlag = (description: string) =>
+  ({ type: 'bytes', min: 4096, max: MAX_CHUNK_SIZE, identity: false, description }) as const satisfies FlagSpec;
 
 /**
  * An import commits one batch per chunk, and each batch holds the checkpoint

@@ -13,6 +13,7 @@ import { chunkBound } from './chunk-bound.js';
 import { runGunzipped } from './gzip-run.js';
 import type { WireError } from './worker/worker-protocol.js';
 import { checkEngineKnobs } from './work-options.js';
+import { checkWhole } from '../contract/option-check.js';
 
 /** A named input that could be opened: its path as given, absolute path, size, mtime and inode. */
 export type ReadableFile = InputFile & { readonly kind: 'file' };
@@ -29,6 +30,11 @@ export interface FileStart<S> {
   readonly crLineEnds?: boolean;
   /** The file is gzip: it is decompressed as a stream, and offsets count decompressed bytes (gzip-run.ts). */
   readonly gzip?: boolean;
+  /**
+   * This file's chunk size, default the work's. It fixes where chunks end, so it is kept with the file's fold:
+   * a resumed file goes on on its first run's grid whatever the continuing call asks.
+   */
+  readonly chunkSize?: number;
 }
 
 /** How one file ended. */
@@ -96,6 +102,7 @@ interface FilesCheckpoint<S, R> {
     readonly options: unknown;
     readonly crLineEnds?: boolean;
     readonly gzip?: boolean;
+    readonly chunkSize?: number;
   };
 }
 
@@ -197,17 +204,21 @@ async function foldFile<P, S>(
       if (error instanceof StintError) return refused(input, error);
       throw error;
     }
+    checkWhole('processFiles', 'the chunkSize begin gave', begun.chunkSize, 1);
     start = {
       state: begun.state,
       watermark: begun.from ?? FILE_START,
       options: begun.options ?? work.options,
       ...(begun.crLineEnds ? { crLineEnds: true } : {}),
       ...(begun.gzip ? { gzip: true } : {}),
+      ...(begun.chunkSize ? { chunkSize: begun.chunkSize } : {}),
     };
   }
   const { options, crLineEnds, gzip } = start;
+  // Saved at every safe point: the file's grid stays its first run's (a checkpoint without it was the work's).
+  const chunkSize = start.chunkSize ?? work.chunkSize ?? DEFAULT_CHUNK_SIZE;
   const safePoint = (state: S, watermark: Watermark) => stops.checkpoint({
-    state, watermark, options, ...(crLineEnds ? { crLineEnds } : {}), ...(gzip ? { gzip } : {}),
+    state, watermark, options, ...(crLineEnds ? { crLineEnds } : {}), ...(gzip ? { gzip } : {}), chunkSize,
   });
   const outcome = await (gzip ? runGunzipped : runChunked)({
     pool: await poolOf(),
@@ -218,7 +229,7 @@ async function foldFile<P, S>(
     mapModule: work.mapModule,
     options,
     ...(crLineEnds ? { crLineEnds } : {}),
-    chunkSize: work.chunkSize ?? DEFAULT_CHUNK_SIZE,
+    chunkSize,
     maxRecordBytes: work.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES,
     from: start.watermark,
     state: start.state,

@@ -10,8 +10,8 @@ import { tempWorld } from '../helpers/temp-world.js';
 
 const world = tempWorld('analyze-wide');
 const WIDTH = 2000;
-/** About 6 MB: several of analyze's 1 MiB chunks. */
-const ROWS = 700;
+/** About 13 MB: several of the chunks analyze sizes for 2,000 columns (a few hundred rows each). */
+const ROWS = 1500;
 
 /** Column k's value in row r: integers, words of 40 kinds, or integers with an empty field every 7th row. */
 function value(r: number, k: number): string {

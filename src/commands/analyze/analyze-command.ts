@@ -51,7 +51,10 @@ export const analyzeCommand = defineCommand({
         + ' files small (all are counted either way)',
     },
     workers: WORKERS_FLAG,
-    'chunk-size': chunkSizeFlag('Bytes per chunk; chunks end on record boundaries'),
+    'chunk-size': chunkSizeFlag(
+      'Bytes per chunk; chunks end on record boundaries. Default: each file its own, from its first records (16MiB,'
+        + ' less for a table of hundreds of columns), so a file gives one answer however it is read',
+    ),
     'max-record-size': {
       type: 'bytes',
       min: 1024,

@@ -24,6 +24,8 @@ import {
 import type { FileAnalysis, FileCitation } from './file-analysis.js';
 import { plural } from '../../runtime/cli/plural.js';
 import { ANALYZE_MAP } from './analyze-map-module.js';
+import { analyzeChunkSize } from './analyze-chunk-size.js';
+import { meanRecordBytes } from '../csv-record-width.js';
 
 /**
  * Each chunk's sketches are garbage soon after it is sent: a small young generation collects them before V8
@@ -257,12 +259,18 @@ function delimiterOf(flag: string | undefined): number | undefined {
   });
 }
 
+/** A file's own chunk size (analyze-chunk-size.ts), from the records after its header. */
+function chunkSizeOf(file: ReadableFile, header: CsvHeader, gzip: boolean): number {
+  return analyzeChunkSize(meanRecordBytes(file.absolute, file.size, header, gzip, file.path), header.names.length);
+}
+
 /** What the analysis needs of its call: the files and the engine's knobs (analyze-command.ts declares them). */
 export interface AnalyzeInput {
   readonly positionals: { readonly file: readonly string[] };
   readonly flags: {
     readonly workers: number | undefined;
-    readonly 'chunk-size': number;
+    /** Not given: each file's own (analyze-chunk-size.ts). */
+    readonly 'chunk-size'?: number | undefined;
     readonly 'max-record-size': number;
     readonly delimiter?: string | undefined;
     readonly columns?: string | undefined;
@@ -283,7 +291,6 @@ export async function runAnalyze({ positionals, flags }: AnalyzeInput, ctx: Comm
       mapModule: ANALYZE_MAP,
       workers: flags.workers,
       workerYoungGenerationMb: WORKER_YOUNG_GENERATION_MB,
-      chunkSize: flags['chunk-size'],
       maxRecordBytes,
       begin(file) {
         const gzip = isGzipFile(file.absolute);
@@ -300,6 +307,7 @@ export async function runAnalyze({ positionals, flags }: AnalyzeInput, ctx: Comm
           options: { width, delimiter: header.delimiter, sketches },
           crLineEnds: header.crLineEnds,
           gzip,
+          chunkSize: flags['chunk-size'] ?? chunkSizeOf(file, header, gzip),
         };
       },
       fold: foldStats,

@@ -183,6 +183,21 @@ function valuesBound({ k }: Scanner, b: Uint8Array): number {
   return Math.min(full, 2 ** Math.ceil(Math.log2(records)));
 }
 
+/**
+ * The most rows a chunk of a table this wide may hold for the scanner to keep every column's statistics, all of
+ * them asked (Infinity: any number). Past them a chunk's further columns go to the slower JavaScript path.
+ */
+export function rowsInScanner(width: number): number {
+  const { x, k } = instance();
+  const full = Math.min(k.EXACT_LIMIT, k.QUANTILE_BUFFER);
+  const fits = (values: number) => width * x.extrasBytes(values, EVERY_SKETCH) <= EXTRAS_BUDGET;
+  if (fits(full)) return Infinity;
+  let values = full >> 1;
+  while (values > 1 && !fits(values)) values >>= 1;
+  // valuesBound counts a record more than a chunk's line ends.
+  return values - 1;
+}
+
 /** Where the scanner's regions start for a table this wide and a chunk `b` keeping `kept`; grows memory to fit. */
 function layout(s: Scanner, width: number, b: Uint8Array, delimiter: number, kept: number) {
   const { x, k } = s;
