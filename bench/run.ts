@@ -20,7 +20,7 @@ const gib = Number(process.env['BENCH_GIB'] ?? 1);
 const suites = ['analyze', 'wide', 'jobs', 'import', 'budget', 'scale'].filter((suite) => all || which.has(suite));
 const figures: Figure[] = [];
 if (suites.includes('analyze')) figures.push(...(await analyzeSuite(gib)));
-if (suites.includes('wide')) figures.push(...(await wideSuite()));
+if (suites.includes('wide')) figures.push(...(await wideSuite(gib)));
 if (suites.includes('jobs')) figures.push(...(await jobsSuite(gib)));
 if (suites.includes('import')) figures.push(...(await importSuite()));
 if (suites.includes('budget')) figures.push(...(await budgetSuite(gib)));

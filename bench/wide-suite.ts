@@ -1,5 +1,6 @@
-// The wide files of issue 24: `stint analyze` of a 200- and a 2,000-column CSV, every statistic against DuckDB's
-// SUMMARIZE and `--stats basic` against DuckDB's plain aggregates (count, min, max, sum, avg), same 2 threads.
+// Every shape of file of issue 24: `stint analyze` of the narrow 1 GiB file, a 300 MB one of quoted fields with
+// CRLF line ends and a BOM, and a 200- and a 2,000-column CSV, every statistic against DuckDB's SUMMARIZE and
+// `--stats basic` against DuckDB's plain aggregates (count, min, max, sum, avg), same 2 threads.
 // Each round runs stint all, SUMMARIZE, stint basic, aggregates, then the same backwards, so a machine whose load
 // drifts favours neither; CPU time is the whole process's (user + system, every thread: stint's from GNU time,
 // DuckDB's from this process, where it runs), beside wall time and stint's peak RSS.
@@ -8,7 +9,10 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { REPO_ROOT, STINT_BIN } from '../test/helpers/paths.js';
+import { writeMixedCsv } from '../test/helpers/mixed-csv.js';
+import { dataFile } from './suites.js';
 import { duckDbStats, duckDbSummarize, loadDuckDb } from './duckdb-baseline.js';
+import { loadPolars, polarsDescribe } from './polars-baseline.js';
 import { median, underGnuTime, type Figure } from './measure.js';
 
 const WORK = join(tmpdir(), 'stint-bench');
@@ -62,6 +66,17 @@ export async function wideFile(columns: number, bytes: number): Promise<string> 
   return path;
 }
 
+/** The 300 MB file of quoted fields (commas, doubled quotes, line breaks), CRLF line ends and a BOM. */
+function quotedFile(bytes: number): string {
+  mkdirSync(WORK, { recursive: true });
+  const path = join(WORK, `quoted-bom-${bytes}.csv`);
+  if (existsSync(path)) return path;
+  console.error(`generating ${path}`);
+  writeMixedCsv(`${path}.part`, bytes, 7, true);
+  renameSync(`${path}.part`, path);
+  return path;
+}
+
 /** One `stint analyze` under GNU time. */
 function stint(path: string, stats: string): Promise<Run> {
   const home = join(WORK, 'state', `wide-${process.pid}-${Math.random().toString(36).slice(2, 8)}`);
@@ -79,16 +94,18 @@ async function inProcess(work: () => Promise<unknown>): Promise<Run> {
 }
 
 /** The figures of one file: medians of each side, and the ratios stint / DuckDB (below 1: stint ahead). */
-async function wideFigures(columns: number, bytes: number): Promise<Figure[]> {
-  const path = await wideFile(columns, bytes);
+async function shapeFigures(label: string, path: string): Promise<Figure[]> {
   const duck = await loadDuckDb(REPO_ROOT);
-  const runs: Record<string, Run[]> = { all: [], basic: [], summarize: [], aggregates: [] };
+  const polars = loadPolars(REPO_ROOT, THREADS);
+  const runs: Record<string, Run[]> = { all: [], basic: [], summarize: [], aggregates: [], describe: [] };
   type Step = [string, () => Promise<Run>];
   const steps: Step[] = [['all', () => stint(path, 'all')], ['basic', () => stint(path, 'basic')]];
   if (duck) {
     steps.splice(1, 0, ['summarize', () => inProcess(() => duckDbSummarize(duck, path, THREADS))]);
     steps.push(['aggregates', () => inProcess(() => duckDbStats(duck, path, THREADS))]);
   }
+  if (polars) steps.splice(1, 0, ['describe', () => inProcess(async () => polarsDescribe(polars, path))]);
+  else console.error('nodejs-polars is not installed (npm --prefix bench ci): the suite has no polars baseline');
   if (!duck) console.error('DuckDB is not installed (npm --prefix bench ci): the wide suite has no baseline');
   const loadBefore = loadavg()[0]!;
   for (let round = 0; round < ROUNDS; round++) {
@@ -97,7 +114,6 @@ async function wideFigures(columns: number, bytes: number): Promise<Figure[]> {
   const load = `load average ${loadBefore.toFixed(1)} before, ${loadavg()[0]!.toFixed(1)} after`;
   const of = (name: string, key: 'cpuMs' | 'wallMs') => median(runs[name]!.map((run) => run[key]));
   const rss = (name: string) => Math.max(...runs[name]!.map((run) => run.rssMiB ?? 0));
-  const label = `${columns} columns, ${(bytes / 1e6).toFixed(0)} MB`;
   const figure = (name: string, value: number, unit: string, target?: string, detail?: string): Figure => ({
     suite: 'wide', name: `${label}: ${name}`, value, unit, ...(target ? { target } : {}), ...(detail ? { detail } : {}),
   });
@@ -107,9 +123,14 @@ async function wideFigures(columns: number, bytes: number): Promise<Figure[]> {
       `wall ${(of(name, 'wallMs') / 1000).toFixed(1)} s${memory}`);
   };
   const figures = [side('all', 'stint --stats all'), side('basic', 'stint --stats basic')];
-  if (!duck) return figures;
   const cpuRatio = (a: string, b: string) => of(a, 'cpuMs') / of(b, 'cpuMs');
   const wallRatio = (a: string, b: string) => (of(a, 'wallMs') / of(b, 'wallMs')).toFixed(2);
+  if (polars) {
+    const detail = `wall ${wallRatio('all', 'describe')}x; ${ROUNDS} rounds, alternating`;
+    figures.push(side('describe', 'polars describe'),
+      figure('stint all / polars describe (CPU)', cpuRatio('all', 'describe'), 'x', '<= 1.0', detail));
+  }
+  if (!duck) return figures;
   figures.push(
     side('summarize', 'DuckDB SUMMARIZE'),
     side('aggregates', 'DuckDB plain aggregates'),
@@ -121,6 +142,12 @@ async function wideFigures(columns: number, bytes: number): Promise<Figure[]> {
   return figures;
 }
 
-export async function wideSuite(): Promise<Figure[]> {
-  return [...await wideFigures(200, 300e6), ...await wideFigures(2000, 53e6)];
+export async function wideSuite(gib: number): Promise<Figure[]> {
+  const narrow = dataFile('big', Math.round(gib * 1024 ** 3));
+  return [
+    ...await shapeFigures(`narrow, ${gib} GiB`, narrow),
+    ...await shapeFigures('quoted, CRLF, BOM, 300 MB', quotedFile(300e6)),
+    ...await shapeFigures('200 columns, 300 MB', await wideFile(200, 300e6)),
+    ...await shapeFigures('2000 columns, 53 MB', await wideFile(2000, 53e6)),
+  ];
 }

@@ -88,7 +88,8 @@ describe('job cancel asks first', () => {
     const data = preview.envelope.data as Record<string, unknown>;
     assert.equal(data['job_id'], running.job_id);
     assert.equal(data['effect'], 'would_cancel');
-    assert.deepEqual(data['would_discard'], { checkpoint: true, scratch_files: [] });
+    // Held before its first safe point, the job has saved nothing yet: no checkpoint to discard.
+    assert.deepEqual(data['would_discard'], { checkpoint: false, scratch_files: [] });
     assert.ok(!existsSync(cancelMarker(env, running.job_id)));
     rmSync(hold);
     assert.equal((await finalOf(env, running.job_id)).run.code, 0, 'the previewed job still completes');

@@ -20,11 +20,11 @@ function rowOf(id: number, rnd: () => number): string {
   return `${id},${qty},${price},${city},${day},${note},${maybe}\r\n`;
 }
 
-/** Writes at least `bytes` bytes of whole rows to `path`; returns the rows written. */
-export function writeMixedCsv(path: string, bytes: number, seed = 7): number {
+/** Writes at least `bytes` bytes of whole rows to `path` (after a byte order mark if asked); returns the rows. */
+export function writeMixedCsv(path: string, bytes: number, seed = 7, bom = false): number {
   const rnd = random(seed);
   const fd = openSync(path, 'w');
-  let written = writeSync(fd, HEADER);
+  let written = writeSync(fd, `${bom ? '\ufeff' : ''}${HEADER}`);
   let rows = 0;
   try {
     while (written < bytes) {

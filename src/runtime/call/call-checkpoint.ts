@@ -7,9 +7,11 @@ import type { Restored } from '../authoring/command-spec.js';
 import type { Host } from '../authoring/host.js';
 import type { Pace } from '../authoring/pace.js';
 import {
-  discardCheckpoint, forgetKeptProgress, recordKeptProgress, recordScratchFile,
+  checkpointDirFor, discardCheckpoint, forgetKeptProgress, recordKeptProgress, recordScratchFile,
 } from '../storage/checkpoint-folder.js';
-import { CHECKPOINT_FORMAT, openCheckpointStore, type CheckpointStore } from '../storage/checkpoint-store.js';
+import {
+  CHECKPOINT_FORMAT, checkpointStoreExists, openCheckpointStore, type CheckpointStore,
+} from '../storage/checkpoint-store.js';
 import { ensurePrivateDir } from '../storage/state-dir.js';
 import type { CallProgress } from './call-progress.js';
 import { slowSaveOf, type SlowSave } from './slow-save.js';
@@ -24,6 +26,15 @@ export const CHECKPOINT_INTERVAL_ENV = 'STINT_CHECKPOINT_INTERVAL_MS';
  */
 export const CHECKPOINT_TIME_SHARE = 0.05;
 
+/**
+ * A work still going this long after its restore found no checkpoint (or a quarter of its call's budget, if
+ * less) has its database opened beside it, so that a save a stop forces (a budget that ran out before the first
+ * safe point) does not wait for LevelDB to load. A small file's call ends before.
+ */
+export const OPEN_AHEAD_MS = 500;
+
+const allDone = (at: Progress) => at.total !== undefined && at.done >= at.total;
+
 /** What a call's checkpoint needs of the call. */
 export interface CallCheckpointParts {
   readonly host: Host;
@@ -36,9 +47,15 @@ export interface CallCheckpointParts {
   readonly progress: CallProgress;
 }
 
-/** One call's checkpoint: ctx.restore, ctx.checkpoint and ctx.scratchFile, and its release at the call's end. */
+/**
+ * One call's checkpoint: ctx.restore, ctx.checkpoint and ctx.scratchFile, and its release at the call's end. Its
+ * LevelDB is opened only when there is one to restore or a save to make: a call whose first safe point is its
+ * last (a small file) never loads LevelDB, nor creates and removes a database.
+ */
 export class CallCheckpoint {
-  private store: CheckpointStore | undefined;
+  private restored = false;
+  private store: Promise<CheckpointStore> | undefined;
+  private openAhead: ReturnType<typeof setTimeout> | undefined;
   private fingerprint: unknown;
   private lastSave = -Infinity;
   /** How long the last save took. */
@@ -56,16 +73,22 @@ export class CallCheckpoint {
   }
 
   scratchFile(path: string): void {
-    if (!this.store) throw new StintError(ErrorCode.InternalError, 'scratchFile() before restore(): restore first');
+    if (!this.restored) throw new StintError(ErrorCode.InternalError, 'scratchFile() before restore(): restore first');
     recordScratchFile(this.parts.stateRoot, this.parts.invocationKey, path);
   }
 
   async restore<S>(inputs: unknown, usable?: (state: S) => boolean): Promise<Restored<S> | undefined> {
-    const { host, stateRoot, invocationKey, progress } = this.parts;
+    const { stateRoot, invocationKey, progress } = this.parts;
     this.fingerprint = inputs;
-    const sleep = (ms: number) => host.sleep(ms);
-    this.store ??= await openCheckpointStore(ensurePrivateDir(stateRoot, 'checkpoints', invocationKey), sleep);
-    const loaded = await this.store.load<S>();
+    this.restored = true;
+    ensurePrivateDir(stateRoot, 'checkpoints');
+    if (!checkpointStoreExists(checkpointDirFor(stateRoot, invocationKey))) {
+      const ahead = Math.min(OPEN_AHEAD_MS, (this.parts.pace?.budgetMs ?? Infinity) / 4);
+      this.openAhead = setTimeout(() => void this.open().catch(() => undefined), ahead);
+      this.openAhead.unref();
+      return undefined;
+    }
+    const loaded = await (await this.open()).load<S>();
     if (loaded.kind === 'none') return undefined;
     if (loaded.kind === 'unreadable') return this.discard(loaded.reason);
     // Loaded with the store already (a static import would load msgpackr in every call, --version too).
@@ -82,8 +105,16 @@ export class CallCheckpoint {
     return { state: loaded.record.state, progress: loaded.record.progress };
   }
 
+  /** The store, opened at the first need. */
+  private open(): Promise<CheckpointStore> {
+    const { host, stateRoot, invocationKey } = this.parts;
+    const sleep = (ms: number) => host.sleep(ms);
+    this.store ??= openCheckpointStore(ensurePrivateDir(stateRoot, 'checkpoints', invocationKey), sleep);
+    return this.store;
+  }
+
   private async discard(reason: string): Promise<undefined> {
-    await this.store!.clear();
+    await (await this.open()).clear();
     forgetKeptProgress(this.parts.stateRoot, this.parts.invocationKey);
     this.parts.warnings.push({
       code: WarningCode.CheckpointDiscarded,
@@ -95,8 +126,7 @@ export class CallCheckpoint {
 
   async checkpoint<S>(state: S, at: Progress, force = false): Promise<boolean> {
     const { host, pace, stopRequested, progress } = this.parts;
-    const store = this.store;
-    if (!store) {
+    if (!this.restored) {
       const message = 'checkpoint() before restore(): a resumable command restores first';
       throw new StintError(ErrorCode.InternalError, message);
     }
@@ -106,7 +136,11 @@ export class CallCheckpoint {
     // Only what is saved is published: a stop forced before the next save answers with it, and a
     // continuation resumes from it, so no caller or observer ever sees `done` go back.
     // The cadence runs on the monotonic clock: a wall clock stepped back must not hold saves (and progress) off.
-    if (force || stop || host.monotonic().ms - this.lastSave >= this.gap()) {
+    // All done, at the default cadence: the call most likely answers next and keeps no checkpoint, so only a stop
+    // or the caller asks for a save (an interval set in the environment is kept exactly, this safe point too).
+    const due = !(this.adaptive && allDone(offer)) && host.monotonic().ms - this.lastSave >= this.gap();
+    if (force || stop || due) {
+      const store = await this.open();
       const savedAt = host.now();
       const saving = host.monotonic().ms;
       const record = { version: CHECKPOINT_FORMAT, fingerprint: this.fingerprint, progress: offer, state, savedAt };
@@ -138,9 +172,13 @@ export class CallCheckpoint {
 
   /** Ends the call's hold on its checkpoint: removes it when the work ended, keeps it otherwise. */
   async finish(workEnded: boolean): Promise<void> {
-    if (!this.store) return;
-    await this.store.close();
+    if (!this.restored) return;
+    this.restored = false;
+    clearTimeout(this.openAhead);
+    const store = this.store;
     this.store = undefined;
+    // One that failed to open failed the save that needed it; there is nothing to close.
+    if (store) await store.then((opened) => opened.close(), () => undefined);
     // The work ended: nothing to continue, so nothing is kept.
     if (workEnded) discardCheckpoint(this.parts.stateRoot, this.parts.invocationKey);
   }

@@ -40,10 +40,13 @@ export function recordScratchFile(stateRoot: string, key: string, path: string):
   if (!known.includes(path)) writeFileAtomic(list, JSON.stringify([...known, path]));
 }
 
-/** What a discard would remove: whether a checkpoint is there, and the scratch files it names. */
+/**
+ * What a discard would remove: whether a checkpoint was saved (its note of progress is there: a database opened
+ * ahead of its first save holds nothing yet), and the scratch files it names.
+ */
 export function checkpointHeld(stateRoot: string, key: string): { checkpoint: boolean; scratchFiles: string[] } {
   const scratchFiles = readJsonFile<string[]>(scratchListFor(stateRoot, key)) ?? [];
-  return { checkpoint: existsSync(checkpointDirFor(stateRoot, key)), scratchFiles };
+  return { checkpoint: existsSync(keptProgressFor(stateRoot, key)), scratchFiles };
 }
 
 /** Removes a checkpoint and the scratch files it named (ctx.scratchFile). */

@@ -1,4 +1,5 @@
-import { rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { setTimeout as realSleep } from 'node:timers/promises';
 import type { Progress } from '../../contract/incomplete.js';
 import { databaseLocked, isLevelLocked } from './level-errors.js';
@@ -36,6 +37,11 @@ export interface CheckpointStore {
   save<S>(record: CheckpointRecord<S>): Promise<void>;
   clear(): Promise<void>;
   close(): Promise<void>;
+}
+
+/** Whether `dir` holds a checkpoint database: LevelDB's CURRENT file names its manifest, and a new one has it. */
+export function checkpointStoreExists(dir: string): boolean {
+  return existsSync(join(dir, 'CURRENT'));
 }
 
 /**

@@ -4,6 +4,8 @@ import type { Progress } from '../../../src/contract/incomplete.js';
 import type { Host } from '../../../src/runtime/authoring/host.js';
 import { createCallContext } from '../../../src/runtime/call/call-context.js';
 import { tempWorld } from '../../helpers/temp-world.js';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 
 const world = tempWorld('call-context-progress');
 
@@ -80,3 +82,29 @@ test('a save that takes more than 5 % of the interval puts the next one off by a
     await set.runFor(10);
     assert.deepEqual(set.published, [0, 1200, 2400, 3600, 4800, 6000, 7200, 8400, 9600], 'as the environment says');
   });
+
+test('a work that ends at its first safe point saves nothing: it opens no checkpoint database', async () => {
+  const home = world.path('short');
+  const run = call(home);
+  await run.ctx.restore({ steps: 2 });
+  await run.ctx.checkpoint({ done: 2 }, { done: 2, total: 2, unit: 'steps' });
+  run.completed();
+  assert.deepEqual(run.published, [2], 'published at the end, never saved');
+  assert.deepEqual(readdirSync(join(home, 'checkpoints')), [], 'no database was created');
+  await run.finish(true);
+  assert.deepEqual(readdirSync(join(home, 'checkpoints')), []);
+});
+
+test('the first safe point with work left saves, and a later call restores it', async () => {
+  const home = world.path('long');
+  const run = call(home);
+  assert.equal(await run.ctx.restore({ steps: 2 }), undefined);
+  await run.ctx.checkpoint({ done: 1 }, { done: 1, total: 2, unit: 'steps' });
+  assert.deepEqual(run.published, [1]);
+  await run.finish(false);
+  const again = call(home);
+  assert.equal((await again.ctx.restore<{ done: number }>({ steps: 2 }))?.state.done, 1, 'the save is restored');
+  await again.ctx.checkpoint({ done: 2 }, { done: 2, total: 2, unit: 'steps' }, true);
+  await again.finish(true);
+  assert.deepEqual(readdirSync(join(home, 'checkpoints')), [], 'an ended work keeps no checkpoint');
+});

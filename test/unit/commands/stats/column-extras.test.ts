@@ -114,3 +114,13 @@ test('a column\'s statistics that cross msgpackr or structuredClone merge on exa
     assert.deepEqual(answers[1], answers[2]);
   }
 });
+
+test('small tallies merged one by one into a column past the exact range give one pass\'s distinct estimate', () => {
+  const rnd = random(47);
+  const values = Array.from({ length: 30_000 }, () => `v${Math.floor(rnd() * 12_000)}`);
+  const whole = chunked(values, values.length);
+  assert.equal(whole.distinct_exact, false);
+  for (const size of [100, 999, 5000]) {
+    assert.equal(chunked(values, size).distinct, whole.distinct, `chunks of ${size}`);
+  }
+});

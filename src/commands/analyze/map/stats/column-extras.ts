@@ -55,17 +55,21 @@ export function newColumnExtras(): ColumnExtras {
   };
 }
 
-/** A tally's values as the sketches hold them. */
-function sketchOf(t: ValueTally): { registers: Uint8Array; frequent: FrequentValues } {
+/**
+ * A tally's values added to registers, and their summary as the frequent values hold one. Adding each value to
+ * the registers gives what merging the registers of the tally alone would, without 32 KiB made and merged per
+ * chunk and column (a wide table's chunks each bring a small tally to columns long past the exact range).
+ */
+function sketchInto(registers: Uint8Array, t: ValueTally): FrequentValues {
   const { keys, counts } = entriesOf(t);
-  const registers = newRegisters();
   for (let i = 0; i < t.size; i++) addRegister(registers, keys[i]!);
-  return { registers, frequent: cutFrequent(t.size, keys, counts, t.values, t.spans) };
+  return cutFrequent(t.size, keys, counts, t.values, t.spans);
 }
 
 /** Past the exact range: the tally's values go to the sketches. */
 function overflow(x: ColumnExtras): void {
-  ({ registers: x.registers, frequent: x.frequent } = sketchOf(x.tally!));
+  x.registers = newRegisters();
+  x.frequent = sketchInto(x.registers, x.tally!);
   x.tally = null;
 }
 
@@ -111,9 +115,12 @@ function mergeCounts(a: ColumnExtras, b: ColumnExtras): void {
     return;
   }
   if (a.tally) overflow(a);
-  const sketch = b.tally ? sketchOf(b.tally) : { registers: b.registers!, frequent: b.frequent };
-  mergeRegisters(a.registers!, sketch.registers);
-  mergeFrequent(a.frequent, sketch.frequent);
+  if (b.tally) {
+    mergeFrequent(a.frequent, sketchInto(a.registers!, b.tally));
+    return;
+  }
+  mergeRegisters(a.registers!, b.registers!);
+  mergeFrequent(a.frequent, b.frequent);
 }
 
 export function mergeExtras(a: ColumnExtras, b: ColumnExtras): void {
