@@ -82,12 +82,7 @@ export class CallCheckpoint {
     this.fingerprint = inputs;
     this.restored = true;
     ensurePrivateDir(stateRoot, 'checkpoints');
-    if (!checkpointStoreExists(checkpointDirFor(stateRoot, invocationKey))) {
-      const ahead = Math.min(OPEN_AHEAD_MS, (this.parts.pace?.budgetMs ?? Infinity) / 4);
-      this.openAhead = setTimeout(() => void this.open().catch(() => undefined), ahead);
-      this.openAhead.unref();
-      return undefined;
-    }
+    if (!checkpointStoreExists(checkpointDirFor(stateRoot, invocationKey))) return this.openLater();
     const loaded = await (await this.open()).load<S>();
     if (loaded.kind === 'none') return undefined;
     if (loaded.kind === 'unreadable') return this.discard(loaded.reason);
@@ -103,6 +98,14 @@ export class CallCheckpoint {
     const { done, total, unit, rows } = loaded.record.progress;
     progress.report(done, total, unit, rows);
     return { state: loaded.record.state, progress: loaded.record.progress };
+  }
+
+  /** Nothing to restore: the store opens at the first save, or beside the work once it has run a while. */
+  private openLater(): undefined {
+    const ahead = Math.min(OPEN_AHEAD_MS, (this.parts.pace?.budgetMs ?? Infinity) / 4);
+    this.openAhead = setTimeout(() => void this.open().catch(() => undefined), ahead);
+    this.openAhead.unref();
+    return undefined;
   }
 
   /** The store, opened at the first need. */
