@@ -3,7 +3,7 @@ import { rowsInScanner } from './map/csv-scanner.js';
 /**
  * The chunk analyze aims at when --chunk-size is not given. Each chunk's partial statistics (every column's) cross
  * to the main thread and are merged there, so that cost is per chunk and per column: on 2 cores a 300 MB file of
- * 200 columns took 37 s of CPU in 1 MiB chunks and 10 s in 16 MiB ones, a 1 GB file of 10 columns 15 s and 11 s.
+ * 200 columns took 37 s of CPU in 1 MiB chunks and 10 s in 16 MiB ones, a 1 GB file of 8 columns 15 s and 11 s.
  * Larger ones gained little more and held more memory.
  */
 export const TARGET_CHUNK_BYTES = 16 * 1024 * 1024;
