@@ -30,17 +30,20 @@ export function progressDisplayOf(inv: Invocation): ProgressDisplay | undefined 
   return host.stderrIsTTY ? terminalBar(host, label, inv.started) : undefined;
 }
 
-/** Runs the handler with its context; a thrown error becomes a coded result, never an escape. */
+/**
+ * Runs the handler with its context; a thrown error becomes a coded result, never an escape. `display` is the
+ * call's progress display: a caller that may answer before the handler returns passes its own, to end it first.
+ */
 export async function executeCommand(
   inv: Invocation,
   stop: StopController,
   onProgress?: (progress: Progress) => void,
   stream?: StreamOut,
   pace?: Pace,
+  display = progressDisplayOf(inv),
 ): Promise<Execution> {
   const { host, command } = inv;
   const warnings: WarningDetail[] = [];
-  const display = progressDisplayOf(inv);
   const call = createCallContext({
     host,
     invocationKey: inv.key,

@@ -82,7 +82,7 @@ function paceOf(first: { at: number; done: number }, progress: Progress, now: nu
 /** A progress view that lives as long as the work: `update` on every report, `end` once. */
 export interface ProgressDisplay {
   update(progress: Progress): void;
-  /** `completed`: the work reached its end (exit 0), so the last frame shows all of it done. */
+  /** `completed`: the work reached its end (exit 0), so the last frame shows all of it done. Once ended, silent. */
   end(completed?: boolean): void;
 }
 
@@ -114,14 +114,18 @@ export function heartbeat(sink: ProgressSink, label: string, everyMs: number, st
     sink.writeStderr(`[${elapsed}s] ${label}: ${humanProgress(latest)}${pace} ${exactOf(latest)}\n`);
   };
   const stop = sink.setInterval(line, everyMs);
+  let ended = false;
   return {
     update(progress) {
+      if (ended) return;
       const isFirst = latest === undefined;
       latest = progress;
       first ??= { at: sink.now(), done: progress.done };
       if (isFirst) line();
     },
     end() {
+      if (ended) return;
+      ended = true;
       stop();
       // The last report gets its line, so the heartbeat ends where the work did.
       if (latest && !shown?.endsWith(` ${latest.done}`)) line();
@@ -210,13 +214,17 @@ export function terminalBar(sink: ProgressSink, label: string, started: number):
     sink.writeStderr(`\r${text.padEnd(Math.min(drawn, width))}`);
     drawn = text.length;
   };
+  let ended = false;
   return {
     update(progress) {
+      if (ended) return;
       latest = progress;
       first ??= { at: sink.now(), done: progress.done };
       if (sink.now() - lastDraw >= REDRAW_MS) draw(progress);
     },
     end(completed = false) {
+      if (ended) return;
+      ended = true;
       if (!latest) return;
       draw(completed ? completedOf(latest) : latest);
       sink.writeStderr('\n');

@@ -3,7 +3,7 @@ import { ExitCode } from '../../contract/exit-code.js';
 import type { Progress } from '../../contract/incomplete.js';
 import { JobState } from '../../contract/vocabulary/job-state.js';
 import { StopReason } from '../../contract/vocabulary/stop-reason.js';
-import { executeCommand, type Execution } from '../call/execute-command.js';
+import { executeCommand, progressDisplayOf, type Execution } from '../call/execute-command.js';
 import { callMeta, finalEnvelope, workEnded } from '../call/final-envelope.js';
 import type { Invocation } from '../call/invocation.js';
 import { markAnswerUnseen } from '../call/keyed-replay.js';
@@ -75,7 +75,9 @@ export async function runJob(
   });
   // Only now, with the signals handled, may anyone learn which process runs the job.
   announce?.();
-  const executed = executeCommand(inv, sources.stop, (progress) => status.report(progress), undefined, sources.pace);
+  const display = progressDisplayOf(inv);
+  const report = (progress: Progress) => status.report(progress);
+  const executed = executeCommand(inv, sources.stop, report, undefined, sources.pace, display);
   let winner: Winner;
   try {
     winner = await Promise.race([
@@ -88,6 +90,8 @@ export async function runJob(
   }
   const run: Run = { inv, store, job, mode, status };
   if (winner.kind === 'forced') {
+    // Answered before the handler returns: the bar's line ends before the answer's, and draws nothing after it.
+    display?.end(false);
     const outcome = stopped(run, winner.reason, undefined);
     const first = winner.reason === StopReason.Budget && mode === RunMode.Front && !sources.pace?.committedOnce;
     const pausing = job.resume && !job.detach && outcome.kind === 'stopped';

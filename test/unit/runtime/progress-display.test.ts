@@ -134,3 +134,23 @@ test('at one width the bar never grows back: it does not flicker with the figure
   assert.ok(widths.every((width, k) => k === 0 || width <= widths[k - 1]!), widths.join());
   assert.ok(widths[0]! > widths.at(-1)!, 'the first frame, without rate and ETA, had room for a longer bar');
 });
+
+test('an ended display is silent: its line ended once, and a report after the answer draws nothing', () => {
+  const host = terminal(80);
+  const bar = terminalBar(host, 'stint analyze', host.clock.now);
+  bar.update({ done: 0, total: 100 * MiB, unit: 'bytes' });
+  bar.end(false);
+  const ended = host.err.join('');
+  assert.ok(ended.endsWith('\n'), 'the bar\'s line is ended before anything else is written');
+  host.clock.now += 500;
+  bar.update({ done: 42 * MiB, total: 100 * MiB, unit: 'bytes' });
+  bar.end(true);
+  assert.equal(host.err.join(''), ended, 'nothing after the end');
+  const beat = heartbeat(host, 'stint analyze', 100, host.clock.now);
+  beat.update({ done: 1, total: 2, unit: 'steps' });
+  beat.end();
+  const said = host.err.join('');
+  beat.update({ done: 2, total: 2, unit: 'steps' });
+  beat.end();
+  assert.equal(host.err.join(''), said);
+});
