@@ -53,6 +53,9 @@ export async function startLeftoverSweep(url: string): Promise<LeftoverSweep> {
     },
     async close() {
       clearInterval(timer);
+      // Once more as it stops: a chunk this worker handed back just before its run ended (after its coordinator
+      // removed the run's chunks, before its live key went) has no other worker left to sweep it, perhaps.
+      track(sweep());
       await settledWithin(busy, CLOSE_WAIT_MS);
       client.disconnect();
       await queue.close().catch(() => undefined);
