@@ -5,8 +5,11 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 interface DuckResult { getRows(): unknown[][] }
-interface DuckConnection { runAndReadAll(sql: string): Promise<DuckResult> }
-interface DuckModule { DuckDBInstance: { create(path: string, options: Record<string, string>): Promise<{ connect(): Promise<DuckConnection> }> } }
+interface DuckConnection { runAndReadAll(sql: string): Promise<DuckResult>; closeSync(): void }
+interface DuckInstance { connect(): Promise<DuckConnection>; closeSync(): void }
+interface DuckModule {
+  DuckDBInstance: { create(path: string, options: Record<string, string>): Promise<DuckInstance> };
+}
 
 export async function loadDuckDb(repoRoot: string): Promise<DuckModule | undefined> {
   try {
@@ -42,4 +45,29 @@ export async function duckDbSummarize(duck: DuckModule, path: string, threads: n
   const source = `read_csv('${path.replaceAll("'", "''")}', header = true)`;
   const rows = (await connection.runAndReadAll(`SUMMARIZE SELECT * FROM ${source}`)).getRows();
   return { columns: rows.length };
+}
+
+const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;
+
+/** Runs `sql` on the database file `database` (created if new) and closes it, so the next opener finds it whole. */
+async function onDatabase(duck: DuckModule, database: string, threads: number, sql: string): Promise<void> {
+  const instance = await duck.DuckDBInstance.create(database, { threads: String(threads) });
+  const connection = await instance.connect();
+  try {
+    await connection.runAndReadAll(sql);
+  } finally {
+    connection.closeSync();
+    instance.closeSync();
+  }
+}
+
+/** DuckDB's own loader: the CSV into a new table `t` of the database file (`CREATE TABLE AS` of `read_csv`). */
+export function duckDbLoad(duck: DuckModule, csv: string, database: string, threads: number): Promise<void> {
+  const sql = `CREATE TABLE t AS SELECT * FROM read_csv(${literal(csv)}, header = true)`;
+  return onDatabase(duck, database, threads, sql);
+}
+
+/** DuckDB's export: table `t` of the database file to a CSV with a header (`COPY TO`). */
+export function duckDbCopyTo(duck: DuckModule, database: string, csv: string, threads: number): Promise<void> {
+  return onDatabase(duck, database, threads, `COPY t TO ${literal(csv)} (HEADER)`);
 }

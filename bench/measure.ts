@@ -1,6 +1,7 @@
 // Small timing helpers shared by the suites: every figure is a ratio
 // against a baseline run in the same process, on the same machine and file.
 import { spawn } from 'node:child_process';
+import { loadavg } from 'node:os';
 
 export interface Timed {
   readonly ms: number;
@@ -34,12 +35,15 @@ export function timeCommand(file: string, args: readonly string[], env: Record<s
 export interface ProcessCost {
   readonly wallMs: number;
   readonly cpuMs: number;
-  readonly rssMiB: number;
+  /** Absent for work measured inside this process (its peak is this process's, not the work's). */
+  readonly rssMiB?: number;
 }
 
-/** Runs `node args...` under GNU time to its end; rejects unless it exits 0. */
-export function underGnuTime(args: readonly string[], env: Record<string, string>): Promise<ProcessCost> {
-  const timed = ['-f', 'STINT_BENCH_COST %e %U %S %M', process.execPath, ...args];
+/** Runs `node args...` (or `file args...`) under GNU time to its end; rejects unless it exits 0. */
+export function underGnuTime(
+  args: readonly string[], env: Record<string, string>, file = process.execPath,
+): Promise<Required<ProcessCost>> {
+  const timed = ['-f', 'STINT_BENCH_COST %e %U %S %M', file, ...args];
   return new Promise((resolve, reject) => {
     const merged = { ...process.env, ...env };
     const child = spawn('/usr/bin/time', timed, { env: merged, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -49,11 +53,40 @@ export function underGnuTime(args: readonly string[], env: Record<string, string
     child.on('error', reject);
     child.on('close', (code) => {
       const match = /STINT_BENCH_COST ([\d.]+) ([\d.]+) ([\d.]+) (\d+)/.exec(stderr);
-      if (code !== 0 || !match) return reject(new Error(`${args[1]} failed (${code}): ${stderr.slice(0, 300)}`));
+      const failed = `${file} ${args[0]} ${args[1]} failed (${code}): ${stderr.slice(0, 300)}`;
+      if (code !== 0 || !match) return reject(new Error(failed));
       const [, wall, user, system, rss] = match.map(Number) as number[];
       resolve({ wallMs: wall! * 1000, cpuMs: (user! + system!) * 1000, rssMiB: rss! / 1024 });
     });
   });
+}
+
+/** Work run in this process (DuckDB, polars): its CPU time is this process's over the call, every thread. */
+export async function inThisProcess(work: () => Promise<unknown>): Promise<ProcessCost> {
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  await work();
+  const used = process.cpuUsage(cpu);
+  return { wallMs: performance.now() - started, cpuMs: (used.user + used.system) / 1000 };
+}
+
+/** One side of a comparison: a name, and a run of it measured. */
+export type Step = readonly [name: string, run: () => Promise<ProcessCost>];
+
+/** Each step's runs, and the load average before and after them. */
+export interface Rounds {
+  readonly runs: Record<string, ProcessCost[]>;
+  readonly load: string;
+}
+
+/** Runs the steps in rounds, every other round backwards, so that a machine whose load drifts favours none. */
+export async function alternatingRounds(steps: readonly Step[], rounds: number): Promise<Rounds> {
+  const runs: Record<string, ProcessCost[]> = Object.fromEntries(steps.map(([name]) => [name, []]));
+  const before = loadavg()[0]!;
+  for (let round = 0; round < rounds; round++) {
+    for (const [name, run] of round % 2 ? [...steps].reverse() : steps) runs[name]!.push(await run());
+  }
+  return { runs, load: `load average ${before.toFixed(1)} before, ${loadavg()[0]!.toFixed(1)} after` };
 }
 
 export function median(values: readonly number[]): number {

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { writeBigCsv } from '../test/helpers/big-csv.js';
 import { REPO_ROOT, STINT_BIN } from '../test/helpers/paths.js';
 import { duckDbSummarize, loadDuckDb } from './duckdb-baseline.js';
-import { median, underGnuTime } from './measure.js';
+import { inThisProcess, median, underGnuTime } from './measure.js';
 
 const THREADS = 2;
 const [gib = '1', rounds = '1'] = process.argv.slice(2);
@@ -38,11 +38,8 @@ type Duck = NonNullable<Awaited<ReturnType<typeof loadDuckDb>>>;
 
 /** SUMMARIZE in this process: its CPU time is this process's over the call. */
 async function summarize(duck: Duck): Promise<Run> {
-  const cpu = process.cpuUsage();
-  const started = performance.now();
-  await duckDbSummarize(duck, file, THREADS);
-  const used = process.cpuUsage(cpu);
-  return { ms: performance.now() - started, cpuMs: (used.user + used.system) / 1000, rssMiB: 0 };
+  const cost = await inThisProcess(() => duckDbSummarize(duck, file, THREADS));
+  return { ms: cost.wallMs, cpuMs: cost.cpuMs, rssMiB: 0 };
 }
 
 async function main(): Promise<void> {

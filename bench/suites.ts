@@ -12,7 +12,7 @@ import { csvParseStats } from './csv-parse-baseline.js';
 import { IMPORT_CHUNK_SIZE } from '../src/commands/engine-flags.js';
 import { duckDbStats, loadDuckDb } from './duckdb-baseline.js';
 import { jobScaleFigures } from './job-scale.js';
-import { mbps, median, timeCommand, type Figure } from './measure.js';
+import { mbps, median, timeCommand, underGnuTime, type Figure } from './measure.js';
 import { CHECKPOINT_INTERVAL_MS } from '../src/runtime/call/call-checkpoint.js';
 import { byteScan } from '../src/commands/bench/byte-scan.js';
 import { checkpointWriter } from '../src/commands/bench/checkpoint-write.js';
@@ -190,6 +190,7 @@ export async function jobsSuite(gib: number): Promise<Figure[]> {
   add('stint --version / node -e 0', times['stint --version']! / node, 'x', '<= 2', `${times['stint --version']!.toFixed(0)} ms`);
   add('stint job status / node -e 0', times['stint job status']! / node, 'x', '<= 2', `${times['stint job status']!.toFixed(0)} ms`);
 
+  figures.push(await tinyAnalyzeFigure());
   const budget = 1000;
   const overruns: number[] = [];
   for (let rep = 0; rep < 5; rep++) {
@@ -205,6 +206,19 @@ export async function jobsSuite(gib: number): Promise<Figure[]> {
   }
   add('budget expiry to exit (median)', median(overruns), 'ms', '< 300', `runs: ${overruns.map((m) => m.toFixed(0)).join(', ')} ms`);
   return figures;
+}
+
+/** The CPU time of a whole `stint analyze` of a 100-row file (each call a first call), median of seven. */
+async function tinyAnalyzeFigure(): Promise<Figure> {
+  const args = [STINT_BIN, 'analyze', dataFile('tiny', 5_150), '--budget', '0'];
+  const first = await timeCommand(process.execPath, args, { STINT_HOME: home('tiny') });
+  type Answer = { data: { established: [{ a: { rows: number } }] } };
+  const rows = (JSON.parse(first.stdout) as Answer).data.established[0].a.rows;
+  const cpu: number[] = [];
+  for (let run = 0; run < 7; run++) cpu.push((await underGnuTime(args, { STINT_HOME: home('tiny') })).cpuMs);
+  const detail = `${rows} rows; runs ${cpu.map((ms) => ms.toFixed(0)).join(', ')} ms`;
+  const name = 'analyze of a 100-row file, CPU (median)';
+  return { suite: 'jobs', name, value: median(cpu) / 1000, unit: 's', target: '<= 0.2', detail };
 }
 
 /** The id of the one job a state folder holds. */

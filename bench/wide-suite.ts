@@ -1,11 +1,12 @@
 // Every shape of file of issue 24: `stint analyze` of the narrow 1 GiB file, a 300 MB one of quoted fields with
-// CRLF line ends and a BOM, and a 200- and a 2,000-column CSV, every statistic against DuckDB's SUMMARIZE and
-// `--stats basic` against DuckDB's plain aggregates (count, min, max, sum, avg), same 2 threads.
+// CRLF line ends and a BOM, and a 200-, a 2,000- and a 10,000-column CSV, every statistic against DuckDB's
+// SUMMARIZE and polars' describe, `--stats basic` against DuckDB's plain aggregates (count, min, max, sum, avg),
+// same 2 threads.
 // Each round runs stint all, SUMMARIZE, stint basic, aggregates, then the same backwards, so a machine whose load
 // drifts favours neither; CPU time is the whole process's (user + system, every thread: stint's from GNU time,
 // DuckDB's from this process, where it runs), beside wall time and stint's peak RSS.
 import { createWriteStream, existsSync, mkdirSync, renameSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { REPO_ROOT, STINT_BIN } from '../test/helpers/paths.js';
@@ -13,17 +14,12 @@ import { writeMixedCsv } from '../test/helpers/mixed-csv.js';
 import { dataFile } from './suites.js';
 import { duckDbStats, duckDbSummarize, loadDuckDb } from './duckdb-baseline.js';
 import { loadPolars, polarsDescribe } from './polars-baseline.js';
-import { median, underGnuTime, type Figure } from './measure.js';
+import { alternatingRounds, inThisProcess, median, underGnuTime } from './measure.js';
+import type { Figure, ProcessCost, Step } from './measure.js';
 
 const WORK = join(tmpdir(), 'stint-bench');
 const THREADS = 2;
 const ROUNDS = Number(process.env['BENCH_WIDE_ROUNDS'] ?? 2);
-
-interface Run {
-  readonly wallMs: number;
-  readonly cpuMs: number;
-  readonly rssMiB?: number;
-}
 
 /** Column k's value in row r: integers, decimals, words, dates, integers with empties, booleans (a seeded LCG). */
 function rowOf(r: number, columns: number, next: () => number): string {
@@ -78,40 +74,33 @@ function quotedFile(bytes: number): string {
 }
 
 /** One `stint analyze` under GNU time. */
-function stint(path: string, stats: string): Promise<Run> {
+function stint(path: string, stats: string): Promise<ProcessCost> {
   const home = join(WORK, 'state', `wide-${process.pid}-${Math.random().toString(36).slice(2, 8)}`);
   const args = [STINT_BIN, 'analyze', path, '--stats', stats, '--budget', '0', '--workers', String(THREADS)];
   return underGnuTime(args, { STINT_HOME: home });
 }
 
-/** A DuckDB query in this process: its CPU time is this process's over the call. */
-async function inProcess(work: () => Promise<unknown>): Promise<Run> {
-  const cpu = process.cpuUsage();
-  const started = performance.now();
-  await work();
-  const used = process.cpuUsage(cpu);
-  return { wallMs: performance.now() - started, cpuMs: (used.user + used.system) / 1000 };
+/** A shape of file and issue 24's targets for it: stint all / SUMMARIZE, and the peak RSS of `--stats all`. */
+interface Shape {
+  readonly label: string;
+  readonly path: string;
+  readonly summarize: string;
+  readonly rssMB?: number;
 }
 
 /** The figures of one file: medians of each side, and the ratios stint / DuckDB (below 1: stint ahead). */
-async function shapeFigures(label: string, path: string): Promise<Figure[]> {
+async function shapeFigures({ label, path, summarize, rssMB }: Shape): Promise<Figure[]> {
   const duck = await loadDuckDb(REPO_ROOT);
   const polars = loadPolars(REPO_ROOT, THREADS);
-  const runs: Record<string, Run[]> = { all: [], basic: [], summarize: [], aggregates: [], describe: [] };
-  type Step = [string, () => Promise<Run>];
   const steps: Step[] = [['all', () => stint(path, 'all')], ['basic', () => stint(path, 'basic')]];
   if (duck) {
-    steps.splice(1, 0, ['summarize', () => inProcess(() => duckDbSummarize(duck, path, THREADS))]);
-    steps.push(['aggregates', () => inProcess(() => duckDbStats(duck, path, THREADS))]);
+    steps.splice(1, 0, ['summarize', () => inThisProcess(() => duckDbSummarize(duck, path, THREADS))]);
+    steps.push(['aggregates', () => inThisProcess(() => duckDbStats(duck, path, THREADS))]);
   }
-  if (polars) steps.splice(1, 0, ['describe', () => inProcess(async () => polarsDescribe(polars, path))]);
+  if (polars) steps.splice(1, 0, ['describe', () => inThisProcess(async () => polarsDescribe(polars, path))]);
   else console.error('nodejs-polars is not installed (npm --prefix bench ci): the suite has no polars baseline');
   if (!duck) console.error('DuckDB is not installed (npm --prefix bench ci): the wide suite has no baseline');
-  const loadBefore = loadavg()[0]!;
-  for (let round = 0; round < ROUNDS; round++) {
-    for (const [name, run] of round % 2 ? [...steps].reverse() : steps) runs[name]!.push(await run());
-  }
-  const load = `load average ${loadBefore.toFixed(1)} before, ${loadavg()[0]!.toFixed(1)} after`;
+  const { runs, load } = await alternatingRounds(steps, ROUNDS);
   const of = (name: string, key: 'cpuMs' | 'wallMs') => median(runs[name]!.map((run) => run[key]));
   const rss = (name: string) => Math.max(...runs[name]!.map((run) => run.rssMiB ?? 0));
   const figure = (name: string, value: number, unit: string, target?: string, detail?: string): Figure => ({
@@ -123,6 +112,11 @@ async function shapeFigures(label: string, path: string): Promise<Figure[]> {
       `wall ${(of(name, 'wallMs') / 1000).toFixed(1)} s${memory}`);
   };
   const figures = [side('all', 'stint --stats all'), side('basic', 'stint --stats basic')];
+  if (rssMB) {
+    const mb = (name: string) => rss(name) * 1.048576;
+    figures.push(figure('peak RSS, stint --stats all', mb('all'), 'MB', `< ${rssMB}`,
+      `--stats basic ${mb('basic').toFixed(0)} MB; the largest of ${ROUNDS} runs`));
+  }
   const cpuRatio = (a: string, b: string) => of(a, 'cpuMs') / of(b, 'cpuMs');
   const wallRatio = (a: string, b: string) => (of(a, 'wallMs') / of(b, 'wallMs')).toFixed(2);
   if (polars) {
@@ -134,7 +128,7 @@ async function shapeFigures(label: string, path: string): Promise<Figure[]> {
   figures.push(
     side('summarize', 'DuckDB SUMMARIZE'),
     side('aggregates', 'DuckDB plain aggregates'),
-    figure('stint all / SUMMARIZE (CPU)', cpuRatio('all', 'summarize'), 'x', '<= 1.0',
+    figure('stint all / SUMMARIZE (CPU)', cpuRatio('all', 'summarize'), 'x', `<= ${summarize}`,
       `wall ${wallRatio('all', 'summarize')}x; ${ROUNDS} rounds, alternating; ${load}`),
     figure('stint basic / plain aggregates (CPU)', cpuRatio('basic', 'aggregates'), 'x', '<= 1.0',
       `wall ${wallRatio('basic', 'aggregates')}x`),
@@ -143,11 +137,14 @@ async function shapeFigures(label: string, path: string): Promise<Figure[]> {
 }
 
 export async function wideSuite(gib: number): Promise<Figure[]> {
-  const narrow = dataFile('big', Math.round(gib * 1024 ** 3));
-  return [
-    ...await shapeFigures(`narrow, ${gib} GiB`, narrow),
-    ...await shapeFigures('quoted, CRLF, BOM, 300 MB', quotedFile(300e6)),
-    ...await shapeFigures('200 columns, 300 MB', await wideFile(200, 300e6)),
-    ...await shapeFigures('2000 columns, 53 MB', await wideFile(2000, 53e6)),
+  const shapes: Shape[] = [
+    { label: `narrow, ${gib} GiB`, path: dataFile('big', Math.round(gib * 1024 ** 3)), summarize: '0.5' },
+    { label: 'quoted, CRLF, BOM, 300 MB', path: quotedFile(300e6), summarize: '0.5' },
+    { label: '200 columns, 300 MB', path: await wideFile(200, 300e6), summarize: '1.0' },
+    { label: '2000 columns, 53 MB', path: await wideFile(2000, 53e6), summarize: '1.0', rssMB: 400 },
+    { label: '10000 columns, 39 MB', path: await wideFile(10_000, 39e6), summarize: '1.0', rssMB: 600 },
   ];
+  const figures: Figure[] = [];
+  for (const shape of shapes) figures.push(...await shapeFigures(shape));
+  return figures;
 }

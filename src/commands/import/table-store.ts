@@ -122,13 +122,18 @@ export async function openTable(dir: string, create: boolean): Promise<Table> {
   type Range = { gte?: string; gt?: string; lt: string };
   async function* batches(range: Range): AsyncGenerator<readonly [string, Uint8Array][]> {
     const iterator = db.iterator(range);
+    let ahead = iterator.nextv(ROWS_PER_READ);
     try {
       for (;;) {
-        const batch = await iterator.nextv(ROWS_PER_READ);
+        const batch = await ahead;
         if (batch.length === 0) return;
+        // The next batch is read on LevelDB's thread while the caller works on this one.
+        ahead = iterator.nextv(ROWS_PER_READ);
         yield batch;
       }
     } finally {
+      // A read ahead still under way lands (or fails) before the iterator closes; its rows are not wanted.
+      await ahead.catch(() => undefined);
       await iterator.close();
     }
   }
