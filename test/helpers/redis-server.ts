@@ -3,7 +3,7 @@
 // STINT_TEST_REDIS=redis://host:port[/db] runs them against a Redis of yours instead (one no one else uses:
 // the tests check that nothing of a run stays there); the tests that stop, restart or kill Redis then skip.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
+import { freePort } from './free-port.js';
 import { tempWorld } from './temp-world.js';
 
 /** A Redis of the caller's that the queue tests use instead of starting one. */
@@ -30,17 +30,6 @@ export interface RedisServer {
   /** Kills it with SIGKILL (no final write) and starts it again on the same port, from what its AOF holds. */
   crash(): Promise<void>;
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Starts redis-server and resolves once it accepts connections (its own log line says so). */
