@@ -1,4 +1,6 @@
 import { extname } from 'node:path';
+import type { PackedOutput } from '../../engine/worker/packed-output.js';
+import { appendCsvRow } from './csv-row-bytes.js';
 
 /** Formats `stint export` writes. */
 export const ExportFormat = { Csv: 'csv', Ndjson: 'ndjson' } as const;
@@ -21,4 +23,25 @@ export function headerOf(format: ExportFormat, columns: readonly string[]): stri
 export function rowEncoder(format: ExportFormat, columns: readonly string[]): (fields: readonly string[]) => string {
   if (format === ExportFormat.Csv) return (fields) => `${fields.map(csvField).join(',')}\n`;
   return (fields) => `${JSON.stringify(Object.fromEntries(columns.map((name, k) => [name, fields[k]])))}\n`;
+}
+
+/** Appends one stored row to the output in the format. */
+export type RowWriter = (output: PackedOutput, row: Uint8Array) => void;
+
+/** Text appended as UTF-8 (at most three bytes a UTF-16 unit). */
+function appendText(output: PackedOutput, text: string): void {
+  output.reserve(3 * text.length);
+  output.used += output.bytes.write(text, output.used);
+}
+
+/** CSV straight from a row's bytes (csv-row-bytes.ts), else from its decoded fields, as NDJSON always is. */
+export function rowWriter(
+  format: ExportFormat, columns: readonly string[], unpack: (bytes: Uint8Array) => unknown,
+): RowWriter {
+  const encode = rowEncoder(format, columns);
+  const decoded: RowWriter = (output, row) => appendText(output, encode(unpack(row) as string[]));
+  if (format !== ExportFormat.Csv) return decoded;
+  return (output, row) => {
+    if (!appendCsvRow(output, row)) decoded(output, row);
+  };
 }

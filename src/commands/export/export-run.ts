@@ -9,7 +9,8 @@ import { Cause } from '../../contract/vocabulary/cause.js';
 import { ProgressUnit } from '../../contract/vocabulary/progress-unit.js';
 import type { CommandContext, CommandResult } from '../../runtime/authoring/command-spec.js';
 import { openTable, TableKey, type Table } from '../import/table-store.js';
-import { ExportFormat, formatOf, headerOf, rowEncoder } from './export-format.js';
+import { ExportFormat, formatOf, headerOf, rowWriter, type RowWriter } from './export-format.js';
+import { PackedOutput } from '../../engine/worker/packed-output.js';
 import { STDOUT } from './stdout-target.js';
 import { writtenFile } from './written-file.js';
 import { inspectTarget, type OutputTarget } from './output-target.js';
@@ -48,20 +49,29 @@ async function shapeOf(table: Table, name: string): Promise<TableShape> {
 const progressOf = (rows: number, shape: TableShape): Progress =>
   ({ done: rows, ...(rows <= shape.total ? { total: shape.total } : {}), unit: ProgressUnit.Rows });
 
+/** Bytes an export's output buffer starts with (a read batch of rows; it grows for longer ones). */
+const BATCH_BYTES = 1024 * 1024;
+
 /**
- * Encodes the rows after `after`, one read batch at a time, and hands each
- * batch's text, last key and row count to `sink`, a safe point: it answers
- * whether to stop there.
+ * Writes the rows after `after`, one read batch at a time, and hands each batch's bytes (a view valid until the
+ * next batch), last key and row count to `sink`, a safe point: it answers whether to stop there.
  */
-async function eachBatch(table: Table, after: string | undefined, encode: (fields: readonly string[]) => string,
-  sink: (text: string, lastKey: string, rows: number) => Promise<boolean>): Promise<boolean> {
-  const { unpack } = await import('msgpackr');
+async function eachBatch(table: Table, after: string | undefined, write: RowWriter,
+  sink: (bytes: Buffer, lastKey: string, rows: number) => Promise<boolean>): Promise<boolean> {
+  const output = new PackedOutput(BATCH_BYTES);
   for await (const entries of table.rows(after)) {
-    let text = '';
-    for (const [, value] of entries) text += encode(unpack(value) as string[]);
-    if (await sink(text, entries.at(-1)![0], entries.length)) return true;
+    output.used = 0;
+    for (const [, value] of entries) write(output, value);
+    if (await sink(output.bytes.subarray(0, output.used), entries.at(-1)![0], entries.length)) return true;
   }
   return false;
+}
+
+/** How the rows are written: decoded by msgpackr only where a row's bytes cannot be copied (see rowWriter). */
+async function writerOf(format: ExportFormat, shape: TableShape): Promise<RowWriter> {
+  // Loaded here, not at the top: every stint call (even --version) loads this module.
+  const { unpack } = await import('msgpackr');
+  return rowWriter(format, shape.columns, unpack);
 }
 
 /** `--output -`: every row to stdout as it is read (no budget applies: a pipe cannot pause). */
@@ -71,8 +81,8 @@ async function streamTable(table: Table, shape: TableShape, format: ExportFormat
   if (!write) throw new StintError(ErrorCode.InternalError, 'export --output - ran without the stdout stream');
   await write(headerOf(format, shape.columns));
   let rows = 0;
-  await eachBatch(table, undefined, rowEncoder(format, shape.columns), async (text, _key, count) => {
-    await write(text);
+  await eachBatch(table, undefined, await writerOf(format, shape), async (bytes, _key, count) => {
+    await write(bytes.toString());
     rows += count;
     ctx.progress(rows, shape.total, ProgressUnit.Rows);
     return false;
@@ -112,9 +122,7 @@ async function writeRun(table: Table, shape: TableShape, format: ExportFormat, t
   const { fd, state: restored } = await openRun(table, target, partial, headerOf(format, shape.columns), ctx);
   let state = restored;
   try {
-    const encode = rowEncoder(format, shape.columns);
-    const stopped = await eachBatch(table, state.after, encode, async (text, after, count) => {
-      const bytes = Buffer.from(text);
+    const stopped = await eachBatch(table, state.after, await writerOf(format, shape), async (bytes, after, count) => {
       writeAt(fd, bytes, state.bytes);
       state = { after, rows: state.rows + count, bytes: state.bytes + bytes.length, ino: state.ino };
       return ctx.checkpoint(state, progressOf(state.rows, shape));
