@@ -48,13 +48,14 @@ interface Side {
 /** Each side's CPU median, then stint (the first side) against every other, CPU and wall. */
 function compared(label: string, rounds: Rounds, sides: readonly Side[]): Figure[] {
   const of = (name: string, key: 'cpuMs' | 'wallMs') => median(rounds.runs[name]!.map((run) => run[key]));
+  const runsOf = (name: string) => rounds.runs[name]!.map((run) => (run.cpuMs / 1000).toFixed(1)).join(', ');
   const memory = (name: string) => {
     const rss = rounds.runs[name]![0]!.rssMiB;
     return rss ? `, peak RSS ${rss.toFixed(0)} MiB` : '';
   };
   const figures: Figure[] = sides.map(({ name, what }) => ({
     suite: 'import', name: `${label}: ${what}, CPU`, value: of(name, 'cpuMs') / 1000, unit: 's',
-    detail: `wall ${(of(name, 'wallMs') / 1000).toFixed(1)} s${memory(name)}`,
+    detail: `wall ${(of(name, 'wallMs') / 1000).toFixed(1)} s${memory(name)}; runs ${runsOf(name)} s CPU`,
   }));
   const [stint, ...others] = sides;
   for (const other of others) {
