@@ -3,14 +3,16 @@
 // PostgreSQL refuses to run as root: under root its programs run as the `postgres` user the package creates, on a
 // folder given to that user. Debian keeps the programs off PATH (/usr/lib/postgresql/<major>/bin).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chownSync, existsSync, readdirSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort } from './free-port.js';
-import { tempWorld } from './temp-world.js';
 
 const DEBIAN_ROOT = '/usr/lib/postgresql';
 const READY = /database system is ready to accept connections/;
 const START_LIMIT_MS = 60_000;
+const GROUP_POLL_MS = 20;
 
 /** The folder of initdb and postgres: pg_config's, else the newest Debian major's; undefined when neither. */
 export function postgresBin(): string | undefined {
@@ -49,9 +51,34 @@ export interface PostgresServer {
   stop(): Promise<void>;
 }
 
-function ended(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => child.once('exit', () => resolve()));
+/** Whether a process of group `pgid` still runs (a zombie holds nothing: it only waits to be reaped). */
+function groupRunning(pgid: number): boolean {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue; // Ended while the folder was read.
+    }
+    // After the command's closing parenthesis: state, parent, process group.
+    const [state, , group] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(group) === pgid && state !== 'Z') return true;
+  }
+  return false;
+}
+
+/**
+ * Resolves once every process of the server's group is gone: a backend that outlives the postmaster holds the
+ * shared memory, and a new postmaster refuses to start beside it.
+ */
+async function groupEnded(child: ChildProcess): Promise<void> {
+  if (child.exitCode === null && child.signalCode === null) await new Promise((resolve) => child.once('exit', resolve));
+  for (let waited = 0; waited < START_LIMIT_MS; waited += GROUP_POLL_MS) {
+    if (!groupRunning(child.pid!)) return;
+    await sleep(GROUP_POLL_MS);
+  }
+  throw new Error(`a process of the postgres group ${child.pid} outlived it`);
 }
 
 /** Starts postgres in its own process group (so a crash kills its backends too); resolves once it is ready. */
@@ -73,17 +100,30 @@ function launch(bin: string, data: string, port: number, ids: { uid: number; gid
   });
 }
 
+/**
+ * A new folder the server's user can write in, removed when the process ends: under the temporary folder, or
+ * under /tmp when that user cannot reach it (a TMPDIR inside root's home).
+ */
+function serverFolder(ids: { uid: number; gid: number }): string {
+  for (const parent of [tmpdir(), '/tmp']) {
+    const dir = mkdtempSync(join(parent, 'stint-postgres-'));
+    process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+    chownSync(dir, ids.uid, ids.gid);
+    if (spawnSync('test', ['-w', dir], ids).status === 0) return dir;
+  }
+  throw new Error(`the postgres user (uid ${ids.uid}) can reach neither ${tmpdir()} nor /tmp`);
+}
+
 /** A new cluster, started: its folder is the test file's, removed when the process ends. */
 export async function startPostgres(): Promise<PostgresServer> {
   const bin = postgresBin();
   const ids = serverIds();
   if (!bin || !ids) throw new Error(postgresMissing());
-  const world = tempWorld('postgres');
-  chownSync(world.dir, ids.uid, ids.gid);
-  const data = world.path('data');
+  const folder = serverFolder(ids);
+  const data = join(folder, 'data');
   // initdb does not sync its files: a test's cluster need not outlive a machine crash. The server syncs as usual.
   const init = ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--no-locale', '--no-sync'];
-  const made = spawnSync(join(bin, 'initdb'), init, { ...ids, cwd: world.dir, encoding: 'utf8' });
+  const made = spawnSync(join(bin, 'initdb'), init, { ...ids, cwd: folder, encoding: 'utf8' });
   if (made.status !== 0) throw new Error(`initdb failed: ${made.stderr}`);
   const port = await freePort();
   let child = await launch(bin, data, port, ids);
@@ -97,7 +137,7 @@ export async function startPostgres(): Promise<PostgresServer> {
   process.on('exit', () => kill('SIGKILL'));
   const stop = async () => {
     kill('SIGINT');
-    await ended(child);
+    await groupEnded(child);
   };
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
@@ -108,7 +148,7 @@ export async function startPostgres(): Promise<PostgresServer> {
     },
     async crash() {
       kill('SIGKILL');
-      await ended(child);
+      await groupEnded(child);
       child = await launch(bin, data, port, ids);
     },
   };
