@@ -26,11 +26,31 @@ export const StintCode = defineErrorCodes({
   },
   TableUnreadable: {
     code: 'TABLE_UNREADABLE', exitCode: ExitCode.PRECONDITION, retryable: false,
-    description: 'the folder is not a stint table, or LevelDB cannot open it',
+    description: 'the folder is not a stint table, or LevelDB cannot open it; or a SQLite file cannot be opened or used',
   },
   ColumnsMismatch: {
     code: 'COLUMNS_MISMATCH', exitCode: ExitCode.CONFLICT, retryable: false,
     description: 'an import into a table whose columns differ from the file\'s header',
+  },
+  SchemaMismatch: {
+    code: 'SCHEMA_MISMATCH', exitCode: ExitCode.CONFLICT, retryable: false,
+    description: 'an import into a database table whose columns or types cannot hold the file\'s; no row was written',
+  },
+  BadSchema: {
+    code: 'BAD_SCHEMA', exitCode: ExitCode.ARG_ERROR, retryable: false,
+    description: 'import --schema names a column the header lacks or a type stint does not know',
+  },
+  UnusableHeader: {
+    code: 'UNUSABLE_HEADER', exitCode: ExitCode.PRECONDITION, retryable: false,
+    description: 'a database table needs distinct, non-empty column names and the header lacks them',
+  },
+  DriverMissing: {
+    code: 'DRIVER_MISSING', exitCode: ExitCode.PRECONDITION, retryable: false,
+    description: 'the database client --into needs is not installed; the message names the npm package',
+  },
+  IntoNotSupported: {
+    code: 'INTO_NOT_SUPPORTED', exitCode: ExitCode.ARG_ERROR, retryable: false,
+    description: 'import --into names a kind of database stint does not write yet, or --table a LevelDB folder',
   },
   KeyColumnMissing: {
     code: 'KEY_COLUMN_MISSING', exitCode: ExitCode.PRECONDITION, retryable: false,

@@ -15,11 +15,19 @@ const nothingWritten = (description: string) =>
 export const exportCommand = defineCommand({
   name: 'export',
   outputSchema: EXPORT_SCHEMA,
-  description: 'Write a table out in id order to a file that appears only complete (temp file, then rename), '
-    + 'or to stdout',
+  description: 'Write a table (a LevelDB folder or a SQLite file\'s) out in id order to a file that appears only '
+    + 'complete (temp file, then rename), or to stdout',
   dangerLevel: DangerLevel.Mutating,
-  positionals: [{ name: 'table', type: 'string', description: 'The table folder (the --into of stint import)' }],
+  positionals: [{
+    name: 'table',
+    type: 'string',
+    description: 'The table: a folder, or sqlite:<file> (the --into of stint import)',
+  }],
   flags: {
+    table: {
+      type: 'string',
+      description: 'The table of a SQLite file (default: its one table besides stint\'s own and the rejects)',
+    },
     output: {
       type: 'string',
       required: true,

@@ -7,7 +7,8 @@ export const ExportFormat = { Csv: 'csv', Ndjson: 'ndjson' } as const;
 export type ExportFormat = (typeof ExportFormat)[keyof typeof ExportFormat];
 
 const NEEDS_QUOTES = /[",\r\n]/;
-const csvField = (value: string) => (NEEDS_QUOTES.test(value) ? `"${value.replaceAll('"', '""')}"` : value);
+/** A CSV field, quoted when it holds a quote, a comma or a line end. */
+export const csvField = (value: string) => (NEEDS_QUOTES.test(value) ? `"${value.replaceAll('"', '""')}"` : value);
 
 /** The format asked for, else the one the output's extension names, else CSV. */
 export function formatOf(asked: ExportFormat | undefined, output: string): ExportFormat {

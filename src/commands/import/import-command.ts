@@ -14,7 +14,8 @@ export { OnBadRow } from './on-bad-row.js';
 export const importCommand = defineCommand({
   name: 'import',
   outputSchema: IMPORT_SCHEMA,
-  description: 'Import a CSV file into a LevelDB table exactly once: resumable, idempotent, with every bad row named',
+  description: 'Import a CSV file into a LevelDB table or a SQLite file exactly once: resumable, idempotent, with '
+    + 'every bad row named',
   dangerLevel: DangerLevel.Mutating,
   maps: { rows: IMPORT_MAP },
   // Repeats are answered from the table's own record of the run (prior-run.ts), even from another state folder.
@@ -24,7 +25,20 @@ export const importCommand = defineCommand({
   ],
   stdin: { mode: 'lines', when: (positionals) => positionals['file'] === STDIN_PATH },
   flags: {
-    into: { type: 'string', required: true, description: 'The table: a LevelDB folder, created when absent' },
+    into: {
+      type: 'string',
+      required: true,
+      description: 'Where the rows go: a LevelDB folder (created when absent), or sqlite:<file> (typed columns)',
+    },
+    table: {
+      type: 'string',
+      description: 'The table of a database --into (default: the file\'s name up to its first dot)',
+    },
+    schema: {
+      type: 'string',
+      description: 'Column types of a new database table, as name:type,… (integer, decimal, boolean, date, '
+        + 'timestamp, text); the others are inferred from the file\'s first 4 MiB',
+    },
     key: {
       type: 'string',
       description: 'Upsert by this column instead of appending (rows keep the id their key first got)',

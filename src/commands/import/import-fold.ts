@@ -4,21 +4,23 @@ import type { ImportChunk } from './map/import-map.js';
 import type { ImportState } from './import-records.js';
 import { OnBadRow } from './on-bad-row.js';
 import { releaseSlot } from './map/row-slots.js';
-import { TableKey, type Table, type TableBatch } from './table-store.js';
+import type { ImportTarget, TargetBatch } from './target/import-target.js';
 
 
 /** Records a chunk's span in the ledger, in the batch that commits its rows. */
-export type SpanWriter = (batch: TableBatch, start: number, end: number, digest: Uint8Array) => void;
+export type SpanWriter = (batch: TargetBatch, start: number, end: number, digest: Uint8Array) => void;
 
 const BAD_SAMPLE_LIMIT = 100;
 const RANGE_LIMIT = 1000;
 
-export const encodeId = (id: number) => Buffer.from(String(id));
-
-function noteBad(state: ImportState, line: number, reason: BadRow): void {
+/** A row not imported: counted, sampled for the answer, and put in the target's rejects (in the chunk's batch). */
+function noteBad(state: ImportState, line: number, reason: BadRow, batch?: TargetBatch, column?: number): void {
+  batch?.reject(line, reason, column);
   state.badCount++;
   state.rangeOpen = false;
-  if (state.badSample.length < BAD_SAMPLE_LIMIT) state.badSample.push({ line, reason });
+  if (state.badSample.length < BAD_SAMPLE_LIMIT) {
+    state.badSample.push(column === undefined ? { line, reason } : { line, reason, column });
+  }
 }
 
 /** Imported rows `firstLine`..`lastLine` (ids `firstId`..`lastId`) extend the open range or start one. */
@@ -38,12 +40,8 @@ function noteRun(
 }
 
 /** The ids the keys of the chunk's first `stopAt` rows already have in the table. */
-async function knownIds(table: Table, keys: readonly string[], stopAt: number): Promise<Map<string, number>> {
-  const existing = new Map<string, number>();
-  const unique = [...new Set(keys.slice(0, stopAt))];
-  const found = await table.getMany(unique.map(TableKey.index));
-  unique.forEach((key, k) => found[k] && existing.set(key, Number(Buffer.from(found[k]!).toString())));
-  return existing;
+function knownIds(target: ImportTarget, keys: readonly string[], stopAt: number): Promise<Map<string, number>> {
+  return target.keyIds([...new Set(keys.slice(0, stopAt))]);
 }
 
 /** Row `r` of the chunk: a view over its one buffer (the constructor is about twice as fast as subarray). */
@@ -57,7 +55,7 @@ function rowView(partial: ImportChunk): (r: number) => Uint8Array {
 
 /** What one chunk's rows are staged into: its batch (none in a dry run), the known ids of its keys. */
 interface Staging {
-  readonly batch: TableBatch | undefined;
+  readonly batch: TargetBatch | undefined;
   readonly existing: Map<string, number>;
   readonly keyed: boolean;
   /** The rows past this one are not staged (the first bad one, with --on-bad-row fail). */
@@ -74,7 +72,7 @@ function stageRows(state: ImportState, chunk: FoldChunk<ImportChunk>, staging: S
   while (r < stopAt) {
     while (badIndex < partial.bad.length && partial.bad[badIndex]!.before <= r) {
       const bad = partial.bad[badIndex++]!;
-      noteBad(state, chunk.line + bad.line, bad.reason);
+      noteBad(state, chunk.line + bad.line, bad.reason, batch, bad.column);
     }
     // The good rows up to the next bad one: a run of lines, and (appending) of consecutive ids.
     const end = Math.min(stopAt, badIndex < partial.bad.length ? partial.bad[badIndex]!.before : stopAt);
@@ -84,15 +82,12 @@ function stageRows(state: ImportState, chunk: FoldChunk<ImportChunk>, staging: S
         const key = partial.keys![q]!;
         const known = existing.get(key);
         const id = known ?? state.nextId++;
-        if (known === undefined) {
-          existing.set(key, id);
-          batch?.put(TableKey.index(key), encodeId(id));
-        }
-        batch?.put(TableKey.row(id), rowBytes(q));
+        if (known === undefined) existing.set(key, id);
+        batch?.putKeyed(key, id, known === undefined, rowBytes(q));
         noteRun(state, chunk.line + partial.lines[q]!, chunk.line + partial.lines[q]!, 1, id, id);
       }
     } else {
-      if (batch) for (let q = r; q < end; q++) batch.put(TableKey.row(firstId + q - r), rowBytes(q));
+      if (batch) for (let q = r; q < end; q++) batch.putRow(firstId + q - r, rowBytes(q));
       state.nextId = firstId + end - r;
       const lastLine = chunk.line + partial.lines[end - 1]!;
       noteRun(state, chunk.line + partial.lines[r]!, lastLine, end - r, firstId, state.nextId - 1);
@@ -108,16 +103,16 @@ function stageRows(state: ImportState, chunk: FoldChunk<ImportChunk>, staging: S
  * the checkpoint in one batch.
  */
 export function importFold(
-  table: Table | undefined, keyed: boolean, onBadRow: OnBadRow, span: SpanWriter | undefined,
+  target: ImportTarget | undefined, keyed: boolean, onBadRow: OnBadRow, span: SpanWriter | undefined,
 ): Fold<ImportChunk, ImportState> {
   return async function* (chunks, state) {
     for await (const chunk of chunks) {
       const { partial } = chunk;
-      const batch = table?.batch();
+      const batch = target?.batch();
       if (batch && span) span(batch, chunk.start, chunk.end, partial.digest);
       const stopAt = onBadRow === OnBadRow.Fail && partial.bad.length > 0 ? partial.bad[0]!.before : partial.rows;
-      const existing = keyed && table && partial.keys
-        ? await knownIds(table, partial.keys, stopAt)
+      const existing = keyed && target && partial.keys
+        ? await knownIds(target, partial.keys, stopAt)
         : new Map<string, number>();
       let badIndex = stageRows(state, chunk, { batch, existing, keyed, stopAt });
       // The batch holds copies of the rows: the worker may pack another chunk into their slot.
@@ -125,14 +120,14 @@ export function importFold(
       state.pending = batch;
       if (onBadRow === OnBadRow.Fail && partial.bad.length > 0) {
         const bad = partial.bad[0]!;
-        noteBad(state, chunk.line + bad.line, bad.reason);
+        noteBad(state, chunk.line + bad.line, bad.reason, batch, bad.column);
         state.failed = { line: chunk.line + bad.line, reason: bad.reason };
         yield state;
         return state;
       }
       for (; badIndex < partial.bad.length; badIndex++) {
         const bad = partial.bad[badIndex]!;
-        noteBad(state, chunk.line + bad.line, bad.reason);
+        noteBad(state, chunk.line + bad.line, bad.reason, batch, bad.column);
       }
       yield state;
     }

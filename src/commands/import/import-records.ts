@@ -3,7 +3,7 @@ import type { ExitCode } from '../../contract/exit-code.js';
 import type { CsvHeader } from '../csv-header.js';
 import type { Watermark } from '../../engine/chunked-run.js';
 import type { BadRow } from './map/bad-row.js';
-import type { TableBatch } from './table-store.js';
+import type { TargetBatch } from './target/import-target.js';
 
 /** The version of the records below; a table written by another version is read as having none. */
 export const RECORD_FORMAT = 2;
@@ -22,12 +22,13 @@ export interface ImportState {
   nextId: number;
   imported: number;
   badCount: number;
-  badSample: { line: number; reason: BadRow }[];
+  /** The first bad rows; `column` indexes the field that did not fit its type. */
+  badSample: { line: number; reason: BadRow; column?: number }[];
   ranges: ImportedRange[];
   rangeOpen: boolean;
   failed?: { line: number; reason: BadRow };
   /** This chunk's writes, not yet committed (never stored). */
-  pending: TableBatch | undefined;
+  pending: TargetBatch | undefined;
 }
 
 export type SavedState = Omit<ImportState, 'pending'>;

@@ -1,4 +1,3 @@
-import { isDeepStrictEqual } from 'node:util';
 import { ErrorCode } from '../../contract/error-code.js';
 import { StintCode } from '../stint-codes.js';
 import { ExitCode } from '../../contract/exit-code.js';
@@ -22,11 +21,15 @@ import { plural } from '../../runtime/cli/plural.js';
 import type { ImportChunk, ImportMapOptions } from './map/import-map.js';
 import { RECORD_FORMAT, type ImportState, type RunRecord, type SavedState } from './import-records.js';
 import { findPrior, forgetRun } from './prior-run.js';
-import { openTable, TableKey, type Table } from './table-store.js';
 import { importFold } from './import-fold.js';
 import type { OnBadRow } from './on-bad-row.js';
 import { importSink, putHeaderSpan, spanWriter, type ImportSink, type ImportStore } from './import-sink.js';
 import { IMPORT_MAP } from './import-map-module.js';
+import type { ImportTarget } from './target/import-target.js';
+import { TableKey } from './table-store.js';
+import { openTarget } from './target/open-target.js';
+import { columnPlan, parseSchema } from './target/column-plan.js';
+import type { SqlType } from './map/sql-type.js';
 
 
 /** Chunk failures that say nothing about the rows: the run fails with them and the same call resumes. */
@@ -49,6 +52,8 @@ interface ImportCall {
   readonly idem: string;
   readonly keyGiven: boolean;
   readonly into: string;
+  readonly table: string | undefined;
+  readonly schema: ReadonlyMap<string, SqlType>;
   readonly dryRun: boolean;
   readonly sync: boolean;
   readonly onBadRow: OnBadRow;
@@ -59,17 +64,29 @@ interface ImportCall {
 /** Where a run begins: a finished run to answer again, or after the committed rows (none: at the first record). */
 type ImportStart =
   | { readonly kind: 'replay'; readonly record: RunRecord }
-  | { readonly kind: 'begin'; readonly nextId: number; readonly resumed?: { watermark: Watermark; state: SavedState } };
+  | {
+      readonly kind: 'begin';
+      readonly nextId: number;
+      readonly resumed?: { watermark: Watermark; state: SavedState };
+      /** The column types each field is checked against (none: an untyped table, or a dry run). */
+      readonly types?: readonly SqlType[];
+      readonly decimalDigits?: number;
+    };
 
-function outcomeData(path: string, state: SavedState, keyed: boolean, extraGap?: Unresolved) {
+/** A bad row as the answer names it: its line, why, and the column whose field did not fit its type. */
+function badRowGap(b: SavedState['badSample'][number], names: readonly string[]): Unresolved {
+  const column = b.column === undefined ? undefined : names[b.column];
+  const reason = BAD_ROW_MESSAGE[b.reason] + (column === undefined ? '' : ` (column ${column})`);
+  return { q: `line ${b.line}`, reason, code: b.reason, context: { line: b.line, ...(column ? { column } : {}) } };
+}
+
+function outcomeData(path: string, state: SavedState, keyed: boolean, names: readonly string[], extraGap?: Unresolved) {
   const established: Established<{ rows: number; first_id?: number; last_id?: number }>[] = state.ranges.map((r) => ({
     q: `lines ${r.firstLine}-${r.lastLine}`,
     a: { rows: r.rows, ...(keyed ? {} : { first_id: r.firstId, last_id: r.lastId }) },
     cite: { path, lines: [r.firstLine, r.lastLine] },
   }));
-  const unresolved: Unresolved[] = state.badSample.map((b) => ({
-    q: `line ${b.line}`, reason: BAD_ROW_MESSAGE[b.reason], code: b.reason, context: { line: b.line },
-  }));
+  const unresolved: Unresolved[] = state.badSample.map((b) => badRowGap(b, names));
   if (extraGap) unresolved.push(extraGap);
   const gaps = state.badCount + (extraGap ? 1 : 0);
   const outcome = outcomeOf(established, unresolved, gaps > 0 ? Cause.BadInput : undefined);
@@ -82,6 +99,8 @@ export interface ImportInput {
   readonly positionals: { readonly file: string };
   readonly flags: {
     readonly into: string;
+    readonly table: string | undefined;
+    readonly schema: string | undefined;
     readonly key: string | undefined;
     readonly 'dry-run': boolean;
     readonly 'on-bad-row': OnBadRow;
@@ -104,7 +123,8 @@ export async function runImport(
       ctx, header, keyIndex, keyed: keyIndex !== undefined, fingerprint: fingerprintOf([input]),
       path: input.path, absolute: input.absolute, size: input.size,
       idem: options.idempotencyKey!, keyGiven: options.idempotencyKeyGiven === true,
-      into: flags.into, dryRun: flags['dry-run'], sync: !flags['no-sync'],
+      into: flags.into, table: flags.table, schema: parseSchema(flags.schema, header.names),
+      dryRun: flags['dry-run'], sync: !flags['no-sync'],
       onBadRow: flags['on-bad-row'], workers: flags.workers, chunkSize: flags['chunk-size'],
     };
     // The worker threads boot (~60 ms) while msgpackr and LevelDB load and the table opens, not after.
@@ -114,15 +134,15 @@ export async function runImport(
     // Loaded here, not at the top: every stint call (even --version) loads this module.
     const msgpack = import('msgpackr');
     msgpack.catch(() => undefined);
-    let table: Table | undefined;
+    let target: ImportTarget | undefined;
     try {
-      table = call.dryRun ? undefined : await openTable(call.into, true);
+      target = call.dryRun ? undefined : await openTarget({ ...call, idem: call.idem });
       const { pack, unpack } = await msgpack;
-      return await importWith(call, pooling, table && { table, pack, unpack });
+      return await importWith(call, pooling, target && { target, pack, unpack });
     } finally {
       // A pool that failed to start has nothing to close; its error is the one thrown above.
       await pooling.then((pool) => pool.close(), () => undefined);
-      await table?.close();
+      await target?.close();
     }
   }
 
@@ -149,32 +169,26 @@ async function importWith(
   const sink = store && importSink({
     ...store, idem, argumentsDigest: ctx.argumentsDigest, fingerprint, absolute, header, sync, resumed: start.resumed,
   });
-  const outcome = await processFile(ctx, fileWork(call, pool, store, start.nextId, sink));
+  const outcome = await processFile(ctx, fileWork(call, pool, store, start, sink));
   return answerOf(call, store, outcome, sink?.started() ?? false);
 }
 
-/** What the table holds of this run decides where it begins; a table with other columns is refused. */
+/** What the table holds of this run decides where it begins; a table that cannot hold the file is refused. */
 async function startInTable(call: ImportCall, store: ImportStore): Promise<ImportStart> {
-  const { table, unpack } = store;
+  const { target, unpack } = store;
   const { ctx, idem, fingerprint, path, absolute, size, keyGiven } = call;
   const prior = await findPrior({
-    table, unpack, idem, keyGiven, argumentsDigest: ctx.argumentsDigest, fingerprint, path, absolute, size,
+    target, unpack, idem, keyGiven, argumentsDigest: ctx.argumentsDigest, fingerprint, path, absolute, size,
   });
   if (prior.kind === 'replay') return prior;
-  const columns = await table.get(TableKey.Columns);
-  if (columns && !isDeepStrictEqual(unpack(columns), call.header.names)) {
-    throw new StintError(StintCode.ColumnsMismatch, `the table at ${call.into} has other columns than ${path}`, {
-      context: { table: unpack(columns) as unknown, file: call.header.names },
-      fix_required: 'Import into another --into folder, or make the header match the table',
-    });
-  }
+  const plan = columnPlan(absolute, call.header, call.keyIndex, call.schema)(target.decimalDigits);
+  const typed = { types: await target.open(plan), decimalDigits: target.decimalDigits };
   if (prior.kind === 'continue') {
     const resumed = { watermark: prior.watermark, state: prior.state };
-    return { kind: 'begin', nextId: prior.state.nextId, resumed };
+    return { kind: 'begin', nextId: prior.state.nextId, resumed, ...typed };
   }
-  if (prior.stale) await forgetRun(table, idem, call.sync);
-  const next = await table.get(TableKey.NextId);
-  return { kind: 'begin', nextId: next ? Number(Buffer.from(next).toString()) : 1 };
+  if (prior.stale) await forgetRun(target, idem, call.sync);
+  return { kind: 'begin', nextId: await target.nextId(), ...typed };
 }
 
 /**
@@ -183,20 +197,23 @@ async function startInTable(call: ImportCall, store: ImportStore): Promise<Impor
  * dry run checkpoints instead), progress in bytes with the rows beside.
  */
 function fileWork(
-  call: ImportCall, pool: Promise<WorkerPool>, store: ImportStore | undefined, nextId: number, sink?: ImportSink,
+  call: ImportCall, pool: Promise<WorkerPool>, store: ImportStore | undefined, start: ImportStart & { kind: 'begin' },
+  sink?: ImportSink,
 ): FileWork<ImportChunk, ImportState> {
+  const { nextId, types, decimalDigits } = start;
   const keyed = call.keyIndex !== undefined ? { keyIndex: call.keyIndex } : {};
+  const typed = types ? { types, precision: decimalDigits } : {};
   const span = store && spanWriter(call.idem, store.pack);
   return {
     path: call.path,
     framing: Framing.Csv,
     mapModule: IMPORT_MAP,
-    options: { width: call.header.names.length, ...keyed } satisfies ImportMapOptions,
+    options: { width: call.header.names.length, ...keyed, ...typed } satisfies ImportMapOptions,
     initial: () => ({
       nextId, imported: 0, badCount: 0, badSample: [], ranges: [], rangeOpen: false, pending: undefined,
     }),
     from: { offset: call.header.dataStart, line: call.header.dataLine },
-    fold: importFold(store?.table, call.keyed, call.onBadRow, span),
+    fold: importFold(store?.target, call.keyed, call.onBadRow, span),
     pool,
     chunkSize: call.chunkSize,
     maxRecordBytes: DEFAULT_MAX_RECORD_BYTES,
@@ -222,7 +239,7 @@ async function answerOf(
     // Whatever stopped it (budget, signal, cancel), the committed rows and their checkpoint stay:
     // the identical call continues after them and never imports them again.
     const gap = { q: `lines ${outcome.watermark.line}-`, reason: 'not imported yet: the import paused' };
-    const data = outcomeData(call.path, folded, call.keyed, gap);
+    const data = outcomeData(call.path, folded, call.keyed, call.header.names, gap);
     return { exitCode: ExitCode.INCOMPLETE, data: { ...data, cause: call.ctx.stopCause() ?? Cause.Budget } };
   }
   if (outcome.kind === 'failed' && RESUMABLE_FAILURES.has(outcome.error.code)) {
@@ -230,7 +247,9 @@ async function answerOf(
     const { code, message, context } = outcome.error;
     throw new StintError(code as ErrorCode, message, { context: { ...context } });
   }
-  const result = resultOf(call.path, folded, call.keyed, outcome, { dryRun: call.dryRun, into: call.into });
+  const table = store?.target.table;
+  const how = { dryRun: call.dryRun, into: call.into, names: call.header.names, ...(table ? { table } : {}) };
+  const result = resultOf(call.path, folded, call.keyed, outcome, how);
   if (store) await recordRun(call, store, { folded, watermark: outcome.watermark, result, started });
   return call.dryRun ? { ...result, meta: { dry_run: true } } : result;
 }
@@ -253,7 +272,7 @@ async function recordRun(
     exitCode: result.exitCode, data: result.data as Record<string, unknown>,
     ...(result.error ? { error: result.error } : {}),
   };
-  const last = store.table.batch();
+  const last = store.target.batch();
   last.del(TableKey.checkpoint(call.idem));
   last.put(TableKey.run(call.idem), store.pack(record));
   if (!ended.started) putHeaderSpan({ ...call, pack: store.pack }, last);
@@ -287,7 +306,7 @@ function resultOf(
   folded: SavedState,
   keyed: boolean,
   outcome: { kind: 'done' } | { kind: 'failed'; line: number; error: { code: string; message: string } },
-  how: { dryRun: boolean; into: string },
+  how: { dryRun: boolean; into: string; names: readonly string[]; table?: string },
 ): CommandResult<Record<string, unknown>> {
   const gap = outcome.kind === 'failed'
     ? {
@@ -297,7 +316,8 @@ function resultOf(
     : undefined;
   const effect = how.dryRun ? Effect.None : Effect.Written;
   const dry = how.dryRun ? { dry_run: true } : {};
-  const data = { ...outcomeData(path, folded, keyed, gap), effect, into: how.into, ...dry };
+  const table = how.table ? { table: how.table } : {};
+  const data = { ...outcomeData(path, folded, keyed, how.names, gap), effect, into: how.into, ...table, ...dry };
   if (folded.badCount === 0 && gap === undefined) return { exitCode: ExitCode.SUCCESS, data };
   const message = partialMessage(folded, data.unresolved_total, how);
   const error = { code: ErrorCode.PartialFailure, message, retryable: false, phase: Phase.Execution };

@@ -27,7 +27,7 @@ export const IMPORT_SCHEMA = outcomeSchema({
     unresolved_total: countSchema('Bad rows and stops in all; unresolved names the first of them'),
     rows_imported: countSchema('Rows in the table from this file, over every call'),
     effect: memberOf(Effect, 'written; none under --dry-run; noop when an earlier call already imported the file'),
-    into: stringSchema('The table folder'),
+    into: stringSchema('Where the rows went: the --into folder or database'),
   },
-  optional: { dry_run: booleanSchema() },
+  optional: { dry_run: booleanSchema(), table: stringSchema('The table of a database --into') },
 });

@@ -3,14 +3,15 @@ import type { CsvHeader } from '../csv-header.js';
 import type { Watermark } from '../../engine/chunked-run.js';
 import { levelSink } from '../../engine/level-sink.js';
 import type { Sink } from '../../engine/sink.js';
-import { encodeId, type SpanWriter } from './import-fold.js';
+import type { SpanWriter } from './import-fold.js';
 import { fileRangeDigest } from './map/import-ledger.js';
 import { RECORD_FORMAT, type ImportCheckpoint, type ImportState, type SavedState } from './import-records.js';
-import { TableKey, type Table, type TableBatch } from './table-store.js';
+import { encodeId, TableKey } from './table-store.js';
+import type { ImportTarget, TargetBatch } from './target/import-target.js';
 
-/** The table an import writes, with the codec of its records. */
+/** The target an import writes, with the codec of its records. */
 export interface ImportStore {
-  readonly table: Table;
+  readonly target: ImportTarget;
   readonly pack: (value: unknown) => Uint8Array;
   readonly unpack: (bytes: Uint8Array) => unknown;
 }
@@ -39,7 +40,7 @@ export function spanWriter(idem: string, pack: (value: unknown) => Uint8Array): 
 }
 
 /** The header is the ledger's first span: a file with another header is other bytes. */
-export function putHeaderSpan(run: Pick<ImportRun, 'idem' | 'pack' | 'absolute' | 'header'>, batch: TableBatch): void {
+export function putHeaderSpan(run: Pick<ImportRun, 'idem' | 'pack' | 'absolute' | 'header'>, batch: TargetBatch): void {
   const { dataStart } = run.header;
   spanWriter(run.idem, run.pack)(batch, 0, dataStart, headerDigest(run.absolute, dataStart));
 }
@@ -54,11 +55,11 @@ export function importSink(run: ImportRun): ImportSink {
   let started = run.resumed !== undefined;
   const input = JSON.stringify(run.fingerprint);
   const sink = levelSink<ImportState>({
-    db: run.table,
+    db: run.target,
     markKey: TableKey.checkpoint(run.idem),
     sync: run.sync,
     staged(state) {
-      const batch = state.pending ?? run.table.batch();
+      const batch = state.pending ?? run.target.batch();
       state.pending = undefined;
       batch.put(TableKey.NextId, encodeId(state.nextId));
       if (!started) {

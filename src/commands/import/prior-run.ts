@@ -5,7 +5,8 @@ import { StintError } from '../../contract/stint-error.js';
 import type { Watermark } from '../../engine/chunked-run.js';
 import { matchLedger, type LedgerSpan } from './map/import-ledger.js';
 import type { ImportCheckpoint, RunRecord, SavedState } from './import-records.js';
-import { TableKey, type Table } from './table-store.js';
+import { TableKey } from './table-store.js';
+import type { ImportTarget } from './target/import-target.js';
 
 /** What the table already holds of this import, and so where this call begins. */
 export type PriorRun =
@@ -17,7 +18,7 @@ export type PriorRun =
   | { readonly kind: 'continue'; readonly watermark: Watermark; readonly state: SavedState };
 
 export interface PriorQuery {
-  readonly table: Table;
+  readonly target: ImportTarget;
   readonly unpack: (bytes: Uint8Array) => unknown;
   readonly idem: string;
   readonly keyGiven: boolean;
@@ -62,9 +63,9 @@ export async function findPrior(q: PriorQuery): Promise<PriorRun> {
 async function replayIfHeld(q: PriorQuery, record: RunRecord): Promise<PriorRun> {
   const ranges = record.state?.ranges ?? [];
   const ids = ranges.flatMap((range) => [range.firstId, range.lastId]);
-  const found = (await q.table.getMany(ids.map((id) => TableKey.row(id)))).filter((row) => row !== undefined);
-  if (found.length === ids.length) return { kind: 'replay', record };
-  if (found.length === 0) return { kind: 'none', stale: true };
+  const found = await q.target.heldRows(ids);
+  if (found === ids.length) return { kind: 'replay', record };
+  if (found === 0) return { kind: 'none', stale: true };
   throw new StintError(StintCode.TableUnreadable, 'the table lost some of the rows this import put there', {
     context: { idempotency_key: q.idem },
     fix_required: 'Restore the table from a copy, or import into a new --into folder (importing again here '
@@ -74,7 +75,7 @@ async function replayIfHeld(q: PriorQuery, record: RunRecord): Promise<PriorRun>
 
 /** A record the table holds; a garbled one stops the call, since guessing could import rows twice. */
 async function read<T>(q: PriorQuery, key: string): Promise<T | undefined> {
-  const bytes = await q.table.get(key);
+  const bytes = await q.target.get(key);
   if (!bytes) return undefined;
   try {
     const record = q.unpack(bytes) as T & { argumentsDigest?: unknown };
@@ -96,7 +97,7 @@ async function matchInput(q: PriorQuery, prior: ImportCheckpoint | RunRecord) {
 
 async function* spansOf(q: PriorQuery): AsyncGenerator<LedgerSpan> {
   const prefix = TableKey.spanPrefix(q.idem);
-  for await (const entries of q.table.entries(prefix)) {
+  for await (const entries of q.target.entries(prefix)) {
     for (const [key, value] of entries) {
       const { end, digest } = q.unpack(value) as { end: number; digest: Uint8Array };
       yield { start: Number(key.slice(prefix.length)), end, digest };
@@ -105,9 +106,9 @@ async function* spansOf(q: PriorQuery): AsyncGenerator<LedgerSpan> {
 }
 
 /** Deletes the table's record of an earlier run of other bytes (its rows stay: they were imported). */
-export async function forgetRun(table: Table, idem: string, sync: boolean): Promise<void> {
-  const batch = table.batch();
-  for await (const entries of table.entries(TableKey.spanPrefix(idem))) for (const [key] of entries) batch.del(key);
+export async function forgetRun(target: ImportTarget, idem: string, sync: boolean): Promise<void> {
+  const batch = target.batch();
+  for await (const entries of target.entries(TableKey.spanPrefix(idem))) for (const [key] of entries) batch.del(key);
   batch.del(TableKey.run(idem));
   await batch.write(sync);
 }

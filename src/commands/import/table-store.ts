@@ -34,6 +34,9 @@ function rowKey(id: number): string {
   return cachedPrefix + lowDigits[id - high * LOW_SPAN]!;
 }
 
+/** A row id as the table stores it (meta:next_id, key: entries). */
+export const encodeId = (id: number) => Buffer.from(String(id));
+
 /** The layout of a stint table in LevelDB: one place that names every key. */
 export const TableKey = {
   Columns: 'meta:columns',

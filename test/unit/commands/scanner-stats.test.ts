@@ -14,7 +14,7 @@ import {
 } from '../../../src/commands/analyze/map/column-stats.js';
 import { fieldHash } from '../../../src/commands/analyze/map/stats/field-hash.js';
 import { EVERY_SKETCH, Sketch } from '../../../src/commands/analyze/map/stats/sketch.js';
-import { parseIsoDate } from '../../../src/commands/analyze/map/stats/iso-date.js';
+import { parseIsoDate } from '../../../src/engine/worker/iso-date.js';
 import { random } from '../../helpers/csv-generator.js';
 import { Distribution, numbers } from '../../helpers/distributions.js';
 import { frequencies, rankError, topValues, withoutExtras } from '../../helpers/stats-oracle.js';

@@ -63,8 +63,8 @@ test('a module that loads is answered as it is', async () => {
 
 test('the ranges named are package.json\'s: optional peers, kept for the repository\'s own tests', () => {
   const pkg = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as Record<string, Record<string, unknown>>;
-  assert.deepEqual(pkg['peerDependencies'], QUEUE_PACKAGES);
   for (const name of Object.keys(QUEUE_PACKAGES)) {
+    assert.equal(pkg['peerDependencies']?.[name], QUEUE_PACKAGES[name as keyof typeof QUEUE_PACKAGES], name);
     assert.deepEqual(pkg['peerDependenciesMeta']?.[name], { optional: true }, name);
     assert.equal(pkg['devDependencies']?.[name], QUEUE_PACKAGES[name as keyof typeof QUEUE_PACKAGES], name);
     assert.equal(pkg['dependencies']?.[name], undefined, `${name} is not installed with every install`);

@@ -1,17 +1,22 @@
 // Worker side of `stint import`: read a chunk's records, packed as
 // MessagePack arrays of strings as they are scanned (what msgpackr's unpack
 // reads back as string[]), and check each, so the main thread only writes.
-import { fieldText, readCsvRecords } from '../../../engine/worker/csv-records.js';
+import { fieldText, readCsvRecords, type PackedRecord } from '../../../engine/worker/csv-records.js';
 import { MARGIN, PackedOutput } from '../../../engine/worker/packed-output.js';
 import type { ChunkInfo, WindowInfo, WindowResult } from '../../../engine/worker/worker-protocol.js';
 import { BadRow } from './bad-row.js';
 import { spanDigest } from './import-ledger.js';
 import { releaseSlot, RowSlots, type Slot, type SlotFlag } from './row-slots.js';
+import { fits, SqlType } from './sql-type.js';
 
 export interface ImportMapOptions {
   readonly width: number;
   /** Index of the --key column, when upserting. */
   readonly keyIndex?: number;
+  /** A typed target's column types: a row with a field that does not fit its column is a bad row. */
+  readonly types?: readonly SqlType[];
+  /** The significant digits a decimal column holds. */
+  readonly precision?: number;
 }
 
 /** A chunk's rows, packed back to back; line numbers are offsets from the chunk's first line. */
@@ -24,7 +29,13 @@ export interface ImportChunk {
   readonly ends: Uint32Array;
   readonly lines: Uint32Array;
   readonly keys: string[] | null;
-  readonly bad: { readonly line: number; readonly reason: BadRow; readonly before: number }[];
+  readonly bad: {
+    readonly line: number;
+    readonly reason: BadRow;
+    readonly before: number;
+    /** The column whose field does not fit its type. */
+    readonly column?: number;
+  }[];
   /** The digest of the chunk's bytes, for the import's ledger. */
   readonly digest: Uint8Array;
 }
@@ -74,7 +85,19 @@ function read(bytes: Uint8Array, info: ChunkInfo, limit: number, atEof: boolean)
 }
 
 /** Packs the records into `output` and notes each row's end and line, and every bad row. */
-function scan(bytes: Uint8Array, { width, keyIndex }: ImportMapOptions, limit: number, atEof: boolean): Scanned {
+/** The first typed column whose field in the record does not fit, or -1. */
+function misfit(record: PackedRecord, types: readonly SqlType[], precision: number): number {
+  for (let k = 0; k < types.length; k++) {
+    const type = types[k]!;
+    if (type !== SqlType.Text && !fits(type, record.bytes, record.fieldStarts[k]!, record.fieldEnds[k]!, precision)) {
+      return k;
+    }
+  }
+  return -1;
+}
+
+function scan(bytes: Uint8Array, options: ImportMapOptions, limit: number, atEof: boolean): Scanned {
+  const { width, keyIndex, types, precision = 0 } = options;
   let rows = 0;
   const keys: string[] | null = keyIndex === undefined ? null : [];
   const bad: ImportChunk['bad'][number][] = [];
@@ -86,6 +109,11 @@ function scan(bytes: Uint8Array, { width, keyIndex }: ImportMapOptions, limit: n
       }
       if (keys && record.fieldEnds[keyIndex!] === record.fieldStarts[keyIndex!]) {
         bad.push({ line, reason: BadRow.MissingKey, before: rows });
+        return false;
+      }
+      const column = types ? misfit(record, types, precision) : -1;
+      if (column >= 0) {
+        bad.push({ line, reason: BadRow.TypeMismatch, before: rows, column });
         return false;
       }
       if (rows === ends.length) growRows();

@@ -4,7 +4,7 @@ import { pack, unpack } from 'msgpackr';
 import {
   addDate, mergeDates, newDateRange, settleDates, type DateRange,
 } from '../../../../src/commands/analyze/map/stats/date-range.js';
-import { parseIsoDate } from '../../../../src/commands/analyze/map/stats/iso-date.js';
+import { parseIsoDate } from '../../../../src/engine/worker/iso-date.js';
 
 const parse = (text: string) => parseIsoDate(Buffer.from(text), 0, Buffer.byteLength(text));
 

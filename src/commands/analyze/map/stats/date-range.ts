@@ -1,8 +1,8 @@
-// Earliest and latest ISO 8601 date or timestamp of a column (iso-date.ts),
+// Earliest and latest ISO 8601 date or timestamp of a column (engine/worker/iso-date.ts),
 // and how many of its values were one: a column whose every value is a date
 // is typed `date` (`timestamp` when any has a time). The extremes' text is
 // read from the chunk's bytes when the chunk ends (settleDates).
-import { parseIsoDate } from './iso-date.js';
+import { parseIsoDate } from '../../../../engine/worker/iso-date.js';
 
 export interface DateRange {
   /** Values that were dates or timestamps, and how many of those had a time. */

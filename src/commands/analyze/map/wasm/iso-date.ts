@@ -1,7 +1,7 @@
 // AssemblyScript, compiled with csv-scan.ts (column-extras.ts calls it for
 // a value that may be a date).
 //
-// ISO 8601 dates and timestamps as ../stats/iso-date.ts reads them, byte for
+// ISO 8601 dates and timestamps as engine/worker/iso-date.ts reads them, byte for
 // byte and operation for operation (a unit test compares the two): days
 // from the civil date, no Date. It may look a few bytes past a field's end
 // (the caller leaves slack after the chunk), as its twin may.

@@ -1,0 +1,220 @@
+// An import into a table of a SQLite file (better-sqlite3, loaded only
+// here). A chunk's rows, its rejected rows and the run's records commit in
+// one SQLite transaction; the records live in the same file, in
+// stint_import_state, so a run resumes from what the file itself holds.
+import { createRequire } from 'node:module';
+import type { BadRow } from '../map/bad-row.js';
+import { SqlType } from '../map/sql-type.js';
+import { TableKey } from '../table-store.js';
+import type { ColumnPlan, ImportTarget, TargetBatch } from './import-target.js';
+import { checkTable, quote, rejectsTable, type ExistingTable, type SqlDialect } from './sql-table.js';
+import { loadSqlite, sqliteError, type SqliteDatabase, type SqliteStatement } from './sqlite-driver.js';
+
+/** A REAL holds 15 significant decimal digits exactly; a decimal column that needs more is text. */
+const REAL_DIGITS = 15;
+const STATE_TABLE = 'stint_import_state';
+
+const SQLITE_TYPE: Readonly<Record<SqlType, string>> = {
+  [SqlType.Integer]: 'INTEGER',
+  [SqlType.Decimal]: 'REAL',
+  [SqlType.Boolean]: 'BOOLEAN',
+  [SqlType.Date]: 'DATE',
+  [SqlType.Timestamp]: 'TIMESTAMP',
+  [SqlType.Text]: 'TEXT',
+};
+
+/** A column's type read back from its declaration; by SQLite's affinity rules where stint did not declare it. */
+function declaredType(declared: string): SqlType {
+  const type = declared.toUpperCase();
+  const named = Object.entries(SQLITE_TYPE).find(([, name]) => name === type);
+  if (named) return named[0] as SqlType;
+  if (type.includes('INT')) return SqlType.Integer;
+  if (/CHAR|CLOB|TEXT/.test(type) || type === '') return SqlType.Text;
+  return SqlType.Decimal;
+}
+
+export const SQLITE_DIALECT: SqlDialect = { declare: (type) => SQLITE_TYPE[type], read: declaredType };
+
+/** A field's text as SQLite stores it in a column of `type`: NULL when empty, booleans as 1 and 0. */
+export function sqliteValue(type: SqlType, text: string): unknown {
+  if (text === '') return null;
+  switch (type) {
+    case SqlType.Integer: {
+      const value = Number(text);
+      return Number.isSafeInteger(value) ? value : BigInt(text);
+    }
+    case SqlType.Decimal: return Number(text);
+    case SqlType.Boolean: return (text.charCodeAt(0) | 32) === 116 ? 1 : 0;
+    default: return text;
+  }
+}
+
+/** Opens (or creates) the SQLite file, with the table of the run's records. */
+export function sqliteTarget(path: string, table: string, idem: string): ImportTarget {
+  const db = loadSqlite().open(path);
+  try {
+    db.pragma('journal_mode = WAL');
+    db.exec(`CREATE TABLE IF NOT EXISTS ${STATE_TABLE} (tbl TEXT NOT NULL, key TEXT NOT NULL, value BLOB NOT NULL,`
+      + ' PRIMARY KEY (tbl, key)) WITHOUT ROWID');
+  } catch (error) {
+    db.close();
+    throw sqliteError(error, path);
+  }
+  return new SqliteTarget(db, path, table, idem);
+}
+
+/** The statements a run's commits use, prepared once the table is known. */
+interface Writes {
+  readonly insert: SqliteStatement;
+  readonly putRecord: SqliteStatement;
+  readonly delRecord: SqliteStatement;
+  readonly reject: SqliteStatement;
+}
+
+class SqliteTarget implements ImportTarget {
+  readonly decimalDigits = REAL_DIGITS;
+  plan: ColumnPlan | undefined;
+  types: readonly SqlType[] = [];
+  private writes: Writes | undefined;
+  private synced: boolean | undefined;
+  readonly unpack = createRequire(import.meta.url)('msgpackr').unpack as (bytes: Uint8Array) => string[];
+
+  constructor(
+    readonly db: SqliteDatabase, readonly path: string, readonly table: string, readonly idem: string,
+  ) {}
+
+  async open(plan: ColumnPlan): Promise<readonly SqlType[]> {
+    const checked = checkTable(SQLITE_DIALECT, this.table, plan, this.existing());
+    this.transact(() => {
+      for (const statement of checked.create) this.db.exec(statement);
+    });
+    this.plan = plan;
+    this.types = checked.types;
+    return checked.types;
+  }
+
+  /** The table as SQLite describes it, or undefined when it does not exist yet. */
+  private existing(): ExistingTable | undefined {
+    const pragma = (name: string, of: string) => this.db.prepare(`PRAGMA ${name}(${quote(of)})`).all();
+    const columns = pragma('table_info', this.table) as { name: string; type: string }[];
+    if (columns.length === 0) return undefined;
+    const unique = new Set<string>();
+    for (const index of pragma('index_list', this.table) as { name: string; unique: number }[]) {
+      const parts = pragma('index_info', index.name) as { name: string }[];
+      if (index.unique && parts.length === 1) unique.add(parts[0]!.name);
+    }
+    return { columns: columns.map((c) => ({ name: c.name, type: declaredType(c.type) })), unique };
+  }
+
+  /** The statements of the run's commits; a key's row replaces the one it had, keeping its rowid. */
+  statements(): Writes {
+    if (this.writes) return this.writes;
+    const { names, keyIndex } = this.plan!;
+    const columns = names.map(quote);
+    let insert = `INSERT INTO ${quote(this.table)} (rowid, ${columns.join(', ')})`
+      + ` VALUES (${['?', ...columns.map(() => '?')].join(', ')})`;
+    if (keyIndex !== undefined) {
+      const others = columns.filter((_, k) => k !== keyIndex).map((c) => `${c} = excluded.${c}`);
+      insert += ` ON CONFLICT (${columns[keyIndex]}) DO ${others.length ? `UPDATE SET ${others.join(', ')}` : 'NOTHING'}`;
+    }
+    this.writes = {
+      insert: this.db.prepare(insert),
+      putRecord: this.db.prepare(`INSERT OR REPLACE INTO ${STATE_TABLE} (tbl, key, value) VALUES (?, ?, ?)`),
+      delRecord: this.db.prepare(`DELETE FROM ${STATE_TABLE} WHERE tbl = ? AND key = ?`),
+      reject: this.db.prepare(`INSERT INTO ${quote(rejectsTable(this.table))} (run, line, reason, column_name)`
+        + ' VALUES (?, ?, ?, ?)'),
+    };
+    return this.writes;
+  }
+
+  /** `work` in one transaction, synced to disk (or not) as the call asks; SQLite's errors as coded ones. */
+  transact(work: () => void, sync?: boolean): void {
+    try {
+      if (sync !== undefined && sync !== this.synced) {
+        this.db.pragma(`synchronous = ${sync ? 'FULL' : 'NORMAL'}`);
+        this.synced = sync;
+      }
+      this.db.transaction(work)();
+    } catch (error) {
+      throw sqliteError(error, this.path);
+    }
+  }
+
+  async get(key: string): Promise<Uint8Array | undefined> {
+    return this.db.prepare(`SELECT value FROM ${STATE_TABLE} WHERE tbl = ? AND key = ?`).pluck()
+      .get(this.table, key) as Uint8Array | undefined;
+  }
+
+  async *entries(prefix: string): AsyncIterable<readonly (readonly [string, Uint8Array])[]> {
+    // Keys are ASCII: U+FFFF sorts after every key that starts with the prefix.
+    const rows = this.db.prepare(`SELECT key, value FROM ${STATE_TABLE} WHERE tbl = ? AND key >= ? AND key < ?`
+      + ' ORDER BY key').all(this.table, prefix, `${prefix}\uffff`) as { key: string; value: Uint8Array }[];
+    yield rows.map((row) => [row.key, row.value] as const);
+  }
+
+  async nextId(): Promise<number> {
+    const stored = await this.get(TableKey.NextId);
+    const max = this.db.prepare(`SELECT max(rowid) FROM ${quote(this.table)}`).pluck().get() as number | null;
+    return Math.max(stored ? Number(Buffer.from(stored).toString()) : 1, (max ?? 0) + 1);
+  }
+
+  async heldRows(ids: readonly number[]): Promise<number> {
+    const has = this.db.prepare(`SELECT count(*) FROM ${quote(this.table)} WHERE rowid = ?`).pluck();
+    return ids.filter((id) => (has.get(id) as number) > 0).length;
+  }
+
+  async keyIds(keys: readonly string[]): Promise<Map<string, number>> {
+    const k = this.plan!.keyIndex!;
+    const find = this.db.prepare(`SELECT rowid FROM ${quote(this.table)} WHERE ${quote(this.plan!.names[k]!)} = ?`)
+      .pluck();
+    const ids = new Map<string, number>();
+    for (const key of keys) {
+      const id = find.get(sqliteValue(this.types[k]!, key)) as number | undefined;
+      if (id !== undefined) ids.set(key, id);
+    }
+    return ids;
+  }
+
+  batch(): TargetBatch {
+    return sqliteBatch(this);
+  }
+
+  async close(): Promise<void> {
+    this.db.close();
+  }
+}
+
+/** A commit gathered in memory (the rows' bytes are the workers' to reuse once staged), run as one transaction. */
+function sqliteBatch(target: SqliteTarget): TargetBatch {
+  const rows: unknown[][] = [];
+  const records: [string, Uint8Array | undefined][] = [];
+  const rejects: [number, BadRow, string | null][] = [];
+  const values = (id: number, bytes: Uint8Array) => {
+    const fields = target.unpack(bytes);
+    const row: unknown[] = [id];
+    for (let k = 0; k < fields.length; k++) row.push(sqliteValue(target.types[k]!, fields[k]!));
+    rows.push(row);
+  };
+  return {
+    put: (key, value) => records.push([key, value]),
+    del: (key) => records.push([key, undefined]),
+    putRow: values,
+    putKeyed: (_key, id, _fresh, bytes) => values(id, bytes),
+    reject: (line, reason, column) =>
+      rejects.push([line, reason, column === undefined ? null : target.plan!.names[column]!]),
+    get length() {
+      return rows.length + records.length + rejects.length;
+    },
+    async write(sync) {
+      const writes = target.statements();
+      target.transact(() => {
+        for (const row of rows) writes.insert.run(...row);
+        for (const [key, value] of records) {
+          if (value === undefined) writes.delRecord.run(target.table, key);
+          else writes.putRecord.run(target.table, key, value);
+        }
+        for (const [line, reason, column] of rejects) writes.reject.run(target.idem, line, reason, column);
+      }, sync);
+    },
+  };
+}

@@ -1,0 +1,38 @@
+import { basename } from 'node:path';
+
+/** The kinds of place an import writes (and an export reads): how --into spells each. */
+export const TargetKind = {
+  /** A folder: stint's embedded LevelDB table, the default. */
+  Level: 'level',
+  Sqlite: 'sqlite',
+  DuckDb: 'duckdb',
+  Postgres: 'postgres',
+} as const;
+export type TargetKind = (typeof TargetKind)[keyof typeof TargetKind];
+
+/** Where --into points: its kind and, past the scheme, the file or connection string. */
+export interface TargetAddress {
+  readonly kind: TargetKind;
+  readonly location: string;
+}
+
+const SQLITE = 'sqlite:';
+const DUCKDB = 'duckdb:';
+const POSTGRES = /^postgres(ql)?:\/\//;
+
+export function targetAddress(into: string): TargetAddress {
+  if (POSTGRES.test(into)) return { kind: TargetKind.Postgres, location: into };
+  if (into.startsWith(SQLITE)) return { kind: TargetKind.Sqlite, location: into.slice(SQLITE.length) };
+  if (into.startsWith(DUCKDB)) return { kind: TargetKind.DuckDb, location: into.slice(DUCKDB.length) };
+  return { kind: TargetKind.Level, location: into };
+}
+
+/** A table named by nothing in its file's name (stdin, `-`). */
+const UNNAMED = 'imported';
+
+/** The table a file goes to without --table: its name up to the first dot, as letters, digits and _. */
+export function defaultTableName(path: string): string {
+  const stem = basename(path).split('.')[0]!.replace(/[^A-Za-z0-9_]/g, '_');
+  if (!/[A-Za-z0-9]/.test(stem)) return UNNAMED;
+  return /^[A-Za-z_]/.test(stem) ? stem : `t_${stem}`;
+}
