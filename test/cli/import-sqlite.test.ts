@@ -181,6 +181,23 @@ describe('import into SQLite: types, rejects, upserts', () => {
       [4, 'D4', 'quince "q"', 1]]);
   });
 
+  test('a row the table\'s own constraints refuse stops the import: SCHEMA_MISMATCH, its chunk not kept', async () => {
+    const file = world.path('nulls.csv');
+    writeFileSync(file, 'a,b\n1,x\n2,\n3,z\n');
+    const db = world.path('constrained.db');
+    const sqlite = openSqlite(db, false);
+    sqlite.exec('CREATE TABLE t (a INTEGER, b TEXT NOT NULL)');
+    sqlite.close();
+    const { run, envelope } = await runJson(['import', file, '--into', `sqlite:${db}`, '--table', 't'],
+      { env: freshHome() });
+    assert.equal(run.code, 6, run.stdout);
+    assert.equal(envelope.error!.code, 'SCHEMA_MISMATCH');
+    assert.match(envelope.error!.message, /NOT NULL/);
+    const check = openSqlite(db);
+    assert.equal((check.prepare('SELECT count(*) AS n FROM t').get() as { n: number }).n, 0, 'the chunk rolled back');
+    check.close();
+  });
+
   test('bad calls answer a code and write nothing', async () => {
     const file = fixturePath('csv', 'typed.csv');
     const dupes = world.path('dupes.csv');

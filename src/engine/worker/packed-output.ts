@@ -57,6 +57,14 @@ export function closeString(output: PackedOutput, header: number, end: number): 
   return end + extra;
 }
 
+/** MessagePack's nil: a typed import stores an empty field as NULL. */
+const NIL = 0xc0;
+
+/** Makes the empty string whose content would start at `start` (its one-byte header just before) a nil. */
+export function emptyAsNil(output: PackedOutput, start: number): void {
+  output.bytes[start - 1] = NIL;
+}
+
 /** Bytes of the header of an array of `count` items. */
 export const arrayHeaderSize = (count: number): number => (count < 16 ? 1 : count < 0x10000 ? 3 : 5);
 

@@ -2,7 +2,7 @@
 // MessagePack arrays of strings as they are scanned (what msgpackr's unpack
 // reads back as string[]), and check each, so the main thread only writes.
 import { fieldText, readCsvRecords, type PackedRecord } from '../../../engine/worker/csv-records.js';
-import { MARGIN, PackedOutput } from '../../../engine/worker/packed-output.js';
+import { emptyAsNil, MARGIN, PackedOutput } from '../../../engine/worker/packed-output.js';
 import type { ChunkInfo, WindowInfo, WindowResult } from '../../../engine/worker/worker-protocol.js';
 import { BadRow } from './bad-row.js';
 import { spanDigest } from './import-ledger.js';
@@ -96,6 +96,13 @@ function misfit(record: PackedRecord, types: readonly SqlType[], precision: numb
   return -1;
 }
 
+/** A typed row's empty fields become nil, so that the main thread binds them as NULL as they are unpacked. */
+function emptiesAsNil(record: PackedRecord): void {
+  for (let k = 0; k < record.count; k++) {
+    if (record.fieldStarts[k] === record.fieldEnds[k]) emptyAsNil(output, record.fieldStarts[k]!);
+  }
+}
+
 function scan(bytes: Uint8Array, options: ImportMapOptions, limit: number, atEof: boolean): Scanned {
   const { width, keyIndex, types, precision = 0 } = options;
   let rows = 0;
@@ -116,6 +123,7 @@ function scan(bytes: Uint8Array, options: ImportMapOptions, limit: number, atEof
         bad.push({ line, reason: BadRow.TypeMismatch, before: rows, column });
         return false;
       }
+      if (types) emptiesAsNil(record);
       if (rows === ends.length) growRows();
       ends[rows] = record.end;
       lines[rows] = line;

@@ -3,7 +3,6 @@
 // one SQLite transaction; the records live in the same file, in
 // stint_import_state, so a run resumes from what the file itself holds.
 import { createRequire } from 'node:module';
-import type { BadRow } from '../map/bad-row.js';
 import { SqlType } from '../map/sql-type.js';
 import { TableKey } from '../table-store.js';
 import type { ColumnPlan, ImportTarget, TargetBatch } from './import-target.js';
@@ -35,9 +34,11 @@ function declaredType(declared: string): SqlType {
 
 export const SQLITE_DIALECT: SqlDialect = { declare: (type) => SQLITE_TYPE[type], read: declaredType };
 
+const CONVERTED: ReadonlySet<SqlType> = new Set([SqlType.Integer, SqlType.Decimal, SqlType.Boolean]);
+
 /** A field's text as SQLite stores it in a column of `type`: NULL when empty, booleans as 1 and 0. */
-export function sqliteValue(type: SqlType, text: string): unknown {
-  if (text === '') return null;
+export function sqliteValue(type: SqlType, text: string | null): unknown {
+  if (text === null || text === '') return null;
   switch (type) {
     case SqlType.Integer: {
       const value = Number(text);
@@ -54,6 +55,7 @@ export function sqliteTarget(path: string, table: string, idem: string): ImportT
   const db = loadSqlite().open(path);
   try {
     db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = FULL');
     db.exec(`CREATE TABLE IF NOT EXISTS ${STATE_TABLE} (tbl TEXT NOT NULL, key TEXT NOT NULL, value BLOB NOT NULL,`
       + ' PRIMARY KEY (tbl, key)) WITHOUT ROWID');
   } catch (error) {
@@ -76,7 +78,10 @@ class SqliteTarget implements ImportTarget {
   plan: ColumnPlan | undefined;
   types: readonly SqlType[] = [];
   private writes: Writes | undefined;
-  private synced: boolean | undefined;
+  private synced = true;
+  private inTransaction = false;
+  /** The columns whose text is converted before binding (integers, decimals, booleans); the rest bind as text. */
+  private converted: number[] = [];
   readonly unpack = createRequire(import.meta.url)('msgpackr').unpack as (bytes: Uint8Array) => string[];
 
   constructor(
@@ -90,6 +95,7 @@ class SqliteTarget implements ImportTarget {
     });
     this.plan = plan;
     this.types = checked.types;
+    this.converted = [...checked.types.keys()].filter((k) => CONVERTED.has(checked.types[k]!));
     return checked.types;
   }
 
@@ -111,8 +117,8 @@ class SqliteTarget implements ImportTarget {
     if (this.writes) return this.writes;
     const { names, keyIndex } = this.plan!;
     const columns = names.map(quote);
-    let insert = `INSERT INTO ${quote(this.table)} (rowid, ${columns.join(', ')})`
-      + ` VALUES (${['?', ...columns.map(() => '?')].join(', ')})`;
+    let insert = `INSERT INTO ${quote(this.table)} (${columns.join(', ')}, rowid)`
+      + ` VALUES (${[...columns.map(() => '?'), '?'].join(', ')})`;
     if (keyIndex !== undefined) {
       const others = columns.filter((_, k) => k !== keyIndex).map((c) => `${c} = excluded.${c}`);
       insert += ` ON CONFLICT (${columns[keyIndex]}) DO ${others.length ? `UPDATE SET ${others.join(', ')}` : 'NOTHING'}`;
@@ -127,17 +133,49 @@ class SqliteTarget implements ImportTarget {
     return this.writes;
   }
 
-  /** `work` in one transaction, synced to disk (or not) as the call asks; SQLite's errors as coded ones. */
-  transact(work: () => void, sync?: boolean): void {
+  /** `work` in one transaction; SQLite's errors as coded ones. */
+  transact(work: () => void): void {
     try {
-      if (sync !== undefined && sync !== this.synced) {
-        this.db.pragma(`synchronous = ${sync ? 'FULL' : 'NORMAL'}`);
-        this.synced = sync;
-      }
       this.db.transaction(work)();
     } catch (error) {
       throw sqliteError(error, this.path);
     }
+  }
+
+  /** Opens a batch's transaction; one at a time (a second would nest in the first and commit with it). */
+  begin(): void {
+    if (this.inTransaction) throw new Error('a SQLite batch began while another was open');
+    this.db.exec('BEGIN IMMEDIATE');
+    this.inTransaction = true;
+  }
+
+  /** Drops the open batch. */
+  rollback(): void {
+    this.inTransaction = false;
+    this.db.exec('ROLLBACK');
+  }
+
+  /** Commits the open batch; whether commits fsync follows the call's --no-sync from the next one on. */
+  commit(sync: boolean): void {
+    try {
+      this.db.exec('COMMIT');
+    } catch (error) {
+      throw sqliteError(error, this.path);
+    } finally {
+      this.inTransaction = false;
+    }
+    if (sync !== this.synced) {
+      // Changed outside a transaction, as SQLite requires: the first commit is synced whatever the call asks.
+      this.db.pragma(`synchronous = ${sync ? 'FULL' : 'NORMAL'}`);
+      this.synced = sync;
+    }
+  }
+
+  /** A row's unpacked fields as the insert binds them: typed in place, the rowid last. */
+  bindable(fields: unknown[], id: number): unknown[] {
+    for (const k of this.converted) fields[k] = sqliteValue(this.types[k]!, fields[k] as string | null);
+    fields.push(id);
+    return fields;
   }
 
   async get(key: string): Promise<Uint8Array | undefined> {
@@ -184,37 +222,53 @@ class SqliteTarget implements ImportTarget {
   }
 }
 
-/** A commit gathered in memory (the rows' bytes are the workers' to reuse once staged), run as one transaction. */
+/**
+ * A commit as one open SQLite transaction: each row is inserted as it is
+ * staged (nothing is kept in memory), and `write` commits. The engine stages
+ * a chunk only after the last one's commit was made (SQLite commits at once),
+ * so one transaction is open at a time; a kill, or a failure before `write`,
+ * leaves it uncommitted and SQLite rolls it back.
+ */
 function sqliteBatch(target: SqliteTarget): TargetBatch {
-  const rows: unknown[][] = [];
-  const records: [string, Uint8Array | undefined][] = [];
-  const rejects: [number, BadRow, string | null][] = [];
-  const values = (id: number, bytes: Uint8Array) => {
-    const fields = target.unpack(bytes);
-    const row: unknown[] = [id];
-    for (let k = 0; k < fields.length; k++) row.push(sqliteValue(target.types[k]!, fields[k]!));
-    rows.push(row);
+  const writes = target.statements();
+  let length = 0;
+  let open = false;
+  const begin = () => {
+    if (!open) target.begin();
+    open = true;
+    length++;
+  };
+  const insert = (id: number, bytes: Uint8Array) => {
+    begin();
+    try {
+      writes.insert.run(target.bindable(target.unpack(bytes), id));
+    } catch (error) {
+      // A row the table's own constraints refuse (NOT NULL, CHECK): none of the chunk is kept.
+      target.rollback();
+      throw sqliteError(error, target.path);
+    }
   };
   return {
-    put: (key, value) => records.push([key, value]),
-    del: (key) => records.push([key, undefined]),
-    putRow: values,
-    putKeyed: (_key, id, _fresh, bytes) => values(id, bytes),
-    reject: (line, reason, column) =>
-      rejects.push([line, reason, column === undefined ? null : target.plan!.names[column]!]),
+    put(key, value) {
+      begin();
+      writes.putRecord.run(target.table, key, value);
+    },
+    del(key) {
+      begin();
+      writes.delRecord.run(target.table, key);
+    },
+    putRow: insert,
+    putKeyed: (_key, id, _fresh, bytes) => insert(id, bytes),
+    reject(line, reason, column) {
+      begin();
+      writes.reject.run(target.idem, line, reason, column === undefined ? null : target.plan!.names[column]!);
+    },
     get length() {
-      return rows.length + records.length + rejects.length;
+      return length;
     },
     async write(sync) {
-      const writes = target.statements();
-      target.transact(() => {
-        for (const row of rows) writes.insert.run(...row);
-        for (const [key, value] of records) {
-          if (value === undefined) writes.delRecord.run(target.table, key);
-          else writes.putRecord.run(target.table, key, value);
-        }
-        for (const [line, reason, column] of rejects) writes.reject.run(target.idem, line, reason, column);
-      }, sync);
+      if (open) target.commit(sync);
+      open = false;
     },
   };
 }
