@@ -26,7 +26,7 @@ export const StintCode = defineErrorCodes({
   },
   TableUnreadable: {
     code: 'TABLE_UNREADABLE', exitCode: ExitCode.PRECONDITION, retryable: false,
-    description: 'the folder is not a stint table, or LevelDB cannot open it; or a SQLite file cannot be opened or used',
+    description: 'the folder is not a stint table, or LevelDB cannot open it; or a database cannot be used',
   },
   ColumnsMismatch: {
     code: 'COLUMNS_MISMATCH', exitCode: ExitCode.CONFLICT, retryable: false,
@@ -43,6 +43,10 @@ export const StintCode = defineErrorCodes({
   UnusableHeader: {
     code: 'UNUSABLE_HEADER', exitCode: ExitCode.PRECONDITION, retryable: false,
     description: 'a database table needs distinct, non-empty column names and the header lacks them',
+  },
+  DatabaseUnreachable: {
+    code: 'DATABASE_UNREACHABLE', exitCode: ExitCode.UNAVAILABLE, retryable: true,
+    description: 'the PostgreSQL server of --into cannot be reached, or went away mid-run; what it committed stays',
   },
   DriverMissing: {
     code: 'DRIVER_MISSING', exitCode: ExitCode.PRECONDITION, retryable: false,

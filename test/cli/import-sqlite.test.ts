@@ -4,7 +4,8 @@ import { test, describe, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import type { Envelope } from '../../src/contract/envelope.js';
-import { envelopeOf, runJson, runShell, startCli, type CliRun } from '../helpers/run-cli.js';
+import { envelopeOf, runJson, runShell, type CliRun } from '../helpers/run-cli.js';
+import { importPastRows } from '../helpers/import-progress.js';
 import { readFileSync } from 'node:fs';
 import { fixturePath } from '../helpers/paths.js';
 import { tempWorld } from '../helpers/temp-world.js';
@@ -18,31 +19,11 @@ let homes = 0;
 type Env = Record<string, string>;
 const freshHome = (extra: Env = {}): Env =>
   ({ STINT_HOME: world.path(`home-${++homes}`), STINT_TEST_MODE: '1', ...extra });
-const HEARTBEAT = /\] stint import: .* bytes, (\d+) rows?\]/;
 const BIG_ROWS = 1_000_000;
 const KILLS = 10;
 
 type Data = Record<string, unknown>;
 const dataOf = (run: CliRun) => envelopeOf(run).data as Data;
-
-/** Starts the call and waits until it has committed `rows` rows or more; false when it ended first. */
-async function pastRows(args: string[], env: Env, rows: number) {
-  const running = startCli(args, { env, killAfterMs: 600_000 });
-  const pattern = new RegExp(`\\] stint import: .* bytes, (\\d{${String(rows).length + 1},}|${digitsAtLeast(rows)}) rows\\]`);
-  const reached = await running.stderrLine(rows === 0 ? HEARTBEAT : pattern);
-  return { running, reached: reached !== undefined };
-}
-
-/** A pattern of the numbers with as many digits as `n` that are at least `n`. */
-function digitsAtLeast(n: number): string {
-  const text = String(n);
-  const options = [text];
-  for (let k = text.length - 1; k >= 0; k--) {
-    const digit = Number(text[k]);
-    if (digit < 9) options.push(`${text.slice(0, k)}[${digit + 1}-9]${'\\d'.repeat(text.length - k - 1)}`);
-  }
-  return options.join('|');
-}
 
 describe('import into SQLite: exactly once under every interruption (1 000 000 rows)', () => {
   let big: string;
@@ -64,14 +45,14 @@ describe('import into SQLite: exactly once under every interruption (1 000 000 r
     let committed = 0;
     for (let kill = 0; kill < KILLS; kill++) {
       const target = committed + Math.floor(rnd() * 60_000);
-      const { running, reached } = await pastRows(args, env, target);
+      const { running, reached } = await importPastRows(args, env, target);
       assert.ok(reached, `call ${kill + 1} got past row ${target}`);
       running.kill('SIGKILL');
       assert.equal((await running.done).signal, 'SIGKILL');
       committed = target;
     }
     for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-      const { running, reached } = await pastRows(args, env, committed + 20_000);
+      const { running, reached } = await importPastRows(args, env, committed + 20_000);
       assert.ok(reached, `the call before ${signal} got going`);
       running.kill(signal);
       const stopped = await running.done;

@@ -18,11 +18,15 @@ export function typedCsv(seed: number, rows: number): string {
   const maybe = (share: number, value: () => string) => (rnd() < share ? '' : value());
   const lines = [TYPED_HEADER.join(',')];
   for (let k = 1; k <= rows; k++) {
-    const day = `20${String(10 + Math.floor(rnd() * 15))}-0${1 + Math.floor(rnd() * 9)}-${String(10 + Math.floor(rnd() * 18))}`;
+    const [year, month, date] = [10 + Math.floor(rnd() * 15), 1 + Math.floor(rnd() * 9), 10 + Math.floor(rnd() * 18)];
+    const day = `20${year}-0${month}-${date}`;
     const fields = [
       String(k),
       quoted(`${pick(WORDS)}${pick([' ', ', ', ' "q" ', '\n'])}${pick(WORDS)}`),
-      maybe(0.1, () => `${rnd() < 0.3 ? '-' : ''}${Math.floor(rnd() * 100000)}.${String(Math.floor(rnd() * 100)).padStart(2, '0')}`),
+      maybe(0.1, () => {
+        const cents = String(Math.floor(rnd() * 100)).padStart(2, '0');
+        return `${rnd() < 0.3 ? '-' : ''}${Math.floor(rnd() * 100000)}.${cents}`;
+      }),
       maybe(0.1, () => pick(['true', 'false', 'TRUE', 'False'])),
       maybe(0.05, () => day),
       maybe(0.05, () => `${day}T${String(Math.floor(rnd() * 24)).padStart(2, '0')}:30:00Z`),

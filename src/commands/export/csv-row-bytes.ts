@@ -3,6 +3,7 @@
 // `"`, `,`, CR and LF occur only as those characters, so quoting byte by byte writes what csvField
 // (export-format.ts) writes for the decoded string.
 import type { PackedOutput } from '../../engine/worker/packed-output.js';
+import { arrayAt, stringAt } from '../../engine/worker/packed-items.js';
 
 const QUOTE = 0x22;
 const COMMA = 0x2c;
@@ -10,28 +11,6 @@ const LF = 0x0a;
 const CR = 0x0d;
 /** Fields this short are copied byte by byte: cheaper than a view and a copy call. */
 const SHORT = 32;
-
-const u16 = (b: Uint8Array, at: number) => (b[at]! << 8) | b[at + 1]!;
-const u32 = (b: Uint8Array, at: number) => b[at]! * 0x1000000 + ((b[at + 1]! << 16) | u16(b, at + 2));
-
-/** The number of items of the array whose header is at `at`, and where its first item starts; null: not one. */
-function arrayAt(b: Uint8Array, at: number): { count: number; next: number } | null {
-  const t = b[at]!;
-  if ((t & 0xf0) === 0x90) return { count: t & 0x0f, next: at + 1 };
-  if (t === 0xdc) return { count: u16(b, at + 1), next: at + 3 };
-  if (t === 0xdd) return { count: u32(b, at + 1), next: at + 5 };
-  return null;
-}
-
-/** The length of the string whose header is at `at`, and where its bytes start; null: not a string. */
-function stringAt(b: Uint8Array, at: number): { length: number; next: number } | null {
-  const h = b[at]!;
-  if ((h & 0xe0) === 0xa0) return { length: h & 0x1f, next: at + 1 };
-  if (h === 0xd9) return { length: b[at + 1]!, next: at + 2 };
-  if (h === 0xda) return { length: u16(b, at + 1), next: at + 3 };
-  if (h === 0xdb) return { length: u32(b, at + 1), next: at + 5 };
-  return null;
-}
 
 function needsQuotes(b: Uint8Array, from: number, to: number): boolean {
   for (let i = from; i < to; i++) {

@@ -77,7 +77,8 @@ async function writeBatches(source: ExportSource, format: ExportFormat, fd: numb
   let state = from;
   for await (const batch of source.batches(format, state.after)) {
     writeAt(fd, batch.bytes, state.bytes);
-    state = { after: batch.last, rows: state.rows + batch.rows, bytes: state.bytes + batch.bytes.length, ino: state.ino };
+    const { rows, bytes } = state;
+    state = { after: batch.last, rows: rows + batch.rows, bytes: bytes + batch.bytes.length, ino: state.ino };
     if (await ctx.checkpoint(state, progressOf(state.rows, source))) return { state, stopped: true };
   }
   return { state, stopped: false };

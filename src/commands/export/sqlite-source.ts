@@ -99,7 +99,8 @@ function readTable(db: SqliteDatabase, path: string, table: string): ExportSourc
 function tableNotFound(message: string, path: string): StintError {
   return new StintError(StintCode.TableNotFound, message, {
     context: { path },
-    fix_required: `Name a table of the file with --table, or import into it first: stint import <file.csv> --into sqlite:${path}`,
+    fix_required: 'Name a table of the file with --table, or import into it first: '
+      + `stint import <file.csv> --into sqlite:${path}`,
   });
 }
 

@@ -28,6 +28,7 @@ import { IMPORT_MAP } from './import-map-module.js';
 import type { ImportTarget } from './target/import-target.js';
 import { TableKey } from './table-store.js';
 import { openTarget } from './target/open-target.js';
+import { shownUrl } from './target/target-address.js';
 import { columnPlan, parseSchema } from './target/column-plan.js';
 import type { SqlType } from './map/sql-type.js';
 
@@ -248,7 +249,7 @@ async function answerOf(
     throw new StintError(code as ErrorCode, message, { context: { ...context } });
   }
   const table = store?.target.table;
-  const how = { dryRun: call.dryRun, into: call.into, names: call.header.names, ...(table ? { table } : {}) };
+  const how = { dryRun: call.dryRun, into: shownUrl(call.into), names: call.header.names, ...(table ? { table } : {}) };
   const result = resultOf(call.path, folded, call.keyed, outcome, how);
   if (store) await recordRun(call, store, { folded, watermark: outcome.watermark, result, started });
   return call.dryRun ? { ...result, meta: { dry_run: true } } : result;

@@ -26,6 +26,10 @@ export async function openTarget(call: TargetCall): Promise<ImportTarget> {
       const { sqliteTarget } = await import('./sqlite-target.js');
       return sqliteTarget(location, call.table ?? defaultTableName(call.path), call.idem);
     }
+    case TargetKind.Postgres: {
+      const { postgresTarget } = await import('./postgres-target.js');
+      return postgresTarget(location, call.table ?? defaultTableName(call.path), call.idem);
+    }
     default:
       throw notSupported(`--into ${call.into}: stint does not import into ${kind} yet`);
   }
@@ -33,7 +37,8 @@ export async function openTarget(call: TargetCall): Promise<ImportTarget> {
 
 function notSupported(message: string): StintError {
   return new StintError(StintCode.IntoNotSupported, message, {
-    context: { kinds: ['a LevelDB folder', 'sqlite:<file>'] },
-    fix_required: 'Import into a LevelDB folder (--into <dir>) or a SQLite file (--into sqlite:<file> --table <name>)',
+    context: { kinds: ['a LevelDB folder', 'sqlite:<file>', 'postgres://…'] },
+    fix_required: 'Import into a LevelDB folder (--into <dir>), a SQLite file (--into sqlite:<file>) or a PostgreSQL '
+      + 'table (--into postgres://…)',
   });
 }

@@ -68,7 +68,8 @@ export function sqliteError(error: unknown, path: string): StintError {
   if (error instanceof StintError) return error;
   const code = (error as { code?: string }).code ?? '';
   const message = (error as Error).message;
-  if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) return databaseLocked('the SQLite file', path);
+  const held = code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED');
+  if (held) return databaseLocked('the SQLite file', path);
   if (code === 'SQLITE_FULL') {
     return new StintError(ErrorCode.NoSpace, `the disk of ${path} is full`, {
       retryable: true,

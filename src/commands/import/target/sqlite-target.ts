@@ -121,7 +121,8 @@ class SqliteTarget implements ImportTarget {
       + ` VALUES (${[...columns.map(() => '?'), '?'].join(', ')})`;
     if (keyIndex !== undefined) {
       const others = columns.filter((_, k) => k !== keyIndex).map((c) => `${c} = excluded.${c}`);
-      insert += ` ON CONFLICT (${columns[keyIndex]}) DO ${others.length ? `UPDATE SET ${others.join(', ')}` : 'NOTHING'}`;
+      const update = others.length ? `UPDATE SET ${others.join(', ')}` : 'NOTHING';
+      insert += ` ON CONFLICT (${columns[keyIndex]}) DO ${update}`;
     }
     this.writes = {
       insert: this.db.prepare(insert),

@@ -27,6 +27,11 @@ export function targetAddress(into: string): TargetAddress {
   return { kind: TargetKind.Level, location: into };
 }
 
+/** --into as answers show it: a URL's password left out (it belongs in PGPASSWORD). */
+export function shownUrl(into: string): string {
+  return into.replace(/\/\/([^:/@]+):[^@/]*@/, '//$1:***@');
+}
+
 /** A table named by nothing in its file's name (stdin, `-`). */
 const UNNAMED = 'imported';
 

@@ -1,0 +1,156 @@
+// stint import --into postgres://…: the built stint on real files into a
+// real PostgreSQL server (Debian's package, started here on a free port),
+// checked through pg itself. Without PostgreSQL the tests say so and skip.
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { envelopeOf, runJson, type CliRun } from '../helpers/run-cli.js';
+import { importPastRows } from '../helpers/import-progress.js';
+import { fixturePath } from '../helpers/paths.js';
+import { tempWorld } from '../helpers/temp-world.js';
+import { csvFileRecords } from '../helpers/table-rows.js';
+import { random } from '../helpers/csv-generator.js';
+import { typedCsv } from '../helpers/typed-csv.js';
+import { freePort } from '../helpers/free-port.js';
+import { postgresMissing, startPostgres, type PostgresServer } from '../helpers/postgres-server.js';
+import { assertPostgresTableEquals, postgresTypes, withPostgres } from '../helpers/postgres-table.js';
+
+const world = tempWorld('import-postgres');
+const missing = postgresMissing();
+let homes = 0;
+type Env = Record<string, string>;
+const freshHome = (extra: Env = {}): Env =>
+  ({ STINT_HOME: world.path(`home-${++homes}`), STINT_TEST_MODE: '1', ...extra });
+const BIG_ROWS = 1_000_000;
+const KILLS = 10;
+const dataOf = (run: CliRun) => envelopeOf(run).data as Record<string, unknown>;
+
+const count = (url: string, table: string) =>
+  withPostgres(url, async (client) => Number((await client.query(`SELECT count(*) AS n FROM "${table}"`)).rows[0]!['n']));
+const stateKeys = (url: string, table: string) => withPostgres(url, async (client) =>
+  (await client.query('SELECT key FROM stint_import_state WHERE tbl = $1 ORDER BY key COLLATE "C"', [table])).rows
+    .map((row) => String(row['key'])));
+
+describe('import into PostgreSQL', { skip: missing }, () => {
+  let server: PostgresServer;
+  before(async () => {
+    server = await startPostgres();
+  });
+  after(async () => {
+    await server?.stop();
+  });
+
+  test('1 000 000 rows: 10 seeded kill -9s, SIGINT, SIGTERM, a budget and a server restart, each followed by the '
+    + 'identical call: the table equals the file', async () => {
+    const big = world.path('typed.csv');
+    writeFileSync(big, typedCsv(2, BIG_ROWS));
+    const records = csvFileRecords(big);
+    const env = freshHome();
+    const args = ['import', big, '--into', server.url, '--chunk-size', '256KiB', '--heartbeat-ms', '10', '--budget', '0'];
+    const rnd = random(26);
+    let committed = 0;
+    for (let kill = 0; kill < KILLS; kill++) {
+      const target = committed + Math.floor(rnd() * 60_000);
+      const { running, reached } = await importPastRows(args, env, target);
+      assert.ok(reached, `call ${kill + 1} got past row ${target}`);
+      running.kill('SIGKILL');
+      assert.equal((await running.done).signal, 'SIGKILL');
+      committed = target;
+    }
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+      const { running, reached } = await importPastRows(args, env, committed + 20_000);
+      assert.ok(reached, `the call before ${signal} got going`);
+      running.kill(signal);
+      const stopped = await running.done;
+      assert.ok([14, 130, 143].includes(stopped.code!), `${signal}: ${stopped.stdout}`);
+      assert.match(String(dataOf(stopped)['continue_command']), /import/);
+      committed += 20_000;
+    }
+    // The server restarts under a running call: it answers a retryable code, having lost nothing committed.
+    const { running, reached } = await importPastRows(args, env, committed + 20_000);
+    assert.ok(reached, 'the call before the restart got going');
+    await server.restart();
+    const cut = await running.done;
+    assert.equal(cut.code, 12, cut.stdout);
+    assert.equal(envelopeOf(cut).error!.code, 'DATABASE_UNREACHABLE');
+    assert.equal(envelopeOf(cut).error!.retryable, true);
+    const budgeted = await runJson(args.filter((a) => a !== '--budget' && a !== '0'),
+      { env: { ...env, AGENT_CALL_BUDGET_MS: '1500' } });
+    assert.ok([0, 14].includes(budgeted.run.code!), budgeted.run.stdout);
+    const final = await runJson(args, { env });
+    assert.equal(final.run.code, 0, final.run.stdout);
+    assert.equal(final.envelope.data!['rows_imported'], BIG_ROWS);
+    await assertPostgresTableEquals(server.url, 'typed', records, 'id');
+    const keys = await stateKeys(server.url, 'typed');
+    assert.equal(keys.filter((k) => k.startsWith('run:')).length, 1, 'exactly one run record (the watermark)');
+    assert.deepEqual(keys.filter((k) => k.startsWith('ckpt:')), [], 'no checkpoint left behind');
+
+    const again = await runJson(args, { env });
+    assert.equal(again.run.code, 0);
+    assert.deepEqual(again.envelope.data, { ...final.envelope.data, effect: 'noop' }, 'the same answer, replayed');
+    assert.deepEqual(await stateKeys(server.url, 'typed'), keys, 'nothing written');
+  });
+
+  test('types are inferred from the file; numeric keeps every digit; empty is NULL', async () => {
+    const file = fixturePath('csv', 'typed.csv');
+    const { run, envelope } = await runJson(['import', file, '--into', server.url, '--table', 'inferred'],
+      { env: freshHome() });
+    assert.equal(run.code, 0, run.stdout);
+    assert.equal(envelope.data!['table'], 'inferred');
+    assert.deepEqual(await postgresTypes(server.url, 'inferred'), {
+      id: 'bigint', name: 'text', price: 'numeric', in_stock: 'boolean', since: 'date',
+      updated: 'timestamp with time zone', sci: 'numeric', code: 'text', mixed: 'text', empty: 'text', huge: 'numeric',
+    });
+    await assertPostgresTableEquals(server.url, 'inferred', csvFileRecords(file), 'id');
+  });
+
+  test('a table that cannot hold the file is refused before any row; misfits go to the rejects table', async () => {
+    const file = fixturePath('csv', 'typed.csv');
+    await withPostgres(server.url, (client) => client.query('CREATE TABLE narrow (id bigint, name text, '
+      + 'price bigint, in_stock boolean, since date, updated timestamptz, sci numeric, code text, mixed text, '
+      + 'empty text, huge numeric)'));
+    const refused = await runJson(['import', file, '--into', server.url, '--table', 'narrow'], { env: freshHome() });
+    assert.equal(refused.run.code, 6, refused.run.stdout);
+    assert.equal(refused.envelope.error!.code, 'SCHEMA_MISMATCH');
+    assert.equal(await count(server.url, 'narrow'), 0);
+    assert.deepEqual(await stateKeys(server.url, 'narrow'), []);
+
+    const { run, envelope } = await runJson(
+      ['import', file, '--into', server.url, '--table', 'rejecting', '--schema', 'price:integer'], { env: freshHome() });
+    assert.equal(run.code, 3, run.stdout);
+    const unresolved = (envelope.data as { unresolved: { q: string }[] }).unresolved.map((u) => u.q);
+    assert.deepEqual(unresolved, ['line 2', 'line 4', 'line 7']);
+    const rejects = await withPostgres(server.url, async (client) => (await client.query(
+      'SELECT line::int AS line, reason, column_name FROM rejecting_rejects ORDER BY line')).rows);
+    assert.deepEqual(rejects, [2, 4, 7].map((line) => ({ line, reason: 'type_mismatch', column_name: 'price' })));
+    await assertPostgresTableEquals(server.url, 'rejecting',
+      csvFileRecords(file).filter((_, k) => ![1, 3, 5].includes(k)), 'id');
+  });
+
+  test('--key upserts: a key seen again (also twice in one chunk) replaces its row; a new key is appended', async () => {
+    const first = world.path('first.csv');
+    const second = world.path('second.csv');
+    writeFileSync(first, 'sku,name,qty\nA1,apple,3\nB2,"pear, green",\nC3,plum,7\n');
+    writeFileSync(second, 'sku,name,qty\nB2,pear,5\nD4,"quince ""q""",1\nA1,apple,4\nB2,pear,6\n');
+    const env = freshHome();
+    for (const file of [first, second]) {
+      const { run } = await runJson(['import', file, '--into', server.url, '--table', 'stock', '--key', 'sku'], { env });
+      assert.equal(run.code, 0, run.stdout);
+    }
+    const rows = await withPostgres(server.url, async (client) =>
+      (await client.query('SELECT sku, name, qty::text AS qty FROM stock ORDER BY sku')).rows);
+    assert.deepEqual(rows, [
+      { sku: 'A1', name: 'apple', qty: '4' }, { sku: 'B2', name: 'pear', qty: '6' },
+      { sku: 'C3', name: 'plum', qty: '7' }, { sku: 'D4', name: 'quince "q"', qty: '1' },
+    ]);
+  });
+
+  test('a server out of reach answers DATABASE_UNREACHABLE (12, retryable)', async () => {
+    const url = `postgres://postgres@127.0.0.1:${await freePort()}/postgres`;
+    const { run, envelope } = await runJson(['import', fixturePath('csv', 'typed.csv'), '--into', url],
+      { env: freshHome() });
+    assert.equal(run.code, 12, run.stdout);
+    assert.equal(envelope.error!.code, 'DATABASE_UNREACHABLE');
+    assert.equal(envelope.error!.retryable, true);
+  });
+});
