@@ -4,12 +4,11 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
-import { envelopeOf, runJson, type CliRun } from '../helpers/run-cli.js';
-import { importPastRows } from '../helpers/import-progress.js';
+import { envelopeOf, runJson } from '../helpers/run-cli.js';
+import { importPastRows, interruptImport } from '../helpers/import-progress.js';
 import { fixturePath } from '../helpers/paths.js';
 import { tempWorld } from '../helpers/temp-world.js';
 import { csvFileRecords } from '../helpers/table-rows.js';
-import { random } from '../helpers/csv-generator.js';
 import { typedCsv } from '../helpers/typed-csv.js';
 import { freePort } from '../helpers/free-port.js';
 import { postgresMissing, startPostgres, type PostgresServer } from '../helpers/postgres-server.js';
@@ -23,7 +22,6 @@ const freshHome = (extra: Env = {}): Env =>
   ({ STINT_HOME: world.path(`home-${++homes}`), STINT_TEST_MODE: '1', ...extra });
 const BIG_ROWS = 1_000_000;
 const KILLS = 10;
-const dataOf = (run: CliRun) => envelopeOf(run).data as Record<string, unknown>;
 
 const count = (url: string, table: string) =>
   withPostgres(url, async (client) => Number((await client.query(`SELECT count(*) AS n FROM "${table}"`)).rows[0]!['n']));
@@ -47,25 +45,7 @@ describe('import into PostgreSQL', { skip: missing }, () => {
     const records = csvFileRecords(big);
     const env = freshHome();
     const args = ['import', big, '--into', server.url, '--chunk-size', '256KiB', '--heartbeat-ms', '10', '--budget', '0'];
-    const rnd = random(26);
-    let committed = 0;
-    for (let kill = 0; kill < KILLS; kill++) {
-      const target = committed + Math.floor(rnd() * 60_000);
-      const { running, reached } = await importPastRows(args, env, target);
-      assert.ok(reached, `call ${kill + 1} got past row ${target}`);
-      running.kill('SIGKILL');
-      assert.equal((await running.done).signal, 'SIGKILL');
-      committed = target;
-    }
-    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-      const { running, reached } = await importPastRows(args, env, committed + 20_000);
-      assert.ok(reached, `the call before ${signal} got going`);
-      running.kill(signal);
-      const stopped = await running.done;
-      assert.ok([14, 130, 143].includes(stopped.code!), `${signal}: ${stopped.stdout}`);
-      assert.match(String(dataOf(stopped)['continue_command']), /import/);
-      committed += 20_000;
-    }
+    const committed = await interruptImport(args, env, 26, KILLS);
     // The server restarts under a running call: it answers a retryable code, having lost nothing committed.
     const { running, reached } = await importPastRows(args, env, committed + 20_000);
     assert.ok(reached, 'the call before the restart got going');

@@ -5,12 +5,11 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import type { Envelope } from '../../src/contract/envelope.js';
 import { envelopeOf, runJson, runShell, type CliRun } from '../helpers/run-cli.js';
-import { importPastRows } from '../helpers/import-progress.js';
+import { interruptImport } from '../helpers/import-progress.js';
 import { readFileSync } from 'node:fs';
 import { fixturePath } from '../helpers/paths.js';
 import { tempWorld } from '../helpers/temp-world.js';
 import { csvFileRecords } from '../helpers/table-rows.js';
-import { random } from '../helpers/csv-generator.js';
 import { typedCsv } from '../helpers/typed-csv.js';
 import { assertTableEquals, declaredTypes, openSqlite, stateKeys } from '../helpers/sqlite-table.js';
 
@@ -40,27 +39,7 @@ describe('import into SQLite: exactly once under every interruption (1 000 000 r
     const db = world.path('exactly-once.db');
     const args = ['import', big, '--into', `sqlite:${db}`, '--chunk-size', '256KiB', '--heartbeat-ms', '10',
       '--budget', '0'];
-    // Replayable: the seed fixes where each kill lands, as rows committed past the last call's first heartbeat.
-    const rnd = random(25);
-    let committed = 0;
-    for (let kill = 0; kill < KILLS; kill++) {
-      const target = committed + Math.floor(rnd() * 60_000);
-      const { running, reached } = await importPastRows(args, env, target);
-      assert.ok(reached, `call ${kill + 1} got past row ${target}`);
-      running.kill('SIGKILL');
-      assert.equal((await running.done).signal, 'SIGKILL');
-      committed = target;
-    }
-    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-      const { running, reached } = await importPastRows(args, env, committed + 20_000);
-      assert.ok(reached, `the call before ${signal} got going`);
-      running.kill(signal);
-      const stopped = await running.done;
-      assert.ok([14, 130, 143].includes(stopped.code!), `${signal}: ${stopped.stdout}`);
-      const data = dataOf(stopped);
-      assert.match(String(data['continue_command']), /import/);
-      committed += 20_000;
-    }
+    await interruptImport(args, env, 25, KILLS);
     // A budget too short for the rest: the answer is INCOMPLETE (14), at a committed checkpoint.
     const budgeted = await runJson(args.filter((a) => a !== '--budget' && a !== '0'),
       { env: { ...env, AGENT_CALL_BUDGET_MS: '1500' } });
