@@ -14,8 +14,8 @@ export { OnBadRow } from './on-bad-row.js';
 export const importCommand = defineCommand({
   name: 'import',
   outputSchema: IMPORT_SCHEMA,
-  description: 'Import a CSV file into a LevelDB table or a SQLite file exactly once: resumable, idempotent, with '
-    + 'every bad row named',
+  description: 'Import a CSV file into a LevelDB table, a SQLite file or PostgreSQL exactly once: resumable, '
+    + 'idempotent, with every bad row named',
   dangerLevel: DangerLevel.Mutating,
   maps: { rows: IMPORT_MAP },
   // Repeats are answered from the table's own record of the run (prior-run.ts), even from another state folder.
@@ -28,7 +28,8 @@ export const importCommand = defineCommand({
     into: {
       type: 'string',
       required: true,
-      description: 'Where the rows go: a LevelDB folder (created when absent), or sqlite:<file> (typed columns)',
+      description: 'Where the rows go: a LevelDB folder (created when absent), or a typed table of sqlite:<file> '
+        + 'or postgres://…',
     },
     table: {
       type: 'string',
@@ -74,7 +75,8 @@ export const importCommand = defineCommand({
       sideEffects: SideEffects.Partial,
     },
     [ExitCode.PRECONDITION]: {
-      description: 'The input is not a regular CSV file, or lacks the --key column; nothing was written',
+      description: 'The input is not a regular CSV file or lacks the --key column, or a database client is missing; '
+        + 'nothing written',
       retryable: false,
       sideEffects: SideEffects.None,
     },
@@ -84,7 +86,8 @@ export const importCommand = defineCommand({
       sideEffects: SideEffects.None,
     },
     [ExitCode.CONFLICT]: {
-      description: 'The key was used with other arguments or input, or the table has other columns',
+      description: 'The key was used with other arguments or input, or the table has other columns or types '
+        + '(SCHEMA_MISMATCH)',
       retryable: false,
       sideEffects: SideEffects.None,
     },
@@ -95,7 +98,8 @@ export const importCommand = defineCommand({
     },
     [ExitCode.UNAVAILABLE]: {
       description:
-        'The table is held by another process, or a disk is full (NO_SPACE); committed rows stay; call again',
+        'The table is held by another process, a disk is full or the database is out of reach; committed rows stay; '
+        + 'call again',
       retryable: false,
       sideEffects: SideEffects.Partial,
     },
