@@ -8,6 +8,7 @@ import { TableKey } from '../table-store.js';
 import type { ColumnPlan, ImportTarget, TargetBatch } from './import-target.js';
 import { checkTable, quote, rejectsTable, type ExistingTable, type SqlDialect } from './sql-table.js';
 import { loadSqlite, sqliteError, type SqliteDatabase, type SqliteStatement } from './sqlite-driver.js';
+import { rowFields } from '../../../engine/worker/packed-items.js';
 
 /** A REAL holds 15 significant decimal digits exactly; a decimal column that needs more is text. */
 const REAL_DIGITS = 15;
@@ -242,7 +243,7 @@ function sqliteBatch(target: SqliteTarget): TargetBatch {
   const insert = (id: number, bytes: Uint8Array) => {
     begin();
     try {
-      writes.insert.run(target.bindable(target.unpack(bytes), id));
+      writes.insert.run(target.bindable(rowFields(bytes) ?? target.unpack(bytes), id));
     } catch (error) {
       // A row the table's own constraints refuse (NOT NULL, CHECK): none of the chunk is kept.
       target.rollback();

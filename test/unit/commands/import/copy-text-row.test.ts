@@ -44,3 +44,13 @@ test('what is not an array of strings and nils is left to the caller, nothing ap
     assert.equal(output.used, 0);
   }
 });
+
+test('rowFields reads the fields msgpackr would, nil as null, and leaves other shapes to it', async () => {
+  const { rowFields } = await import('../../../../src/engine/worker/packed-items.js');
+  for (const fields of [['a', null, 'ünï', ''], ['x'.repeat(300), 'y'.repeat(70_000), null], [] as string[]]) {
+    assert.deepEqual(rowFields(pack(fields)), fields);
+  }
+  const inside = Buffer.concat([Buffer.from([1, 2, 3]), pack(['in', 'a', 'view']), Buffer.from([9])]);
+  assert.deepEqual(rowFields(inside.subarray(3, inside.length - 1)), ['in', 'a', 'view'], 'a view into a bigger buffer');
+  for (const value of [{ a: 1 }, [1], ['a', true], 'text']) assert.equal(rowFields(pack(value)), undefined);
+});
