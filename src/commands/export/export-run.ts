@@ -90,10 +90,7 @@ async function writeRun(source: ExportSource, format: ExportFormat,
   const { fd, state: restored } = await openRun(source, target, partial, headerOf(format, source.columns), ctx);
   try {
     const { state, stopped } = await writeBatches(source, format, fd, restored, ctx);
-    // A stop that came after the last safe point is honoured here too: the budget's hard stop may have answered 14
-    // from that checkpoint already, and the target must then stay as the answer says (the continuation, with no
-    // rows left to read, only puts the file in place).
-    if (stopped || ctx.stopRequested()) {
+    if (stopped) {
       // The target is untouched; the partial file waits for the continuation (a cancel or timeout removes it).
       const cause = ctx.stopCause() ?? Cause.Budget;
       return { exitCode: ExitCode.INCOMPLETE, data: { rows_exported: state.rows, output, partial, cause } };
