@@ -9,13 +9,12 @@ import { StintCode } from '../stint-codes.js';
 import { StintError } from '../../contract/stint-error.js';
 import { PackedOutput } from '../../engine/worker/packed-output.js';
 import { loadSqlite, sqliteError, type SqliteDatabase } from '../import/target/sqlite-driver.js';
-import { quote } from '../import/target/sql-table.js';
+import { quote, STATE_TABLE } from '../import/target/sql-table.js';
 import { csvField, ExportFormat } from './export-format.js';
 import type { ExportSource } from './export-source.js';
 import { BATCH_BYTES } from './level-source.js';
 
 const ROWS_PER_READ = 4096;
-const STATE_TABLE = 'stint_import_state';
 
 /** A value as text: integers come as BigInt (none rounds), a BOOLEAN column's as true or false. */
 function textOf(value: unknown, boolean: boolean): string | null {

@@ -19,7 +19,8 @@ export function fits(type: SqlType, b: Uint8Array, s: number, e: number, precisi
   const found = classify(b, s, e);
   switch (found) {
     case ValueClass.Null: return true;
-    case ValueClass.Integer: return type === SqlType.Integer || (type === SqlType.Decimal && lastPrecision <= precision);
+    case ValueClass.Integer:
+      return type === SqlType.Integer || (type === SqlType.Decimal && lastPrecision <= precision);
     case ValueClass.Decimal: return type === SqlType.Decimal && lastPrecision <= precision;
     case ValueClass.Boolean: return type === SqlType.Boolean;
     case ValueClass.Date: return type === SqlType.Date || type === SqlType.Timestamp;

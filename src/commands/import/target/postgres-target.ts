@@ -9,12 +9,11 @@ import { createRequire } from 'node:module';
 import { SqlType } from '../map/sql-type.js';
 import { TableKey } from '../table-store.js';
 import type { ColumnPlan, ImportTarget, TargetBatch } from './import-target.js';
-import { checkTable, quote, rejectsTable, type ExistingTable, type SqlDialect } from './sql-table.js';
+import { checkTable, quote, rejectsTable, STATE_TABLE, type ExistingTable, type SqlDialect } from './sql-table.js';
 import { loadPostgres, postgresError, type PgClient, type PgDriver } from './postgres-driver.js';
 import { PackedOutput } from '../../../engine/worker/packed-output.js';
 import { appendCopyRow } from './copy-text-row.js';
 
-const STATE_TABLE = 'stint_import_state';
 
 const POSTGRES_TYPE: Readonly<Record<SqlType, string>> = {
   [SqlType.Integer]: 'bigint',

@@ -24,6 +24,9 @@ export interface CheckedTable {
   readonly create: readonly string[];
 }
 
+/** The table, in the same database, of each import's records (checkpoint, run record, ledger), by table and key. */
+export const STATE_TABLE = 'stint_import_state';
+
 /** An identifier in double quotes, as SQL spells any name. */
 export const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 

@@ -6,13 +6,12 @@ import { createRequire } from 'node:module';
 import { SqlType } from '../map/sql-type.js';
 import { TableKey } from '../table-store.js';
 import type { ColumnPlan, ImportTarget, TargetBatch } from './import-target.js';
-import { checkTable, quote, rejectsTable, type ExistingTable, type SqlDialect } from './sql-table.js';
+import { checkTable, quote, rejectsTable, STATE_TABLE, type ExistingTable, type SqlDialect } from './sql-table.js';
 import { loadSqlite, sqliteError, type SqliteDatabase, type SqliteStatement } from './sqlite-driver.js';
 import { rowFields } from '../../../engine/worker/packed-items.js';
 
 /** A REAL holds 15 significant decimal digits exactly; a decimal column that needs more is text. */
 const REAL_DIGITS = 15;
-const STATE_TABLE = 'stint_import_state';
 
 const SQLITE_TYPE: Readonly<Record<SqlType, string>> = {
   [SqlType.Integer]: 'INTEGER',
