@@ -166,7 +166,6 @@ describe('import into SQLite: types, rejects, upserts', () => {
     const db = world.path('bad-calls.db');
     const cases: [string[], number, string][] = [
       [['import', file, '--into', world.path('level'), '--table', 't'], 2, 'INTO_NOT_SUPPORTED'],
-      [['import', file, '--into', `duckdb:${world.path('x.duckdb')}`], 2, 'INTO_NOT_SUPPORTED'],
       [['import', file, '--into', `sqlite:${db}`, '--schema', 'price:money'], 2, 'BAD_SCHEMA'],
       [['import', file, '--into', `sqlite:${db}`, '--schema', 'nope:integer'], 2, 'BAD_SCHEMA'],
       [['import', dupes, '--into', `sqlite:${db}`], 4, 'UNUSABLE_HEADER'],
@@ -178,7 +177,6 @@ describe('import into SQLite: types, rejects, upserts', () => {
       assert.equal((envelope as Envelope<unknown>).error!.code, error);
     }
     assert.equal(existsSync(world.path('level')), false, 'no LevelDB folder made');
-    assert.equal(existsSync(world.path('x.duckdb')), false);
     if (existsSync(db)) {
       const sqlite = openSqlite(db);
       const tables = sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name != 'stint_import_state'")

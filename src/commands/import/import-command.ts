@@ -28,8 +28,8 @@ export const importCommand = defineCommand({
     into: {
       type: 'string',
       required: true,
-      description: 'Where the rows go: a LevelDB folder (created when absent), or a typed table of sqlite:<file> '
-        + 'or postgres://…',
+      description: 'Where the rows go: a LevelDB folder (created when absent), or a typed table of sqlite:<file>, '
+        + 'duckdb:<file> or postgres://…',
     },
     table: {
       type: 'string',

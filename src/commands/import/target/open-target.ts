@@ -26,19 +26,21 @@ export async function openTarget(call: TargetCall): Promise<ImportTarget> {
       const { sqliteTarget } = await import('./sqlite-target.js');
       return sqliteTarget(location, call.table ?? defaultTableName(call.path), call.idem);
     }
+    case TargetKind.DuckDb: {
+      const { duckdbTarget } = await import('./duckdb-target.js');
+      return duckdbTarget(location, call.table ?? defaultTableName(call.path), call.idem);
+    }
     case TargetKind.Postgres: {
       const { postgresTarget } = await import('./postgres-target.js');
       return postgresTarget(location, call.table ?? defaultTableName(call.path), call.idem);
     }
-    default:
-      throw notSupported(`--into ${call.into}: stint does not import into ${kind} yet`);
   }
 }
 
 function notSupported(message: string): StintError {
   return new StintError(StintCode.IntoNotSupported, message, {
-    context: { kinds: ['a LevelDB folder', 'sqlite:<file>', 'postgres://…'] },
-    fix_required: 'Import into a LevelDB folder (--into <dir>), a SQLite file (--into sqlite:<file>) or a PostgreSQL '
-      + 'table (--into postgres://…)',
+    context: { kinds: ['a LevelDB folder', 'sqlite:<file>', 'duckdb:<file>', 'postgres://…'] },
+    fix_required: 'Import into a LevelDB folder (--into <dir>), a SQLite or DuckDB file (--into sqlite:<file>, '
+      + '--into duckdb:<file>) or a PostgreSQL table (--into postgres://…)',
   });
 }
