@@ -2,8 +2,9 @@
 // real DuckDB file (@duckdb/node-api), checked through DuckDB itself.
 import { test, describe, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, writeFileSync } from 'node:fs';
-import { runJson } from '../helpers/run-cli.js';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { envelopeOf, runJson, runShell, type CliRun } from '../helpers/run-cli.js';
+import { STINT_BIN } from '../helpers/paths.js';
 import { interruptImport } from '../helpers/import-progress.js';
 import { fixturePath } from '../helpers/paths.js';
 import { tempWorld } from '../helpers/temp-world.js';
@@ -154,5 +155,74 @@ describe('import into DuckDB: types, rejects, upserts', () => {
     assert.equal(run.code, 4, run.stdout);
     assert.equal(envelope.error!.code, 'TABLE_UNREADABLE');
     assert.equal(existsSync(nowhere), false);
+  });
+});
+
+describe('export from DuckDB', () => {
+  test('the table goes out as typed values, timestamps in ISO 8601 UTC; NDJSON has JSON numbers and booleans',
+    async () => {
+      const file = fixturePath('csv', 'typed.csv');
+      const db = world.path('export.duckdb');
+      const env = freshHome();
+      assert.equal((await runJson(['import', file, '--into', `duckdb:${db}`], { env })).run.code, 0);
+      const out = world.path('export.csv');
+      const { run, envelope } = await runJson(['export', `duckdb:${db}`, '--output', out], { env });
+      assert.equal(run.code, 0, run.stdout);
+      assert.equal(envelope.data!['rows'], 5);
+      // The same values: 1.5e10 is 15000000000 as a DOUBLE, FALSE is false, 7.50 is 7.5, times are UTC.
+      const respelled = csvFileRecords(file).map((record) => record.map((field) => ({
+        '1.5e10': '15000000000', '2E-3': '0.002', '-4.25e+2': '-425', '7.50': '7.5', FALSE: 'false', True: 'true',
+        '2023-12-31 23:59:59': '2023-12-31T23:59:59Z', '2021-06-01T00:00:00.123+02:00': '2021-05-31T22:00:00.123Z',
+      } as Record<string, string>)[field] ?? field));
+      respelled[3]![5] = '2020-02-29T00:00:00Z';
+      assert.deepEqual(csvFileRecords(out), respelled);
+      const ndjson = world.path('export.ndjson');
+      assert.equal((await runJson(['export', `duckdb:${db}`, '--table', 'typed', '--output', ndjson], { env }))
+        .run.code, 0);
+      assert.deepEqual(JSON.parse(readFileSync(ndjson, 'utf8').split('\n')[0]!), {
+        id: 1, name: 'Widget, large', price: 19.99, in_stock: true, since: '2024-01-15', updated: '2024-01-15T08:30:00Z',
+        sci: 15000000000, code: '007', mixed: '12', empty: null, huge: '123456789012345678901234567890',
+      });
+    });
+
+  test('a budget pauses it; continue_command goes on; the file equals an export in one call', async () => {
+    const file = world.path('export-big.csv');
+    writeFileSync(file, typedCsv(5, 100_000));
+    const db = world.path('export-big.duckdb');
+    const env = freshHome();
+    assert.equal((await runJson(['import', file, '--into', `duckdb:${db}`, '--budget', '0'], { env })).run.code, 0);
+    const whole = world.path('whole.csv');
+    assert.equal((await runJson(['export', `duckdb:${db}`, '--output', whole, '--budget', '0'], { env })).run.code, 0);
+    const sliced = world.path('sliced.csv');
+    const slow = { ...env, AGENT_CALL_BUDGET_MS: '300' };
+    let run: CliRun = await runShell(`${process.execPath} ${STINT_BIN} export duckdb:${db} --output ${sliced}`, slow);
+    let pauses = 0;
+    while (run.code === 14 && pauses < 50) {
+      pauses++;
+      run = await runShell(String(envelopeOf(run).data!['continue_command']), pauses >= 5 ? env : slow);
+    }
+    assert.equal(run.code, 0, run.stdout);
+    assert.ok(pauses >= 1, 'paused at least once');
+    assert.ok(readFileSync(sliced).equals(readFileSync(whole)), 'the same bytes');
+    assert.equal(csvFileRecords(whole).length, 100_001);
+  });
+
+  test('a file without the table answers TABLE_NOT_FOUND (5); several tables need --table (2)', async () => {
+    const db = world.path('two-tables.duckdb');
+    await withDuckDb(db, (d) => d.run('CREATE TABLE a (x VARCHAR); CREATE TABLE b (y VARCHAR)'), true);
+    const env = freshHome();
+    const out = world.path('nothing.csv');
+    const cases: [string[], number, string][] = [
+      [['export', `duckdb:${db}`, '--output', out], 2, 'ARG_ERROR'],
+      [['export', `duckdb:${db}`, '--table', 'c', '--output', out], 5, 'TABLE_NOT_FOUND'],
+      [['export', `duckdb:${world.path('absent.duckdb')}`, '--output', out], 5, 'TABLE_NOT_FOUND'],
+    ];
+    for (const [args, code, error] of cases) {
+      const { run, envelope } = await runJson(args, { env });
+      assert.equal(run.code, code, run.stdout);
+      assert.equal(envelope.error!.code, error);
+    }
+    assert.equal(existsSync(out), false);
+    assert.equal(existsSync(world.path('absent.duckdb')), false, 'no file made');
   });
 });

@@ -3,8 +3,9 @@
 // checked through pg itself. Without PostgreSQL the tests say so and skip.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
-import { envelopeOf, runJson } from '../helpers/run-cli.js';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { envelopeOf, runJson, runShell, type CliRun } from '../helpers/run-cli.js';
+import { STINT_BIN } from '../helpers/paths.js';
 import { importPastRows, interruptImport } from '../helpers/import-progress.js';
 import { fixturePath } from '../helpers/paths.js';
 import { tempWorld } from '../helpers/temp-world.js';
@@ -125,6 +126,58 @@ describe('import into PostgreSQL', { skip: missing }, () => {
       { sku: 'A1', name: 'apple', qty: '4' }, { sku: 'B2', name: 'pear', qty: '6' },
       { sku: 'C3', name: 'plum', qty: '7' }, { sku: 'D4', name: 'quince "q"', qty: '1' },
     ]);
+  });
+
+  test('export: the table goes out as the server holds it (numeric keeps its digits), timestamps in ISO 8601 UTC',
+    async () => {
+      const file = fixturePath('csv', 'typed.csv');
+      const env = freshHome();
+      assert.equal((await runJson(['import', file, '--into', server.url, '--table', 'exported'], { env })).run.code, 0);
+      const out = world.path('exported.csv');
+      const { run, envelope } = await runJson(['export', server.url, '--table', 'exported', '--output', out], { env });
+      assert.equal(run.code, 0, run.stdout);
+      assert.equal(envelope.data!['rows'], 5);
+      const respelled = csvFileRecords(file).map((record) => record.map((field) => ({
+        '1.5e10': '15000000000', '2E-3': '0.002', '-4.25e+2': '-425', FALSE: 'false', True: 'true',
+        '2023-12-31 23:59:59': '2023-12-31T23:59:59Z', '2021-06-01T00:00:00.123+02:00': '2021-05-31T22:00:00.123Z',
+      } as Record<string, string>)[field] ?? field));
+      respelled[3]![5] = '2020-02-29T00:00:00Z';
+      assert.deepEqual(csvFileRecords(out), respelled);
+      const ndjson = world.path('exported.ndjson');
+      assert.equal((await runJson(['export', server.url, '--table', 'exported', '--output', ndjson], { env }))
+        .run.code, 0);
+      assert.deepEqual(readFileSync(ndjson, 'utf8').split('\n')[0], '{"id":1,"name":"Widget, large","price":19.99,'
+        + '"in_stock":true,"since":"2024-01-15","updated":"2024-01-15T08:30:00Z","sci":15000000000,"code":"007",'
+        + '"mixed":"12","empty":null,"huge":123456789012345678901234567890}');
+    });
+
+  test('export: a budget pauses it; continue_command goes on; the file equals an export in one call', async () => {
+    const file = world.path('export-big.csv');
+    writeFileSync(file, typedCsv(6, 100_000));
+    const env = freshHome();
+    const into = ['--into', server.url, '--table', 'export_big'];
+    assert.equal((await runJson(['import', file, ...into, '--budget', '0'], { env })).run.code, 0);
+    const whole = world.path('whole.csv');
+    const from = [server.url, '--table', 'export_big'];
+    assert.equal((await runJson(['export', ...from, '--output', whole, '--budget', '0'], { env })).run.code, 0);
+    // In the table's own order, as COPY … TO gives it; the file's records all, once each.
+    const order = await withPostgres(server.url, async (client) =>
+      (await client.query('SELECT id::text AS id FROM export_big ORDER BY ctid')).rows.map((row) => String(row['id'])));
+    const exported = csvFileRecords(whole).slice(1).map((record) => record[0]!);
+    assert.deepEqual(exported, order);
+    assert.deepEqual([...exported].sort(), csvFileRecords(file).slice(1).map((record) => record[0]!).sort());
+    const sliced = world.path('sliced.csv');
+    const slow = { ...env, AGENT_CALL_BUDGET_MS: '300' };
+    let run: CliRun = await runShell(`${process.execPath} ${STINT_BIN} export ${from.join(' ')} --output ${sliced}`,
+      slow);
+    let pauses = 0;
+    while (run.code === 14 && pauses < 50) {
+      pauses++;
+      run = await runShell(String(envelopeOf(run).data!['continue_command']), pauses >= 5 ? env : slow);
+    }
+    assert.equal(run.code, 0, run.stdout);
+    assert.ok(pauses >= 1, 'paused at least once');
+    assert.ok(readFileSync(sliced).equals(readFileSync(whole)), 'the same bytes');
   });
 
   test('a server out of reach answers DATABASE_UNREACHABLE (12, retryable)', async () => {

@@ -21,12 +21,12 @@ export const exportCommand = defineCommand({
   positionals: [{
     name: 'table',
     type: 'string',
-    description: 'The table: a folder, or sqlite:<file> (the --into of stint import)',
+    description: 'The table: a folder, or sqlite:<file>, duckdb:<file> or postgres://… (the --into of stint import)',
   }],
   flags: {
     table: {
       type: 'string',
-      description: 'The table of a SQLite file (default: its one table besides stint\'s own and the rejects)',
+      description: 'The table of a database (default: its one table besides stint\'s own and the rejects)',
     },
     output: {
       type: 'string',

@@ -17,14 +17,21 @@ export async function openSource(from: string, table: string | undefined, cwd: s
       const { sqliteSource } = await import('./sqlite-source.js');
       return sqliteSource(resolve(cwd, location), table);
     }
-    default:
-      throw notSupported(`${from}: stint does not export from ${kind} yet`);
+    case TargetKind.DuckDb: {
+      const { duckdbSource } = await import('./duckdb-source.js');
+      return duckdbSource(resolve(cwd, location), table);
+    }
+    case TargetKind.Postgres: {
+      const { postgresSource } = await import('./postgres-source.js');
+      return postgresSource(location, table);
+    }
   }
 }
 
 function notSupported(message: string): StintError {
   return new StintError(StintCode.IntoNotSupported, message, {
-    context: { kinds: ['a LevelDB folder', 'sqlite:<file>'] },
-    fix_required: 'Export a LevelDB folder, or a SQLite file\'s table (sqlite:<file> --table <name>)',
+    context: { kinds: ['a LevelDB folder', 'sqlite:<file>', 'duckdb:<file>', 'postgres://…'] },
+    fix_required: 'Export a LevelDB folder, or a database\'s table (sqlite:<file>, duckdb:<file> or postgres://…, '
+      + 'with --table <name>)',
   });
 }

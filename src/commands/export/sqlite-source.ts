@@ -4,14 +4,12 @@
 // as their digits.
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { ErrorCode } from '../../contract/error-code.js';
-import { StintCode } from '../stint-codes.js';
-import { StintError } from '../../contract/stint-error.js';
 import { PackedOutput } from '../../engine/worker/packed-output.js';
 import { loadSqlite, sqliteError, type SqliteDatabase } from '../import/target/sqlite-driver.js';
 import { quote, STATE_TABLE } from '../import/target/sql-table.js';
 import { csvField, ExportFormat } from './export-format.js';
 import type { ExportSource } from './export-source.js';
+import { chooseTable, tableNotFound } from './source-table.js';
 import { BATCH_BYTES } from './level-source.js';
 
 const ROWS_PER_READ = 4096;
@@ -41,19 +39,19 @@ function jsonOf(value: unknown, boolean: boolean): string {
 
 /** The file's table (without --table, its one table besides stint's own and the rejects). */
 export function sqliteSource(path: string, table: string | undefined): ExportSource {
-  if (!existsSync(path)) throw tableNotFound(`no SQLite file at ${path}`, path);
+  if (!existsSync(path)) throw tableNotFound(`no SQLite file at ${path}`, path, `sqlite:${path}`);
   const db = loadSqlite().open(path, true);
   try {
-    return readTable(db, path, table ?? onlyTable(db, path));
+    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all();
+    return readTable(db, chooseTable(tables as string[], table, path, `sqlite:${path}`));
   } catch (error) {
     db.close();
     throw sqliteError(error, path);
   }
 }
 
-function readTable(db: SqliteDatabase, path: string, table: string): ExportSource {
+function readTable(db: SqliteDatabase, table: string): ExportSource {
   const columns = db.prepare(`PRAGMA table_info(${quote(table)})`).all() as { name: string; type: string }[];
-  if (columns.length === 0) throw tableNotFound(`${path} has no table ${table}`, path);
   const names = columns.map((c) => c.name);
   const booleans = columns.map((c) => c.type.toUpperCase() === 'BOOLEAN');
   const name = quote(table);
@@ -93,25 +91,6 @@ function readTable(db: SqliteDatabase, path: string, table: string): ExportSourc
     },
     close: async () => db.close(),
   };
-}
-
-function tableNotFound(message: string, path: string): StintError {
-  return new StintError(StintCode.TableNotFound, message, {
-    context: { path },
-    fix_required: 'Name a table of the file with --table, or import into it first: '
-      + `stint import <file.csv> --into sqlite:${path}`,
-  });
-}
-
-/** The one table of the file that holds rows (stint's records and the rejects tables aside). */
-function onlyTable(db: SqliteDatabase, path: string): string {
-  const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all() as
-    string[]).filter((name) => name !== STATE_TABLE && !name.endsWith('_rejects'));
-  if (tables.length === 1) return tables[0]!;
-  if (tables.length === 0) throw tableNotFound(`${path} has no table`, path);
-  throw new StintError(ErrorCode.ArgError, `${path} has ${tables.length} tables: name one with --table`, {
-    context: { path, tables }, fix_required: `Name one with --table (${tables.join(', ')})`,
-  });
 }
 
 function hasStateTable(db: SqliteDatabase): boolean {

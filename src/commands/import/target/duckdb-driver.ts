@@ -22,6 +22,8 @@ export interface DuckAppender {
 export interface DuckConnection {
   run(sql: string, values?: readonly unknown[]): Promise<unknown>;
   runAndReadAll(sql: string, values?: readonly unknown[]): Promise<{ getRows(): unknown[][] }>;
+  /** A query whose rows are read as they come (yieldRows), not all at once. */
+  stream(sql: string, values?: readonly unknown[]): Promise<{ yieldRows(): AsyncIterable<unknown[][]> }>;
   createAppender(table: string, schema?: string, catalog?: string): Promise<DuckAppender>;
   closeSync(): void;
 }

@@ -35,7 +35,7 @@ function declaredType(declared: string): SqlType {
   return SqlType.Text;
 }
 
-const POSTGRES_DIALECT: SqlDialect = { declare: (type) => POSTGRES_TYPE[type], read: declaredType };
+export const POSTGRES_DIALECT: SqlDialect = { declare: (type) => POSTGRES_TYPE[type], read: declaredType };
 
 /** A field in COPY's text format: NULL as \N, the format's own characters escaped. */
 function copyField(value: unknown): string {
