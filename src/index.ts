@@ -50,10 +50,14 @@ export {
   processSource, type Source, type SourceChunk, type SourceWork, type SourceOutcome,
 } from './engine/process-source.js';
 export type { FoldOver } from './engine/fold-loop.js';
-export type { Sink, SinkMark } from './engine/sink.js';
+export type { Sink, SinkMark } from './engine/sinks/sink.js';
 export {
   levelSink, levelWrites, type LevelBatch, type LevelWrites, type LevelSinkSpec,
-} from './engine/level-sink.js';
+} from './engine/sinks/level-sink.js';
+export { MARKS_TABLE, type SqlSinkSpec } from './engine/sinks/sql-sink.js';
+export { sqliteSink, type SqliteConnection } from './engine/sinks/sqlite-sink.js';
+export { postgresSink, type PostgresConnection } from './engine/sinks/postgres-sink.js';
+export { duckdbSink, type DuckDbConnection } from './engine/sinks/duckdb-sink.js';
 export type { Fold, FoldChunk, Watermark } from './engine/chunked-run.js';
 export type { WireError } from './engine/worker/worker-protocol.js';
 export { Framing } from './engine/worker/framing.js';

@@ -2,7 +2,7 @@ import type { Progress } from '../contract/incomplete.js';
 import type { WorkerPool } from './chunk-pool.js';
 import type { ChunkedOutcome, Fold, Watermark } from './chunked-run.js';
 import type { Framing } from './worker/framing.js';
-import type { Sink } from './sink.js';
+import type { Sink } from './sinks/sink.js';
 
 /** One file for processFile: where it is, how its records are framed, the worker-side map and the fold. */
 export interface FileWork<P, S> {

@@ -9,7 +9,7 @@ import { DEFAULT_MAX_RECORD_BYTES, runChunked, type SafePoint, type Watermark } 
 import type { FileOutcome, FileWork } from './file-work.js';
 import type { ReadableFile } from './process-files.js';
 import { workerFailedError } from './worker-failed.js';
-import type { Sink, SinkMark } from './sink.js';
+import type { Sink, SinkMark } from './sinks/sink.js';
 
 /** What a safe point reports: the work's own measure, or the bytes of the input read so far. */
 export type ProgressOf<S> = (state: S, watermark: Watermark) => Progress;

@@ -42,7 +42,7 @@ async function tableOf(dir: string): Promise<{ rows: string[][]; distinct: numbe
       'select id, name, amount::text as amount from rows order by id',
     );
     const distinct = await db.query<{ n: number }>('select count(distinct id)::int as n from rows');
-    const marks = await db.query<{ n: number }>('select count(*)::int as n from stint_watermarks');
+    const marks = await db.query<{ n: number }>('select count(*)::int as n from stint_sink_marks');
     return {
       rows: all.rows.map((r) => [String(r.id), r.name, r.amount]),
       distinct: distinct.rows[0]!.n,

@@ -13,6 +13,7 @@ export const LAYER_SEES: Readonly<Record<string, readonly string[]>> = {
   program: ['contract', 'runtime', 'engine'],
   commands: ['contract', 'runtime', 'engine', 'client'],
   client: ['contract'],
+  testing: ['contract', 'runtime', 'engine'],
   bin: ['contract', 'runtime', 'engine', 'program', 'commands', 'client'],
 };
 

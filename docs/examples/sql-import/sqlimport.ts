@@ -4,7 +4,7 @@ import {
   createProgram, defineCommand, processFile, runCli,
   DangerLevel, ExitCode, Framing, SideEffects, StintError, type Fold,
 } from 'stint';
-import { NO_ROWS, openDatabase, postgresSink, type ImportState } from './postgres-sink.js';
+import { NO_ROWS, openDatabase, rowsSink, type ImportState } from './postgres-sink.js';
 import { RowCode } from './row-codes.js';
 import type { Rows } from './rows-map.js';
 
@@ -57,7 +57,7 @@ const importRows = defineCommand({
         initial: () => ({ imported: 0, rows: NO_ROWS }),
         fold: addRows,
         // The run's idempotency key names its watermark: the identical call (or continue_command) resumes there.
-        sink: postgresSink(db, options.idempotencyKey!),
+        sink: rowsSink(db, options.idempotencyKey!),
       });
       // BAD_ROW from the map (or a framework code): the rows committed before that line stay.
       if (result.kind === 'failed') {

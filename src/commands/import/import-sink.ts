@@ -1,8 +1,8 @@
 import { closeSync, openSync } from 'node:fs';
 import type { CsvHeader } from '../csv-header.js';
 import type { Watermark } from '../../engine/chunked-run.js';
-import { levelSink } from '../../engine/level-sink.js';
-import type { Sink } from '../../engine/sink.js';
+import { levelSink } from '../../engine/sinks/level-sink.js';
+import type { Sink } from '../../engine/sinks/sink.js';
 import type { SpanWriter } from './import-fold.js';
 import { fileRangeDigest } from './map/import-ledger.js';
 import { RECORD_FORMAT, type ImportCheckpoint, type ImportState, type SavedState } from './import-records.js';

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { StintCode } from '../stint-codes.js';
 import { StintError } from '../../contract/stint-error.js';
 import { databaseLocked, isLevelLocked } from '../../runtime/storage/level-errors.js';
-import { levelWrites, type LevelBatch, type LevelWrites } from '../../engine/level-sink.js';
+import { levelWrites, type LevelBatch, type LevelWrites } from '../../engine/sinks/level-sink.js';
 import { nativeBatches, type NativeBatches } from './native-batch.js';
 
 /** Ids are zero-padded to 16 digits so that key order is id order. */

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Level } from 'level';
-import { levelSink, levelWrites, type LevelBatch } from '../../../src/engine/level-sink.js';
-import type { SinkMark } from '../../../src/engine/sink.js';
+import { levelSink, levelWrites, type LevelBatch } from '../../../src/engine/sinks/level-sink.js';
+import type { SinkMark } from '../../../src/engine/sinks/sink.js';
 import { tempWorld } from '../../helpers/temp-world.js';
 
 const world = tempWorld('level-sink');

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sinkCommits } from '../../../src/engine/sink-run.js';
-import type { Sink, SinkMark } from '../../../src/engine/sink.js';
+import type { Sink, SinkMark } from '../../../src/engine/sinks/sink.js';
 import type { SafePointContext } from '../../../src/engine/engine-context.js';
 import type { Progress } from '../../../src/contract/incomplete.js';
 import { ProgressUnit } from '../../../src/contract/vocabulary/progress-unit.js';

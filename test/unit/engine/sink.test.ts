@@ -4,7 +4,7 @@ import { utimesSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { processFile, type FileWork } from '../../../src/engine/process-file.js';
 import { Framing } from '../../../src/engine/worker/framing.js';
-import type { Sink, SinkMark } from '../../../src/engine/sink.js';
+import type { Sink, SinkMark } from '../../../src/engine/sinks/sink.js';
 import type { Fold } from '../../../src/engine/chunked-run.js';
 import type { EngineContext } from '../../../src/engine/engine-context.js';
 import type { Counts } from '../../../docs/examples/wc/wc-map.js';

@@ -1,4 +1,4 @@
-import type { Watermark } from './chunked-run.js';
+import type { Watermark } from '../chunked-run.js';
 
 /** What a sink holds of one run: how far into the input its output goes, and the state folded so far. */
 export interface SinkMark<S> {

@@ -41,7 +41,8 @@ export function levelSink<S>(spec: LevelSinkSpec<S>): Sink<S> {
       const bytes = await spec.db.get(spec.markKey);
       return bytes === undefined ? undefined : spec.decode(bytes);
     },
-    commit(mark) {
+    // Async so that a failure to stage is a rejected commit, as every sink's is, not a throw.
+    async commit(mark) {
       const batch = spec.staged(mark.state) ?? spec.db.batch();
       batch.put(spec.markKey, spec.encode(mark));
       return batch.write(spec.sync ?? true);
