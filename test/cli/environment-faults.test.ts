@@ -16,6 +16,9 @@ import { tempWorld } from '../helpers/temp-world.js';
 import { csvFileRecords, tableRecords } from '../helpers/table-rows.js';
 import { generateCsv } from '../helpers/csv-generator.js';
 import { STINT_BIN } from '../helpers/paths.js';
+import { typedCsv } from '../helpers/typed-csv.js';
+import { assertTableEquals } from '../helpers/sqlite-table.js';
+import { assertDuckDbTableEquals } from '../helpers/duckdb-table.js';
 
 const world = tempWorld('env-faults');
 let homes = 0;
@@ -88,6 +91,33 @@ describe('a full disk', () => {
     const clean = await runJson(['analyze', input, '--budget', '0'], { env: freshHome() });
     assert.deepEqual(again.envelope.data, clean.envelope.data);
   });
+});
+
+describe('a full disk under a database target', () => {
+  const TYPED_ROWS = 120_000;
+  for (const kind of ['sqlite', 'duckdb'] as const) {
+    test(`${kind}: NO_SPACE (12, retryable); the same call completes exactly once when there is room`,
+      { skip: NO_MOUNT }, async () => {
+        const file = world.path(`typed-${kind}.csv`);
+        writeFileSync(file, typedCsv(8, TYPED_ROWS));
+        const disk = world.path(`${kind}-disk`);
+        assert.ok(mountTmpfs(disk, '3m'));
+        mounts.push(disk);
+        const env = freshHome();
+        const db = join(disk, `t.${kind}`);
+        const args = ['import', file, '--into', `${kind}:${db}`, '--table', 'typed', '--chunk-size', '64KiB',
+          '--budget', '0'];
+        const full = await runJson(args, { env });
+        assert.equal(full.run.code, 12, full.run.stdout);
+        assert.equal(full.envelope.error!.code, 'NO_SPACE');
+        assert.equal(full.envelope.error!.retryable, true);
+        remount(disk, 'size=256m');
+        const again = await runJson(args, { env });
+        assert.equal(again.run.code, 0, again.run.stdout);
+        if (kind === 'sqlite') assertTableEquals(db, 'typed', records(file));
+        else await assertDuckDbTableEquals(db, 'typed', records(file), 'id');
+      });
+  }
 });
 
 describe('a full disk under an export', () => {
