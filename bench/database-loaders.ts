@@ -1,17 +1,20 @@
 // Import into the databases against their own loaders (issue 25): `stint import --into sqlite:` against the
 // Debian `sqlite3` command's `.import`, and `stint import --into postgres://` against `psql \copy` into a table of
-// the same types, on a PostgreSQL started for the run (test/helpers/postgres-server.ts). Alternating rounds,
+// the same types, on a PostgreSQL started for the run (test/helpers/postgres-server.ts), and
+// `stint import --into duckdb:` against DuckDB's own `CREATE TABLE AS … read_csv` (run in this process, both
+// cores). Alternating rounds,
 // medians of CPU time of the whole client process (the server's work is not in it: wall time is the figure to
 // read for PostgreSQL) beside wall time and the load average.
 import { spawnSync } from 'node:child_process';
 import { rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { STINT_BIN } from '../test/helpers/paths.js';
+import { REPO_ROOT, STINT_BIN } from '../test/helpers/paths.js';
 import { postgresMissing, startPostgres, type PostgresServer } from '../test/helpers/postgres-server.js';
 import { withPostgres } from '../test/helpers/postgres-table.js';
 import { dataFile, home } from './suites.js';
-import { alternatingRounds, median, underGnuTime } from './measure.js';
+import { alternatingRounds, inThisProcess, median, underGnuTime } from './measure.js';
+import { duckDbLoad, loadDuckDb } from './duckdb-baseline.js';
 import type { Figure, ProcessCost, Rounds, Step } from './measure.js';
 
 const WORK = join(tmpdir(), 'stint-bench');
@@ -26,7 +29,7 @@ const stintImport = (args: string[]) =>
 /** A SQLite file path, removed with its WAL before and after use. */
 async function onSqlite(name: string, work: (path: string) => Promise<ProcessCost>): Promise<ProcessCost> {
   const path = join(WORK, `${name}-${process.pid}.db`);
-  const clear = () => ['', '-wal', '-shm', '-journal'].forEach((s) => rmSync(`${path}${s}`, { force: true }));
+  const clear = () => ['', '-wal', '-shm', '-journal', '.wal'].forEach((s) => rmSync(`${path}${s}`, { force: true }));
   clear();
   try {
     return await work(path);
@@ -80,6 +83,21 @@ async function sqliteFigures(csv: string, label: string): Promise<Figure[]> {
   return ratio(label, await alternatingRounds(steps, ROUNDS), steps[0]![0], steps[1]![0], 'sqlite3 .import');
 }
 
+async function duckdbFigures(csv: string, label: string): Promise<Figure[]> {
+  const duck = await loadDuckDb(REPO_ROOT);
+  if (!duck) {
+    console.error('no @duckdb/node-api in bench/node_modules (npm --prefix bench ci): the DuckDB comparison is skipped');
+    return [];
+  }
+  const onDuckDb = (name: string, work: (path: string) => Promise<ProcessCost>) => onSqlite(`${name}.duckdb`, work);
+  const steps: Step[] = [
+    ['stint --into duckdb:', () => onDuckDb('stint-duckdb', (db) => stintImport([csv, '--into', `duckdb:${db}`,
+      '--table', 't']))],
+    ['DuckDB CREATE TABLE AS', () => onDuckDb('duckdb', (db) => inThisProcess(() => duckDbLoad(duck, csv, db, 2)))],
+  ];
+  return ratio(label, await alternatingRounds(steps, ROUNDS), steps[0]![0], steps[1]![0], 'DuckDB CREATE TABLE AS');
+}
+
 async function postgresFigures(csv: string, label: string): Promise<Figure[]> {
   const missing = postgresMissing();
   if (missing) {
@@ -108,9 +126,9 @@ async function postgresFigures(csv: string, label: string): Promise<Figure[]> {
   }
 }
 
-/** The big file into SQLite and PostgreSQL, each against its own loader. */
+/** The big file into SQLite, DuckDB and PostgreSQL, each against its own loader. */
 export async function databaseFigures(gib: number): Promise<Figure[]> {
   const big = dataFile('big', Math.round(gib * 1024 ** 3));
   const label = `import ${(statSync(big).size / 1e6).toFixed(0)} MB`;
-  return [...await sqliteFigures(big, label), ...await postgresFigures(big, label)];
+  return [...await sqliteFigures(big, label), ...await duckdbFigures(big, label), ...await postgresFigures(big, label)];
 }

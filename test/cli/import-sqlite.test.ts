@@ -121,6 +121,26 @@ describe('import into SQLite: types, rejects, upserts', () => {
     assertTableEquals(db, 'typed', kept);
   });
 
+  test('--dry-run checks each field against the new table\'s types: it names the rows it would reject, '
+    + 'writes nothing', async () => {
+    const file = fixturePath('csv', 'typed.csv');
+    const db = world.path('dry.db');
+    const { run, envelope } = await runJson(
+      ['import', file, '--into', `sqlite:${db}`, '--schema', 'price:integer', '--dry-run'], { env: freshHome() });
+    assert.equal(run.code, 3, run.stdout);
+    const data = envelope.data as { unresolved: { q: string; code: string }[]; rows_imported: number; effect: string };
+    assert.deepEqual(data.unresolved.map((u) => [u.q, u.code]),
+      [['line 2', 'type_mismatch'], ['line 4', 'type_mismatch'], ['line 7', 'type_mismatch']]);
+    assert.equal(data.rows_imported, 2);
+    assert.equal(data.effect, 'none');
+    assert.equal(existsSync(db), false, 'no file made');
+    const dupes = world.path('dry-dupes.csv');
+    writeFileSync(dupes, 'a,b,a\n1,2,3\n');
+    const refused = await runJson(['import', dupes, '--into', `sqlite:${db}`, '--dry-run'], { env: freshHome() });
+    assert.equal(refused.run.code, 4, refused.run.stdout);
+    assert.equal(refused.envelope.error!.code, 'UNUSABLE_HEADER');
+  });
+
   test('--key upserts: a key seen again replaces its row and keeps its rowid; a new key is appended', async () => {
     const dir = world.path('upsert');
     mkdirSync(dir);

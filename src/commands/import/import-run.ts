@@ -28,7 +28,8 @@ import { IMPORT_MAP } from './import-map-module.js';
 import type { ImportTarget } from './target/import-target.js';
 import { TableKey } from './table-store.js';
 import { openTarget } from './target/open-target.js';
-import { shownUrl } from './target/target-address.js';
+import { DECIMAL_DIGITS, shownUrl, TargetKind, targetAddress } from './target/target-address.js';
+import { checkNames } from './target/sql-table.js';
 import { columnPlan, parseSchema } from './target/column-plan.js';
 import type { SqlType } from './map/sql-type.js';
 
@@ -164,7 +165,7 @@ function keyIndexOf(header: CsvHeader, key: string | undefined): number | undefi
 async function importWith(
   call: ImportCall, pool: Promise<WorkerPool>, store: ImportStore | undefined,
 ): Promise<CommandResult<Record<string, unknown>>> {
-  const start: ImportStart = store ? await startInTable(call, store) : { kind: 'begin', nextId: 1 };
+  const start: ImportStart = store ? await startInTable(call, store) : dryStart(call);
   if (start.kind === 'replay') return replayOf(start.record);
   const { ctx, idem, fingerprint, absolute, header, sync } = call;
   const sink = store && importSink({
@@ -172,6 +173,19 @@ async function importWith(
   });
   const outcome = await processFile(ctx, fileWork(call, pool, store, start, sink));
   return answerOf(call, store, outcome, sink?.started() ?? false);
+}
+
+/**
+ * A dry run touches no database: into one, each field is checked against the types a new table would get
+ * (--schema, else inferred from the file), so the rows that would be rejected are named, not counted as imported.
+ */
+function dryStart(call: ImportCall): ImportStart {
+  const { kind } = targetAddress(call.into);
+  if (kind === TargetKind.Level) return { kind: 'begin', nextId: 1 };
+  checkNames(call.header.names);
+  const decimalDigits = DECIMAL_DIGITS[kind];
+  const types = columnPlan(call.absolute, call.header, call.keyIndex, call.schema)(decimalDigits).types();
+  return { kind: 'begin', nextId: 1, types, decimalDigits };
 }
 
 /** What the table holds of this run decides where it begins; a table that cannot hold the file is refused. */

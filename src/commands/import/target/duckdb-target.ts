@@ -11,9 +11,7 @@ import type { ColumnPlan, ImportTarget, TargetBatch } from './import-target.js';
 import { checkTable, quote, rejectsTable, STATE_TABLE, type ExistingTable, type SqlDialect } from './sql-table.js';
 import { duckdbError, loadDuckDb, type DuckConnection, type DuckDriver } from './duckdb-driver.js';
 import { duckdbTimestamp } from './duckdb-timestamp.js';
-
-/** A DOUBLE holds 15 significant decimal digits exactly; a decimal column that needs more is text. */
-const DOUBLE_DIGITS = 15;
+import { DECIMAL_DIGITS, TargetKind } from './target-address.js';
 
 const DUCKDB_TYPE: Readonly<Record<SqlType, string>> = {
   [SqlType.Integer]: 'BIGINT',
@@ -60,7 +58,7 @@ export async function duckdbTarget(path: string, table: string, idem: string): P
 }
 
 class DuckDbTarget implements ImportTarget {
-  readonly decimalDigits = DOUBLE_DIGITS;
+  readonly decimalDigits = DECIMAL_DIGITS[TargetKind.DuckDb];
   plan: ColumnPlan | undefined;
   types: readonly SqlType[] = [];
   /** The columns whose text DuckDB's cast would misread (timestamps), spelled as it reads them. */

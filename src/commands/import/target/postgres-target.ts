@@ -13,6 +13,7 @@ import { checkTable, quote, rejectsTable, STATE_TABLE, type ExistingTable, type 
 import { loadPostgres, postgresError, type PgClient, type PgDriver } from './postgres-driver.js';
 import { PackedOutput } from '../../../engine/worker/packed-output.js';
 import { appendCopyRow } from './copy-text-row.js';
+import { DECIMAL_DIGITS, TargetKind } from './target-address.js';
 
 
 const POSTGRES_TYPE: Readonly<Record<SqlType, string>> = {
@@ -67,7 +68,7 @@ export async function postgresTarget(url: string, table: string, idem: string): 
 }
 
 class PostgresTarget implements ImportTarget {
-  readonly decimalDigits = Infinity;
+  readonly decimalDigits = DECIMAL_DIGITS[TargetKind.Postgres];
   plan: ColumnPlan | undefined;
   types: readonly SqlType[] = [];
   readonly unpack = createRequire(import.meta.url)('msgpackr').unpack as (bytes: Uint8Array) => unknown[];

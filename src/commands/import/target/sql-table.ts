@@ -80,7 +80,7 @@ function mismatch(message: string, context: Record<string, unknown>, fix: string
 }
 
 /** A table needs distinct, non-empty names; a CSV header may have neither. */
-function checkNames(names: readonly string[]): void {
+export function checkNames(names: readonly string[]): void {
   const empty = names.findIndex((name) => name.trim() === '');
   const twice = names.find((name, k) => names.indexOf(name) !== k);
   if (empty < 0 && twice === undefined) return;

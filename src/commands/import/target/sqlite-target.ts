@@ -9,9 +9,7 @@ import type { ColumnPlan, ImportTarget, TargetBatch } from './import-target.js';
 import { checkTable, quote, rejectsTable, STATE_TABLE, type ExistingTable, type SqlDialect } from './sql-table.js';
 import { loadSqlite, sqliteError, type SqliteDatabase, type SqliteStatement } from './sqlite-driver.js';
 import { rowFields } from '../../../engine/worker/packed-items.js';
-
-/** A REAL holds 15 significant decimal digits exactly; a decimal column that needs more is text. */
-const REAL_DIGITS = 15;
+import { DECIMAL_DIGITS, TargetKind } from './target-address.js';
 
 const SQLITE_TYPE: Readonly<Record<SqlType, string>> = {
   [SqlType.Integer]: 'INTEGER',
@@ -74,7 +72,7 @@ interface Writes {
 }
 
 class SqliteTarget implements ImportTarget {
-  readonly decimalDigits = REAL_DIGITS;
+  readonly decimalDigits = DECIMAL_DIGITS[TargetKind.Sqlite];
   plan: ColumnPlan | undefined;
   types: readonly SqlType[] = [];
   private writes: Writes | undefined;

@@ -10,6 +10,19 @@ export const TargetKind = {
 } as const;
 export type TargetKind = (typeof TargetKind)[keyof typeof TargetKind];
 
+/** A database's kinds: the places that hold typed tables. */
+export type DatabaseKind = Exclude<TargetKind, typeof TargetKind.Level>;
+
+/**
+ * The significant decimal digits a decimal column of each database holds exactly: a REAL or a DOUBLE holds 15,
+ * a numeric every one. A decimal column that needs more is text.
+ */
+export const DECIMAL_DIGITS: Readonly<Record<DatabaseKind, number>> = {
+  [TargetKind.Sqlite]: 15,
+  [TargetKind.DuckDb]: 15,
+  [TargetKind.Postgres]: Infinity,
+};
+
 /** Where --into points: its kind and, past the scheme, the file or connection string. */
 export interface TargetAddress {
   readonly kind: TargetKind;
