@@ -13,9 +13,12 @@ export interface DuckBlob {
 
 export interface DuckAppender {
   appendVarchar(value: string): void;
+  appendBlob(value: Uint8Array): void;
   appendNull(): void;
   endRow(): void;
   flushSync(): void;
+  /** Drops the rows appended since the last flush. */
+  clear(): void;
   closeSync(): void;
 }
 

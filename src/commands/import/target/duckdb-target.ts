@@ -3,13 +3,13 @@
 // from there into the table, in one transaction with its rejected rows and
 // the run's records (kept in stint_import_state in the same file), so a kill
 // leaves all of a chunk or none and the identical call resumes from the file.
-import { createRequire } from 'node:module';
 import { SqlType } from '../map/sql-type.js';
 import { TableKey } from '../table-store.js';
-import { rowFields } from '../../../engine/worker/packed-items.js';
+import { arrayAt, NIL, stringAt } from '../../../engine/worker/packed-items.js';
 import type { ColumnPlan, ImportTarget, TargetBatch } from './import-target.js';
 import { checkTable, quote, rejectsTable, STATE_TABLE, type ExistingTable, type SqlDialect } from './sql-table.js';
-import { duckdbError, loadDuckDb, type DuckConnection, type DuckDriver } from './duckdb-driver.js';
+import { duckdbError, loadDuckDb, type DuckAppender, type DuckConnection, type DuckDriver } from './duckdb-driver.js';
+import { PackedOutput } from '../../../engine/worker/packed-output.js';
 import { duckdbTimestamp } from './duckdb-timestamp.js';
 import { DECIMAL_DIGITS, TargetKind } from './target-address.js';
 
@@ -63,7 +63,10 @@ class DuckDbTarget implements ImportTarget {
   types: readonly SqlType[] = [];
   /** The columns whose text DuckDB's cast would misread (timestamps), spelled as it reads them. */
   timestamps: number[] = [];
-  readonly unpack = createRequire(import.meta.url)('msgpackr').unpack as (bytes: Uint8Array) => unknown[];
+  /** Row buffers of batches that were written, for the next ones. */
+  readonly spareRows: PackedOutput[] = [];
+  /** The staging table's appender, made once the table is open. */
+  appender: DuckAppender | undefined;
 
   constructor(
     readonly driver: DuckDriver, readonly db: DuckConnection, readonly closeFile: () => void,
@@ -80,11 +83,13 @@ class DuckDbTarget implements ImportTarget {
 
   async open(plan: ColumnPlan): Promise<readonly SqlType[]> {
     const checked = checkTable(DUCKDB_DIALECT, this.table, plan, await this.existing());
-    const stage = plan.names.map((_, k) => `c${k} VARCHAR`).join(', ');
+    // Timestamps arrive as text (respelled for DuckDB's cast), every other field as its bytes.
+    const stage = checked.types.map((type, k) => `c${k} ${type === SqlType.Timestamp ? 'VARCHAR' : 'BLOB'}`);
     await this.transaction(async () => {
       for (const statement of checked.create) await this.db.run(statement);
     });
-    await this.query(`CREATE OR REPLACE TEMP TABLE ${STAGE} (${stage})`);
+    await this.query(`CREATE OR REPLACE TEMP TABLE ${STAGE} (${stage.join(', ')})`);
+    this.appender = await this.db.createAppender(STAGE, 'main', 'temp');
     this.plan = plan;
     this.types = checked.types;
     this.timestamps = [...checked.types.keys()].filter((k) => checked.types[k] === SqlType.Timestamp);
@@ -158,26 +163,34 @@ class DuckDbTarget implements ImportTarget {
   }
 
   async close(): Promise<void> {
+    this.appender?.closeSync();
     this.db.closeSync();
     this.closeFile();
   }
 
-  /** Rows into the table through the staging table; keyed ones replace the row their key has. */
-  async insert(rows: readonly (readonly (string | null)[])[], keyed: boolean): Promise<void> {
-    const appender = await this.db.createAppender(STAGE, 'main', 'temp');
-    for (const row of rows) {
-      for (const field of row) {
-        if (field === null) appender.appendNull();
-        else appender.appendVarchar(field);
-      }
-      appender.endRow();
+  /** One of the run's records written (undefined: deleted), in the open transaction. */
+  async writeRecord(key: string, value: Uint8Array | undefined): Promise<void> {
+    await this.db.run(`DELETE FROM ${STATE_TABLE} WHERE tbl = ? AND key = ?`, [this.table, key]);
+    if (value !== undefined) {
+      await this.db.run(`INSERT INTO ${STATE_TABLE} VALUES (?, ?, ?)`, [this.table, key, this.driver.blob(value)]);
     }
-    appender.flushSync();
-    appender.closeSync();
+  }
+
+  /** Rows into the table through the staging table (the appender fed by `append`); keyed ones replace their key's row. */
+  async insert(append: (appender: DuckAppender) => void, keyed: boolean): Promise<void> {
+    const appender = this.appender!;
+    try {
+      append(appender);
+      appender.flushSync();
+    } catch (error) {
+      appender.clear();
+      throw error;
+    }
     const { names, keyIndex } = this.plan!;
     const columns = names.map(quote);
     let insert = `INSERT INTO ${quote(this.table)} (${columns.join(', ')})`
-      + ` SELECT ${names.map((_, k) => `c${k}`).join(', ')} FROM ${STAGE}`;
+      + ` SELECT ${names.map((_, k) => (this.timestamps.includes(k) ? `c${k}` : `decode(c${k})`)).join(', ')}`
+      + ` FROM ${STAGE}`;
     if (keyed) {
       const others = columns.filter((_, k) => k !== keyIndex).map((c) => `${c} = excluded.${c}`);
       insert += ` ON CONFLICT (${columns[keyIndex!]}) DO ${others.length ? `UPDATE SET ${others.join(', ')}` : 'NOTHING'}`;
@@ -186,50 +199,87 @@ class DuckDbTarget implements ImportTarget {
     await this.db.run(`DELETE FROM ${STAGE}`);
   }
 
-  /** A row's fields from its bytes, a timestamp spelled as DuckDB's cast reads it (empty fields are NULL). */
-  fields(bytes: Uint8Array): (string | null)[] {
-    const fields = rowFields(bytes) ?? this.unpack(bytes).map((v) => (v === null ? null : String(v)));
-    for (const k of this.timestamps) {
-      const text = fields[k];
-      if (text) fields[k] = duckdbTimestamp(text);
+  /**
+   * A row appended from its bytes: each field as the bytes it is (no string made; the staging table's BLOB is
+   * decoded to text by DuckDB), nil as NULL, a timestamp as text spelled the way DuckDB's cast reads it.
+   */
+  appendRow(appender: DuckAppender, row: Uint8Array): void {
+    // A plain view: a Buffer's subarray makes a Buffer, dearer than a Uint8Array's, once per field.
+    const bytes = new Uint8Array(row.buffer, row.byteOffset, row.length);
+    const array = arrayAt(bytes, 0);
+    if (!array) throw new Error('a row that is not an array of fields');
+    let at = array.next;
+    let t = 0;
+    for (let k = 0; k < array.count; k++) {
+      if (bytes[at] === NIL) {
+        appender.appendNull();
+        at++;
+      } else {
+        const field = stringAt(bytes, at)!;
+        const end = field.next + field.length;
+        if (k === this.timestamps[t]) {
+          appender.appendVarchar(duckdbTimestamp(Buffer.from(bytes.buffer, bytes.byteOffset + field.next,
+            field.length).toString()));
+        } else appender.appendBlob(bytes.subarray(field.next, end));
+        at = end;
+      }
+      if (k === this.timestamps[t]) t++;
     }
-    return fields;
+    appender.endRow();
   }
 }
 
-/** A commit gathered as rows' fields (the workers reuse the rows' bytes once staged), written in one transaction. */
+/** Bytes a row buffer starts with (it grows to a chunk's rows, and is kept for the next batches). */
+const ROW_BYTES = 1 << 20;
+
+/**
+ * A commit gathered as its rows' bytes, copied (the workers reuse theirs once staged) into one buffer rather
+ * than held as strings, and appended in one go inside the commit's transaction.
+ */
 function duckdbBatch(target: DuckDbTarget): TargetBatch {
-  const rows: (string | null)[][] = [];
+  // At most two batches live at once (one staging while the last one commits): their buffers are reused.
+  const rows = target.spareRows.pop() ?? new PackedOutput(ROW_BYTES);
+  rows.used = 0;
+  const ends: number[] = [];
   /** With --key, a chunk's last row of each key: one upsert may not touch a row twice. */
-  const keyed = new Map<string, (string | null)[]>();
+  const keyed = new Map<string, Uint8Array>();
   const records: [string, Uint8Array | undefined][] = [];
   const rejects: unknown[][] = [];
+  const appendRows = (appender: DuckAppender) => {
+    let start = 0;
+    for (const end of ends) {
+      target.appendRow(appender, rows.bytes.subarray(start, end));
+      start = end;
+    }
+  };
+  const appendKeyed = (appender: DuckAppender) => keyed.forEach((bytes) => target.appendRow(appender, bytes));
+  const writeAll = async () => {
+    if (ends.length > 0) await target.insert(appendRows, false);
+    if (keyed.size > 0) await target.insert(appendKeyed, true);
+    for (const [key, value] of records) await target.writeRecord(key, value);
+    for (const reject of rejects) {
+      await target.db.run(`INSERT INTO ${quote(rejectsTable(target.table))} (run, line, reason, column_name)`
+        + ' VALUES (?, ?, ?, ?)', reject);
+    }
+  };
   return {
     put: (key, value) => records.push([key, value]),
     del: (key) => records.push([key, undefined]),
-    putRow: (_id, bytes) => rows.push(target.fields(bytes)),
-    putKeyed: (key, _id, _fresh, bytes) => keyed.set(key, target.fields(bytes)),
+    putRow(_id, bytes) {
+      rows.reserve(bytes.length).set(bytes, rows.used);
+      rows.used += bytes.length;
+      ends.push(rows.used);
+    },
+    putKeyed: (key, _id, _fresh, bytes) => keyed.set(key, Uint8Array.prototype.slice.call(bytes)),
     reject: (line, reason, column) =>
       rejects.push([target.idem, line, reason, column === undefined ? null : target.plan!.names[column]!]),
     get length() {
-      return rows.length + keyed.size + records.length + rejects.length;
+      return ends.length + keyed.size + records.length + rejects.length;
     },
     // DuckDB syncs its log at every commit: --no-sync changes nothing here.
     async write() {
-      await target.transaction(async () => {
-        if (rows.length > 0) await target.insert(rows, false);
-        if (keyed.size > 0) await target.insert([...keyed.values()], true);
-        for (const [key, value] of records) {
-          await target.db.run(`DELETE FROM ${STATE_TABLE} WHERE tbl = ? AND key = ?`, [target.table, key]);
-          if (value === undefined) continue;
-          await target.db.run(`INSERT INTO ${STATE_TABLE} VALUES (?, ?, ?)`,
-            [target.table, key, target.driver.blob(value)]);
-        }
-        for (const reject of rejects) {
-          await target.db.run(`INSERT INTO ${quote(rejectsTable(target.table))} (run, line, reason, column_name)`
-            + ' VALUES (?, ?, ?, ?)', reject);
-        }
-      });
+      await target.transaction(writeAll);
+      target.spareRows.push(rows);
     },
   };
 }
