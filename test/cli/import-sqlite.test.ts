@@ -107,8 +107,13 @@ describe('import into SQLite: types, rejects, upserts', () => {
     const { run, envelope } = await runJson(
       ['import', file, '--into', `sqlite:${db}`, '--schema', 'price:integer,since:timestamp'], { env });
     assert.equal(run.code, 3, run.stdout);
-    const data = envelope.data as { unresolved: { q: string; code: string; context: { column: string } }[] };
+    const data = envelope.data as {
+      unresolved: { q: string; code: string; context: { column: string } }[];
+      established: { q: string; cite: { lines: number[] } }[];
+    };
     // The fixture's prices 19.99, 7.50 and -3.5 are on lines 2, 4 and 7 (record 4 spans lines 5 and 6).
+    assert.deepEqual(data.established.map((e) => [e.q, e.cite.lines]), [['lines 3-3', [3, 3]], ['lines 5-6', [5, 6]]],
+      'each range ends on the last line of its last record');
     assert.deepEqual(data.unresolved.map((u) => [u.q, u.code, u.context.column]), [
       ['line 2', 'type_mismatch', 'price'], ['line 4', 'type_mismatch', 'price'], ['line 7', 'type_mismatch', 'price'],
     ]);

@@ -206,6 +206,16 @@ describe('bad rows', () => {
     assert.deepEqual(await exported(db, env), [['id', 'name', 'score'], ['1', 'ann', '3']]);
   });
 
+  test('each established range ends on the last line of its last record, one spanning lines included', async () => {
+    const file = world.path('spanning.csv');
+    writeFileSync(file, 'a,b\n1,"x\ny"\n2,z,extra\n3,"p\nq\nr"\n');
+    const { run, envelope } = await runJson(['import', file, '--into', world.path('spanning.db')], { env: freshHome() });
+    assert.equal(run.code, 3, run.stdout);
+    const data = envelope.data as { established: { q: string; cite: { lines: number[] } }[] };
+    assert.deepEqual(data.established.map((e) => [e.q, e.cite.lines]),
+      [['lines 2-3', [2, 3]], ['lines 5-7', [5, 7]]]);
+  });
+
   test('a clean file: exit 0, coverage complete', async () => {
     const { run, envelope } = await runJson(['import', csv('bom-crlf-quoted'), '--into', world.path('clean.db')], { env: freshHome() });
     assert.equal(run.code, 0);

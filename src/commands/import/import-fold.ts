@@ -53,6 +53,19 @@ function rowView(partial: ImportChunk): (r: number) => Uint8Array {
   };
 }
 
+/**
+ * The file's line on which the record before the chunk's `next`-th good row ends (a record may span lines):
+ * the line before the next record (a bad one noted before that row, or that row), else the chunk's last line.
+ */
+function endLineBefore(chunk: FoldChunk<ImportChunk>, next: number, badIndex: number): number {
+  const { partial } = chunk;
+  const bad = partial.bad[badIndex];
+  if (bad !== undefined && bad.before === next) return chunk.line + bad.line - 1;
+  if (next < partial.rows) return chunk.line + partial.lines[next]! - 1;
+  // The chunk's last line: the one its last newline ends (a last record without one ends a line further).
+  return Math.max(chunk.line + partial.lines[next - 1]!, chunk.line + chunk.newlines - 1);
+}
+
 /** What one chunk's rows are staged into: its batch (none in a dry run), the known ids of its keys. */
 interface Staging {
   readonly batch: TargetBatch | undefined;
@@ -84,13 +97,13 @@ function stageRows(state: ImportState, chunk: FoldChunk<ImportChunk>, staging: S
         const id = known ?? state.nextId++;
         if (known === undefined) existing.set(key, id);
         batch?.putKeyed(key, id, known === undefined, rowBytes(q));
-        noteRun(state, chunk.line + partial.lines[q]!, chunk.line + partial.lines[q]!, 1, id, id);
+        noteRun(state, chunk.line + partial.lines[q]!, endLineBefore(chunk, q + 1, badIndex), 1, id, id);
       }
     } else {
       if (batch) for (let q = r; q < end; q++) batch.putRow(firstId + q - r, rowBytes(q));
       state.nextId = firstId + end - r;
-      const lastLine = chunk.line + partial.lines[end - 1]!;
-      noteRun(state, chunk.line + partial.lines[r]!, lastLine, end - r, firstId, state.nextId - 1);
+      noteRun(state, chunk.line + partial.lines[r]!, endLineBefore(chunk, end, badIndex), end - r, firstId,
+        state.nextId - 1);
     }
     r = end;
   }

@@ -60,7 +60,6 @@ export async function duckdbTarget(path: string, table: string, idem: string): P
 class DuckDbTarget implements ImportTarget {
   readonly decimalDigits = DECIMAL_DIGITS[TargetKind.DuckDb];
   plan: ColumnPlan | undefined;
-  types: readonly SqlType[] = [];
   /** The columns whose text DuckDB's cast would misread (timestamps), spelled as it reads them. */
   timestamps: number[] = [];
   /** Row buffers of batches that were written, for the next ones. */
@@ -91,7 +90,6 @@ class DuckDbTarget implements ImportTarget {
     await this.query(`CREATE OR REPLACE TEMP TABLE ${STAGE} (${stage.join(', ')})`);
     this.appender = await this.db.createAppender(STAGE, 'main', 'temp');
     this.plan = plan;
-    this.types = checked.types;
     this.timestamps = [...checked.types.keys()].filter((k) => checked.types[k] === SqlType.Timestamp);
     return checked.types;
   }
