@@ -4,7 +4,6 @@
 // never a stack trace or a hang.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import {
   appendFileSync, chmodSync, chownSync, closeSync, lchownSync, mkdirSync, openSync, readdirSync, rmSync, statSync, symlinkSync,
   truncateSync, writeFileSync, writeSync,
@@ -16,6 +15,7 @@ import { tempWorld } from '../helpers/temp-world.js';
 import { csvFileRecords, tableRecords } from '../helpers/table-rows.js';
 import { generateCsv } from '../helpers/csv-generator.js';
 import { STINT_BIN } from '../helpers/paths.js';
+import { mountTmpfs, remount, tmpfsMissing, unmount } from '../helpers/tmpfs.js';
 import { typedCsv } from '../helpers/typed-csv.js';
 import { assertTableEquals } from '../helpers/sqlite-table.js';
 import { assertDuckDbTableEquals } from '../helpers/duckdb-table.js';
@@ -28,26 +28,9 @@ const HEARTBEAT = /\] stint (?:import|analyze): .* \[([1-9]\d*)\//;
 
 const exported = (db: string, env: Record<string, string>) => tableRecords(db, world.path(`export-${++homes}.csv`), env);
 
-/** A small tmpfs of our own (tests run as root, as CI does); undefined where mounting is not allowed. */
-function mountTmpfs(dir: string, size: string): boolean {
-  mkdirSync(dir, { recursive: true });
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', dir], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-const remount = (dir: string, options: string) => execFileSync('mount', ['-o', `remount,${options}`, dir], { stdio: 'ignore' });
-
 let mounts: string[] = [];
 /** The full-disk and read-only tests need a tmpfs of their own; where none can be mounted they say so and skip. */
-const NO_MOUNT = (() => {
-  const dir = world.path('probe');
-  if (!mountTmpfs(dir, '64k')) return 'cannot mount a tmpfs here (these tests need root, as CI has)';
-  execFileSync('umount', [dir], { stdio: 'ignore' });
-  return false;
-})();
+const NO_MOUNT = tmpfsMissing(world.dir);
 let input: string;
 let expected: string[][];
 before(() => {
@@ -56,7 +39,7 @@ before(() => {
   expected = records(input);
 });
 after(() => {
-  for (const dir of mounts.reverse()) execFileSync('umount', ['-l', dir], { stdio: 'ignore' });
+  for (const dir of mounts.reverse()) unmount(dir);
   mounts = [];
 });
 

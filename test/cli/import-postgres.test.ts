@@ -3,7 +3,7 @@
 // checked through pg itself. Without PostgreSQL the tests say so and skip.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { chownSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { envelopeOf, runJson, runShell, type CliRun } from '../helpers/run-cli.js';
 import { STINT_BIN } from '../helpers/paths.js';
 import { importPastRows, interruptImport } from '../helpers/import-progress.js';
@@ -12,11 +12,13 @@ import { tempWorld } from '../helpers/temp-world.js';
 import { csvFileRecords } from '../helpers/table-rows.js';
 import { typedCsv } from '../helpers/typed-csv.js';
 import { freePort } from '../helpers/free-port.js';
-import { postgresMissing, startPostgres, type PostgresServer } from '../helpers/postgres-server.js';
+import { postgresMissing, serverIds, startPostgres, type PostgresServer } from '../helpers/postgres-server.js';
+import { mountTmpfs, remount, tmpfsMissing, unmount } from '../helpers/tmpfs.js';
 import { assertPostgresTableEquals, postgresTypes, withPostgres } from '../helpers/postgres-table.js';
 
 const world = tempWorld('import-postgres');
 const missing = postgresMissing();
+const noMount = tmpfsMissing(world.dir);
 let homes = 0;
 type Env = Record<string, string>;
 const freshHome = (extra: Env = {}): Env =>
@@ -178,6 +180,46 @@ describe('import into PostgreSQL', { skip: missing }, () => {
     assert.equal(run.code, 0, run.stdout);
     assert.ok(pauses >= 1, 'paused at least once');
     assert.ok(readFileSync(sliced).equals(readFileSync(whole)), 'the same bytes');
+  });
+
+  test('a full disk under the table (a tablespace on a small tmpfs): NO_SPACE (12, retryable); the same call '
+    + 'completes exactly once when there is room', { skip: noMount }, async () => {
+    const file = world.path('full-disk.csv');
+    writeFileSync(file, typedCsv(9, 100_000));
+    const env = freshHome();
+    // The table's types, from stint's own reading of the file's start; the table itself on the small disk.
+    const sample = world.path('full-disk-sample.csv');
+    writeFileSync(sample, typedCsv(9, 50));
+    assert.equal((await runJson(['import', sample, '--into', server.url, '--table', 'full_tpl'], { env })).run.code, 0);
+    // Under /tmp, which the server's user can reach (the test's own folder is root's alone).
+    const disk = mkdtempSync('/tmp/stint-pg-disk-');
+    assert.ok(mountTmpfs(disk, '2m'));
+    try {
+      const ids = serverIds()!;
+      chownSync(disk, ids.uid, ids.gid);
+      await withPostgres(server.url, async (client) => {
+        await client.query(`CREATE TABLESPACE small LOCATION '${disk}'`);
+        await client.query('CREATE TABLE full_disk (LIKE full_tpl) TABLESPACE small');
+      });
+      const args = ['import', file, '--into', server.url, '--table', 'full_disk', '--chunk-size', '64KiB',
+        '--budget', '0'];
+      const full = await runJson(args, { env });
+      assert.equal(full.run.code, 12, full.run.stdout);
+      assert.equal(full.envelope.error!.code, 'NO_SPACE');
+      assert.equal(full.envelope.error!.retryable, true);
+      assert.ok(await count(server.url, 'full_disk') > 0, 'rows were committed before the disk filled');
+      remount(disk, 'size=256m');
+      const again = await runJson(args, { env });
+      assert.equal(again.run.code, 0, again.run.stdout);
+      await assertPostgresTableEquals(server.url, 'full_disk', csvFileRecords(file), 'id');
+    } finally {
+      await withPostgres(server.url, async (client) => {
+        await client.query('DROP TABLE IF EXISTS full_disk');
+        await client.query('DROP TABLESPACE IF EXISTS small');
+      });
+      unmount(disk);
+      rmSync(disk, { recursive: true, force: true });
+    }
   });
 
   test('a server out of reach answers DATABASE_UNREACHABLE (12, retryable)', async () => {

@@ -26,7 +26,7 @@ export function postgresBin(): string | undefined {
 }
 
 /** The ids the server runs as: the caller's, or the `postgres` user's when the caller is root. */
-function serverIds(): { uid: number; gid: number } | undefined {
+export function serverIds(): { uid: number; gid: number } | undefined {
   if (process.getuid?.() !== 0) return { uid: process.getuid!(), gid: process.getgid!() };
   const id = (flag: string) => spawnSync('id', [flag, 'postgres'], { encoding: 'utf8' });
   const [uid, gid] = [id('-u'), id('-g')];
