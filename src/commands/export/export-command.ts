@@ -15,8 +15,8 @@ const nothingWritten = (description: string) =>
 export const exportCommand = defineCommand({
   name: 'export',
   outputSchema: EXPORT_SCHEMA,
-  description: 'Write a table (a LevelDB folder or a SQLite file\'s) out in id order to a file that appears only '
-    + 'complete (temp file, then rename), or to stdout',
+  description: 'Write a table (a LevelDB folder, or a SQLite, DuckDB or PostgreSQL table) out in order to a file '
+    + 'that appears only complete (temp file, then rename), or to stdout',
   dangerLevel: DangerLevel.Mutating,
   positionals: [{
     name: 'table',
@@ -47,12 +47,15 @@ export const exportCommand = defineCommand({
     [ExitCode.SUCCESS]: {
       description: 'The table was written to --output', retryable: false, sideEffects: SideEffects.Complete,
     },
-    [ExitCode.PRECONDITION]: nothingWritten('The folder is not a stint table, or --output is not a regular file; '
-      + 'nothing was written'),
-    [ExitCode.NOT_FOUND]: nothingWritten("No table at that folder, or --output's folder does not exist"),
+    [ExitCode.PRECONDITION]: nothingWritten('Not a stint table, a database unusable or its client missing, or --output '
+      + 'not a regular file; nothing written'),
+    [ExitCode.NOT_FOUND]: nothingWritten("No table at that folder or in that database, or --output's folder does not "
+      + 'exist'),
     [ExitCode.PERMISSION_DENIED]: nothingWritten('--output or its folder is not writable; it is left as it is'),
+    [ExitCode.AUTH_REQUIRED]: nothingWritten('The PostgreSQL server refused the login; nothing was written'),
     [ExitCode.UNAVAILABLE]: {
-      description: 'Another process holds the table', retryable: true, sideEffects: SideEffects.None,
+      description: 'Another process holds the table, or the database is out of reach', retryable: true,
+      sideEffects: SideEffects.None,
     },
     [ExitCode.INCOMPLETE]: {
       description: 'Paused: --output is untouched, a partial file waits beside it; run its continue_command',

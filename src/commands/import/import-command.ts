@@ -14,7 +14,7 @@ export { OnBadRow } from './on-bad-row.js';
 export const importCommand = defineCommand({
   name: 'import',
   outputSchema: IMPORT_SCHEMA,
-  description: 'Import a CSV file into a LevelDB table, a SQLite file or PostgreSQL exactly once: resumable, '
+  description: 'Import a CSV file into a LevelDB table, SQLite, DuckDB or PostgreSQL exactly once: resumable, '
     + 'idempotent, with every bad row named',
   dangerLevel: DangerLevel.Mutating,
   maps: { rows: IMPORT_MAP },
@@ -93,6 +93,11 @@ export const importCommand = defineCommand({
     },
     [ExitCode.PERMISSION_DENIED]: {
       description: 'The input cannot be read; nothing was written',
+      retryable: false,
+      sideEffects: SideEffects.None,
+    },
+    [ExitCode.AUTH_REQUIRED]: {
+      description: 'The PostgreSQL server refused the login; nothing was written',
       retryable: false,
       sideEffects: SideEffects.None,
     },
