@@ -63,9 +63,18 @@ export function sqliteTarget(path: string, table: string, idem: string): ImportT
   return new SqliteTarget(db, path, table, idem);
 }
 
+/**
+ * Appended rows go in this many to a statement (fewer calls into SQLite, each binding more values), within
+ * SQLite's 32 766 variables a statement.
+ */
+const ROWS_PER_INSERT = 64;
+const MAX_VARIABLES = 32_766;
+
 /** The statements a run's commits use, prepared once the table is known. */
 interface Writes {
   readonly insert: SqliteStatement;
+  /** `rows` rows at once (appending only: an upsert's rows go one at a time). */
+  readonly insertMany: { readonly statement: SqliteStatement; readonly rows: number } | undefined;
   readonly putRecord: SqliteStatement;
   readonly delRecord: SqliteStatement;
   readonly reject: SqliteStatement;
@@ -115,8 +124,13 @@ class SqliteTarget implements ImportTarget {
     if (this.writes) return this.writes;
     const { names, keyIndex } = this.plan!;
     const columns = names.map(quote);
-    let insert = `INSERT INTO ${quote(this.table)} (${columns.join(', ')}, rowid)`
-      + ` VALUES (${[...columns.map(() => '?'), '?'].join(', ')})`;
+    const into = `INSERT INTO ${quote(this.table)} (${columns.join(', ')}, rowid) VALUES `;
+    const values = `(${[...columns.map(() => '?'), '?'].join(', ')})`;
+    const many = Math.min(ROWS_PER_INSERT, Math.floor(MAX_VARIABLES / (columns.length + 1)));
+    const insertMany = keyIndex === undefined && many > 1
+      ? { statement: this.db.prepare(into + Array(many).fill(values).join(', ')), rows: many }
+      : undefined;
+    let insert = into + values;
     if (keyIndex !== undefined) {
       const others = columns.filter((_, k) => k !== keyIndex).map((c) => `${c} = excluded.${c}`);
       const update = others.length ? `UPDATE SET ${others.join(', ')}` : 'NOTHING';
@@ -124,6 +138,7 @@ class SqliteTarget implements ImportTarget {
     }
     this.writes = {
       insert: this.db.prepare(insert),
+      insertMany,
       putRecord: this.db.prepare(`INSERT OR REPLACE INTO ${STATE_TABLE} (tbl, key, value) VALUES (?, ?, ?)`),
       delRecord: this.db.prepare(`DELETE FROM ${STATE_TABLE} WHERE tbl = ? AND key = ?`),
       reject: this.db.prepare(`INSERT INTO ${quote(rejectsTable(this.table))} (run, line, reason, column_name)`
@@ -232,20 +247,43 @@ function sqliteBatch(target: SqliteTarget): TargetBatch {
   const writes = target.statements();
   let length = 0;
   let open = false;
+  /** Appended rows' values waiting for a statement of several rows. */
+  const waiting: unknown[] = [];
+  let waitingRows = 0;
   const begin = () => {
     if (!open) target.begin();
     open = true;
     length++;
   };
-  const insert = (id: number, bytes: Uint8Array) => {
-    begin();
+  /** A statement's run; a row the table's own constraints refuse (NOT NULL, CHECK): none of the chunk is kept. */
+  const run = (statement: SqliteStatement, values: unknown[]) => {
     try {
-      writes.insert.run(target.bindable(rowFields(bytes) ?? target.unpack(bytes), id));
+      statement.run(values);
     } catch (error) {
-      // A row the table's own constraints refuse (NOT NULL, CHECK): none of the chunk is kept.
       target.rollback();
       throw sqliteError(error, target.path);
     }
+  };
+  const insert = (id: number, bytes: Uint8Array) => {
+    begin();
+    run(writes.insert, target.bindable(rowFields(bytes) ?? target.unpack(bytes), id));
+  };
+  const append = (id: number, bytes: Uint8Array) => {
+    const many = writes.insertMany;
+    if (!many) return insert(id, bytes);
+    begin();
+    for (const value of target.bindable(rowFields(bytes) ?? target.unpack(bytes), id)) waiting.push(value);
+    if (++waitingRows < many.rows) return;
+    run(many.statement, waiting);
+    waiting.length = 0;
+    waitingRows = 0;
+  };
+  /** The rows still waiting, one statement each. */
+  const flush = () => {
+    const width = waiting.length / Math.max(waitingRows, 1);
+    for (let r = 0; r < waitingRows; r++) run(writes.insert, waiting.slice(r * width, (r + 1) * width));
+    waiting.length = 0;
+    waitingRows = 0;
   };
   return {
     put(key, value) {
@@ -256,7 +294,7 @@ function sqliteBatch(target: SqliteTarget): TargetBatch {
       begin();
       writes.delRecord.run(target.table, key);
     },
-    putRow: insert,
+    putRow: append,
     putKeyed: (_key, id, _fresh, bytes) => insert(id, bytes),
     reject(line, reason, column) {
       begin();
@@ -266,6 +304,7 @@ function sqliteBatch(target: SqliteTarget): TargetBatch {
       return length;
     },
     async write(sync) {
+      flush();
       if (open) target.commit(sync);
       open = false;
     },
