@@ -87,7 +87,8 @@ export function sinkConformance(subject: SinkSubject): ConformanceCase[] {
       run: () => within(subject, 'atomic', async ({ sink, contents }) => {
         await sink.commit(mark(10, { commits: 1, rows: rows(['a', '1']), rejects: [{ line: 2, reason: 'bad' }] }));
         const before = await contents();
-        const failing = { commits: 2, rows: rows(['b', '2'], ['c', POISON_VALUE]), rejects: [{ line: 5, reason: 'x' }] };
+        const rejects = [{ line: 5, reason: 'x' }];
+        const failing = { commits: 2, rows: rows(['b', '2'], ['c', POISON_VALUE]), rejects };
         await assert.rejects(sink.commit(mark(30, failing)));
         assert.deepEqual(await resumed(sink), { offset: 10, input: INPUT, commits: 1 });
         assert.deepEqual(await contents(), before);

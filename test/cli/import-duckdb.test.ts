@@ -3,13 +3,13 @@
 import { test, describe, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { envelopeOf, runJson, runShell, type CliRun } from '../helpers/run-cli.js';
-import { STINT_BIN } from '../helpers/paths.js';
+import { runJson } from '../helpers/run-cli.js';
 import { interruptImport } from '../helpers/import-progress.js';
-import { fixturePath } from '../helpers/paths.js';
+import { fixturePath, STINT_BIN } from '../helpers/paths.js';
 import { tempWorld } from '../helpers/temp-world.js';
 import { csvFileRecords } from '../helpers/table-rows.js';
 import { typedCsv } from '../helpers/typed-csv.js';
+import { exportInPauses } from '../helpers/export-pauses.js';
 import { assertDuckDbTableEquals, duckdbTypes, duckRows, withDuckDb } from '../helpers/duckdb-table.js';
 
 const world = tempWorld('import-duckdb');
@@ -21,8 +21,10 @@ const BIG_ROWS = 1_000_000;
 const KILLS = 10;
 
 const stateKeys = async (path: string, table: string) =>
-  (await duckRows(path, `SELECT key FROM stint_import_state WHERE tbl = '${table}' ORDER BY key`)).map(([k]) => String(k));
-const count = async (path: string, table: string) => Number((await duckRows(path, `SELECT count(*) FROM "${table}"`))[0]![0]);
+  (await duckRows(path, `SELECT key FROM stint_import_state WHERE tbl = '${table}' ORDER BY key`))
+    .map(([k]) => String(k));
+const count = async (path: string, table: string) =>
+  Number((await duckRows(path, `SELECT count(*) FROM "${table}"`))[0]![0]);
 
 describe('import into DuckDB: exactly once under every interruption (1 000 000 rows)', () => {
   let big: string;
@@ -92,8 +94,10 @@ describe('import into DuckDB: types, rejects, upserts', () => {
     const file = fixturePath('csv', 'typed.csv');
     const db = world.path('mismatch.duckdb');
     await withDuckDb(db, (d) => d.run('CREATE TABLE narrow (id BIGINT, name VARCHAR, price BIGINT, in_stock BOOLEAN, '
-      + 'since DATE, updated TIMESTAMPTZ, sci DOUBLE, code VARCHAR, mixed VARCHAR, empty VARCHAR, huge VARCHAR)'), true);
-    const refused = await runJson(['import', file, '--into', `duckdb:${db}`, '--table', 'narrow'], { env: freshHome() });
+      + 'since DATE, updated TIMESTAMPTZ, sci DOUBLE, code VARCHAR, mixed VARCHAR, empty VARCHAR, huge VARCHAR)'),
+    true);
+    const refused = await runJson(['import', file, '--into', `duckdb:${db}`, '--table', 'narrow'],
+      { env: freshHome() });
     assert.equal(refused.run.code, 6, refused.run.stdout);
     assert.equal(refused.envelope.error!.code, 'SCHEMA_MISMATCH');
     assert.match(refused.envelope.error!.message, /price is integer in the table and decimal/);
@@ -111,7 +115,8 @@ describe('import into DuckDB: types, rejects, upserts', () => {
     await assertDuckDbTableEquals(db, 'rejecting', csvFileRecords(file).filter((_, k) => ![1, 3, 5].includes(k)), 'id');
   });
 
-  test('--key upserts: a key seen again (also twice in one chunk) replaces its row; a new key is appended', async () => {
+  test('--key upserts: a key seen again (also twice in one chunk) replaces its row; a new key is appended',
+    async () => {
     const first = world.path('first.csv');
     const second = world.path('second.csv');
     writeFileSync(first, 'sku,name,qty\nA1,apple,3\nB2,"pear, green",\nC3,plum,7\n');
@@ -180,7 +185,8 @@ describe('export from DuckDB', () => {
       assert.equal((await runJson(['export', `duckdb:${db}`, '--table', 'typed', '--output', ndjson], { env }))
         .run.code, 0);
       assert.deepEqual(JSON.parse(readFileSync(ndjson, 'utf8').split('\n')[0]!), {
-        id: 1, name: 'Widget, large', price: 19.99, in_stock: true, since: '2024-01-15', updated: '2024-01-15T08:30:00Z',
+        id: 1, name: 'Widget, large', price: 19.99, in_stock: true, since: '2024-01-15',
+        updated: '2024-01-15T08:30:00Z',
         sci: 15000000000, code: '007', mixed: '12', empty: null, huge: '123456789012345678901234567890',
       });
     });
@@ -194,13 +200,8 @@ describe('export from DuckDB', () => {
     const whole = world.path('whole.csv');
     assert.equal((await runJson(['export', `duckdb:${db}`, '--output', whole, '--budget', '0'], { env })).run.code, 0);
     const sliced = world.path('sliced.csv');
-    const slow = { ...env, AGENT_CALL_BUDGET_MS: '300' };
-    let run: CliRun = await runShell(`${process.execPath} ${STINT_BIN} export duckdb:${db} --output ${sliced}`, slow);
-    let pauses = 0;
-    while (run.code === 14 && pauses < 50) {
-      pauses++;
-      run = await runShell(String(envelopeOf(run).data!['continue_command']), pauses >= 5 ? env : slow);
-    }
+    const { run, pauses } = await exportInPauses(
+      `${process.execPath} ${STINT_BIN} export duckdb:${db} --output ${sliced}`, env);
     assert.equal(run.code, 0, run.stdout);
     assert.ok(pauses >= 1, 'paused at least once');
     assert.ok(readFileSync(sliced).equals(readFileSync(whole)), 'the same bytes');

@@ -4,13 +4,13 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { chownSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { envelopeOf, runJson, runShell, type CliRun } from '../helpers/run-cli.js';
-import { STINT_BIN } from '../helpers/paths.js';
+import { envelopeOf, runJson } from '../helpers/run-cli.js';
 import { importPastRows, interruptImport } from '../helpers/import-progress.js';
-import { fixturePath } from '../helpers/paths.js';
+import { fixturePath, STINT_BIN } from '../helpers/paths.js';
 import { tempWorld } from '../helpers/temp-world.js';
 import { csvFileRecords } from '../helpers/table-rows.js';
 import { typedCsv } from '../helpers/typed-csv.js';
+import { exportInPauses } from '../helpers/export-pauses.js';
 import { freePort } from '../helpers/free-port.js';
 import { postgresMissing, serverIds, startPostgres, type PostgresServer } from '../helpers/postgres-server.js';
 import { mountTmpfs, remount, tmpfsMissing, unmount } from '../helpers/tmpfs.js';
@@ -169,14 +169,8 @@ describe('import into PostgreSQL', { skip: missing }, () => {
     assert.deepEqual(exported, order);
     assert.deepEqual([...exported].sort(), csvFileRecords(file).slice(1).map((record) => record[0]!).sort());
     const sliced = world.path('sliced.csv');
-    const slow = { ...env, AGENT_CALL_BUDGET_MS: '300' };
-    let run: CliRun = await runShell(`${process.execPath} ${STINT_BIN} export ${from.join(' ')} --output ${sliced}`,
-      slow);
-    let pauses = 0;
-    while (run.code === 14 && pauses < 50) {
-      pauses++;
-      run = await runShell(String(envelopeOf(run).data!['continue_command']), pauses >= 5 ? env : slow);
-    }
+    const { run, pauses } = await exportInPauses(
+      `${process.execPath} ${STINT_BIN} export ${from.join(' ')} --output ${sliced}`, env);
     assert.equal(run.code, 0, run.stdout);
     assert.ok(pauses >= 1, 'paused at least once');
     assert.ok(readFileSync(sliced).equals(readFileSync(whole)), 'the same bytes');

@@ -4,13 +4,14 @@ import { test, describe, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import type { Envelope } from '../../src/contract/envelope.js';
-import { envelopeOf, runJson, runShell, type CliRun } from '../helpers/run-cli.js';
+import { runJson } from '../helpers/run-cli.js';
 import { interruptImport } from '../helpers/import-progress.js';
 import { readFileSync } from 'node:fs';
-import { fixturePath } from '../helpers/paths.js';
+import { fixturePath, STINT_BIN } from '../helpers/paths.js';
 import { tempWorld } from '../helpers/temp-world.js';
 import { csvFileRecords } from '../helpers/table-rows.js';
 import { typedCsv } from '../helpers/typed-csv.js';
+import { exportInPauses } from '../helpers/export-pauses.js';
 import { assertTableEquals, declaredTypes, openSqlite, stateKeys } from '../helpers/sqlite-table.js';
 
 const world = tempWorld('import-sqlite');
@@ -21,8 +22,6 @@ const freshHome = (extra: Env = {}): Env =>
 const BIG_ROWS = 1_000_000;
 const KILLS = 10;
 
-type Data = Record<string, unknown>;
-const dataOf = (run: CliRun) => envelopeOf(run).data as Data;
 
 describe('import into SQLite: exactly once under every interruption (1 000 000 rows)', () => {
   let big: string;
@@ -245,14 +244,8 @@ describe('export from SQLite', () => {
     const whole = world.path('whole.csv');
     assert.equal((await runJson(['export', `sqlite:${db}`, '--output', whole, '--budget', '0'], { env })).run.code, 0);
     const sliced = world.path('sliced.csv');
-    const { STINT_BIN } = await import('../helpers/paths.js');
-    const slow = { ...env, AGENT_CALL_BUDGET_MS: '300' };
-    let run = await runShell(`${process.execPath} ${STINT_BIN} export sqlite:${db} --output ${sliced}`, slow);
-    let pauses = 0;
-    while (run.code === 14 && pauses < 50) {
-      pauses++;
-      run = await runShell(String(dataOf(run)['continue_command']), pauses >= 5 ? env : slow);
-    }
+    const { run, pauses } = await exportInPauses(
+      `${process.execPath} ${STINT_BIN} export sqlite:${db} --output ${sliced}`, env);
     assert.equal(run.code, 0, run.stdout);
     assert.ok(pauses >= 1, 'paused at least once');
     assert.ok(readFileSync(sliced).equals(readFileSync(whole)), 'the same bytes');

@@ -48,7 +48,8 @@ for (const file of files) {
     const columns = ((analyzed.envelope.data as { established: { a: { columns: { name: string; type: string }[] } }[] })
       .established[0]!.a.columns);
     const db = world.path(`${name}.db`);
-    const imported = await runJson(['import', file, '--into', `sqlite:${db}`, '--table', 't', '--budget', '0'], { env });
+    const imported = await runJson(['import', file, '--into', `sqlite:${db}`, '--table', 't', '--budget', '0'],
+      { env });
     assert.equal(imported.run.code, 0, imported.run.stdout);
     const records = csvFileRecords(file);
     const want = Object.fromEntries(columns.map((column, k) =>

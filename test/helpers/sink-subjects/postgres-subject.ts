@@ -20,9 +20,8 @@ async function connect(place: string): Promise<Connection> {
     const db = await PGlite.create(`${place}/pglite`);
     return { query: (sql, params) => db.query(sql, params), close: () => db.close() };
   }
-  const pg = createRequire(import.meta.url)('pg') as {
-    Client: new (o: { connectionString: string }) => PostgresConnection & { connect(): Promise<void>; end(): Promise<void> };
-  };
+  type Client = PostgresConnection & { connect(): Promise<void>; end(): Promise<void> };
+  const pg = createRequire(import.meta.url)('pg') as { Client: new (o: { connectionString: string }) => Client };
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   return { query: (sql, params) => client.query(sql, params), close: () => client.end() };

@@ -1,10 +1,10 @@
 // @duckdb/node-api, loaded only when --into names a DuckDB file: what stint
 // uses of it (its types are not a dependency) and its errors as coded ones.
 import { createRequire } from 'node:module';
-import { ErrorCode } from '../../../contract/error-code.js';
 import { StintError } from '../../../contract/stint-error.js';
 import { databaseLocked } from '../../../runtime/storage/level-errors.js';
 import { StintCode } from '../../stint-codes.js';
+import { diskFull, rowRefused } from './database-errors.js';
 
 /** A BLOB as DuckDB gives it back, or binds it (blobValue). */
 export interface DuckBlob {
@@ -81,19 +81,8 @@ export function duckdbError(error: unknown, path: string): StintError {
   if (error instanceof StintError) return error;
   const message = (error as Error).message;
   if (HELD.test(message)) return databaseLocked('the DuckDB file', path);
-  if (FULL.test(message)) {
-    return new StintError(ErrorCode.NoSpace, `the disk of ${path} is full`, {
-      retryable: true,
-      retry_after_ms: 60_000,
-      suggestion: 'Free space on that disk, then run the same command again: the rows committed so far are kept',
-    });
-  }
-  if (CONSTRAINT.test(message)) {
-    return new StintError(StintCode.SchemaMismatch, `the table refused a row: ${message}`, {
-      context: { path },
-      fix_required: 'Import into a table without that constraint, or fix the rows it refuses',
-    });
-  }
+  if (FULL.test(message)) return diskFull(`the disk of ${path}`);
+  if (CONSTRAINT.test(message)) return rowRefused(message, { path });
   return new StintError(StintCode.TableUnreadable, `the DuckDB file ${path} cannot be used: ${message}`, {
     context: { path },
     fix_required: 'Name a DuckDB file (duckdb:<path>) in a folder that exists and that this user may write',

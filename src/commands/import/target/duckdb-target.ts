@@ -174,7 +174,7 @@ class DuckDbTarget implements ImportTarget {
     }
   }
 
-  /** Rows into the table through the staging table (the appender fed by `append`); keyed ones replace their key's row. */
+  /** Rows into the table through the staging table (the appender fed by `append`); keyed ones replace their key's. */
   async insert(append: (appender: DuckAppender) => void, keyed: boolean): Promise<void> {
     const appender = this.appender!;
     try {
@@ -191,7 +191,8 @@ class DuckDbTarget implements ImportTarget {
       + ` FROM ${STAGE}`;
     if (keyed) {
       const others = columns.filter((_, k) => k !== keyIndex).map((c) => `${c} = excluded.${c}`);
-      insert += ` ON CONFLICT (${columns[keyIndex!]}) DO ${others.length ? `UPDATE SET ${others.join(', ')}` : 'NOTHING'}`;
+      const update = others.length ? `UPDATE SET ${others.join(', ')}` : 'NOTHING';
+      insert += ` ON CONFLICT (${columns[keyIndex!]}) DO ${update}`;
     }
     await this.db.run(insert);
     await this.db.run(`DELETE FROM ${STAGE}`);

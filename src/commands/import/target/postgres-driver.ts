@@ -7,6 +7,7 @@ import { ErrorCode } from '../../../contract/error-code.js';
 import { StintError } from '../../../contract/stint-error.js';
 import { databaseLocked } from '../../../runtime/storage/level-errors.js';
 import { StintCode } from '../../stint-codes.js';
+import { diskFull, rowRefused } from './database-errors.js';
 import { shownUrl } from './target-address.js';
 
 export interface PgResult {
@@ -79,18 +80,8 @@ export function postgresError(error: unknown, url: string): StintError {
     });
   }
   if (code === '40001' || code === '40P01' || code === '55P03') return databaseLocked('the table', server);
-  if (code === '53100') {
-    return new StintError(ErrorCode.NoSpace, `the PostgreSQL server's disk is full: ${message}`, {
-      retryable: true, retry_after_ms: 60_000,
-      suggestion: 'Free space on the server, then run the same command again: the rows committed so far are kept',
-    });
-  }
-  if (code.startsWith('23') || code.startsWith('22')) {
-    return new StintError(StintCode.SchemaMismatch, `the table refused a row: ${message}`, {
-      context: { url: server },
-      fix_required: 'Import into a table without that constraint, or fix the rows it refuses',
-    });
-  }
+  if (code === '53100') return diskFull('the PostgreSQL server\'s disk', message);
+  if (code.startsWith('23') || code.startsWith('22')) return rowRefused(message, { url: server });
   return new StintError(StintCode.TableUnreadable, `the PostgreSQL server ${server} answered: ${message}`, {
     context: { url: server, code },
   });

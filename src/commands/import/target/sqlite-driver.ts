@@ -1,10 +1,10 @@
 // better-sqlite3, loaded only when --into names a SQLite file: what stint
 // uses of it (its types are not a dependency) and its errors as coded ones.
 import { createRequire } from 'node:module';
-import { ErrorCode } from '../../../contract/error-code.js';
 import { StintError } from '../../../contract/stint-error.js';
 import { databaseLocked } from '../../../runtime/storage/level-errors.js';
 import { StintCode } from '../../stint-codes.js';
+import { diskFull, rowRefused } from './database-errors.js';
 
 export interface SqliteStatement {
   run(...params: unknown[]): unknown;
@@ -70,19 +70,8 @@ export function sqliteError(error: unknown, path: string): StintError {
   const message = (error as Error).message;
   const held = code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED');
   if (held) return databaseLocked('the SQLite file', path);
-  if (code === 'SQLITE_FULL') {
-    return new StintError(ErrorCode.NoSpace, `the disk of ${path} is full`, {
-      retryable: true,
-      retry_after_ms: 60_000,
-      suggestion: 'Free space on that disk, then run the same command again: the rows committed so far are kept',
-    });
-  }
-  if (code.startsWith('SQLITE_CONSTRAINT')) {
-    return new StintError(StintCode.SchemaMismatch, `the table refused a row: ${message}`, {
-      context: { path },
-      fix_required: 'Import into a table without that constraint, or fix the rows it refuses',
-    });
-  }
+  if (code === 'SQLITE_FULL') return diskFull(`the disk of ${path}`);
+  if (code.startsWith('SQLITE_CONSTRAINT')) return rowRefused(message, { path });
   return new StintError(StintCode.TableUnreadable, `the SQLite file ${path} cannot be used: ${message}`, {
     context: { path },
     fix_required: 'Name a SQLite file (sqlite:<path>) in a folder that exists and that this user may write',
