@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Sink, SinkMark } from '../engine/sinks/sink.js';
 import {
-  COMMITTED, commitSeries, KILLED_RUN, POISON_VALUE, type SuiteReject, type SuiteRow, type SuiteState,
+  COMMITTED, commitSeries, KILLED_RUN, POISON_VALUE, SUITE_INPUT, type SuiteReject, type SuiteRow, type SuiteState,
 } from './suite-state.js';
 
 /** A sink the suite drives, over a store it can read back. */
@@ -37,7 +37,7 @@ export interface ConformanceCase {
   run(): Promise<void>;
 }
 
-const INPUT = 'suite-input';
+const INPUT = SUITE_INPUT;
 const mark = (offset: number, state: SuiteState): SinkMark<SuiteState> =>
   ({ watermark: { offset, line: offset }, input: INPUT, state });
 const rows = (...pairs: [string, string][]) => pairs.map(([key, value]) => ({ key, value }));

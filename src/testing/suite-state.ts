@@ -23,6 +23,9 @@ export interface SuiteState {
 /** A value a sink's write must refuse by throwing, after writing the rows before it. */
 export const POISON_VALUE = '\u0000poison';
 
+/** The input every suite mark names. */
+export const SUITE_INPUT = 'suite-input';
+
 /** The run the killed child commits for, and the line it prints after each commit. */
 export const KILLED_RUN = 'killed';
 export const COMMITTED = 'committed';
