@@ -1,5 +1,5 @@
 import type { Sink } from './sink.js';
-import { MARKS_TABLE, quoteName, type SqlSinkSpec } from './sql-sink.js';
+import { inTransaction, MARKS_TABLE, quoteName, type SqlSinkSpec } from './sql-sink.js';
 
 /** What duckdbSink uses of a @duckdb/node-api connection (its types are not stint's dependency). */
 export interface DuckDbConnection {
@@ -27,16 +27,11 @@ export function duckdbSink<S>(spec: SqlSinkSpec<S, DuckDbConnection>): Sink<S> {
     async commit(mark) {
       const text = Buffer.from(spec.encode(mark)).toString('base64');
       await prepare();
-      await spec.db.run('BEGIN TRANSACTION');
-      try {
+      await inTransaction((sql) => spec.db.run(sql), async () => {
         await spec.write(spec.db, mark.state);
         await spec.db.run(`DELETE FROM ${table} WHERE run = ?`, [spec.run]);
         await spec.db.run(`INSERT INTO ${table} (run, mark) VALUES (?, ?)`, [spec.run, text]);
-        await spec.db.run('COMMIT');
-      } catch (error) {
-        await spec.db.run('ROLLBACK').catch(() => undefined);
-        throw error;
-      }
+      });
     },
   };
 }

@@ -1,5 +1,5 @@
 import type { Sink } from './sink.js';
-import { MARKS_TABLE, quoteName, type SqlSinkSpec } from './sql-sink.js';
+import { inTransaction, MARKS_TABLE, quoteName, type SqlSinkSpec } from './sql-sink.js';
 
 /** What postgresSink uses of a connection: pg's Client (or a pool's checked-out client) and PGlite both offer it. */
 export interface PostgresConnection {
@@ -25,16 +25,11 @@ export function postgresSink<S>(spec: SqlSinkSpec<S, PostgresConnection>): Sink<
     async commit(mark) {
       const bytes = spec.encode(mark);
       await prepare();
-      await spec.db.query('BEGIN');
-      try {
+      await inTransaction((sql) => spec.db.query(sql), async () => {
         await spec.write(spec.db, mark.state);
         await spec.db.query(`INSERT INTO ${table} (run, mark) VALUES ($1, $2)`
           + ' ON CONFLICT (run) DO UPDATE SET mark = excluded.mark', [spec.run, Buffer.from(bytes)]);
-        await spec.db.query('COMMIT');
-      } catch (error) {
-        await spec.db.query('ROLLBACK').catch(() => undefined);
-        throw error;
-      }
+      });
     },
   };
 }

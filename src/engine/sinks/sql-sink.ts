@@ -25,3 +25,18 @@ export interface SqlSinkSpec<S, D> {
 
 /** A table's name in double quotes, as SQL spells any name. */
 export const quoteName = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+/**
+ * `work` between BEGIN and COMMIT on one connection (`run` runs a statement on it); a failure rolls it back
+ * and is thrown again.
+ */
+export async function inTransaction(run: (sql: string) => Promise<unknown>, work: () => Promise<void>): Promise<void> {
+  await run('BEGIN TRANSACTION');
+  try {
+    await work();
+    await run('COMMIT');
+  } catch (error) {
+    await run('ROLLBACK').catch(() => undefined);
+    throw error;
+  }
+}

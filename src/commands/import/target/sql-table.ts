@@ -4,6 +4,7 @@ import { StintCode } from '../../stint-codes.js';
 import { StintError } from '../../../contract/stint-error.js';
 import { SqlType } from '../map/sql-type.js';
 import type { ColumnPlan } from './import-target.js';
+import { quoteName } from '../../../engine/sinks/sql-sink.js';
 
 /** How one database spells stint's column types, and reads a declared type back. */
 export interface SqlDialect {
@@ -27,8 +28,8 @@ export interface CheckedTable {
 /** The table, in the same database, of each import's records (checkpoint, run record, ledger), by table and key. */
 export const STATE_TABLE = 'stint_import_state';
 
-/** An identifier in double quotes, as SQL spells any name. */
-export const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
+/** An identifier in double quotes, as SQL spells any name (the library's sinks spell it so too). */
+export const quote = quoteName;
 
 /** The table of the rows a run did not import: which run, the line, why, and the column that did not fit. */
 export const rejectsTable = (table: string) => `${table}_rejects`;
