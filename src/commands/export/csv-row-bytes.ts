@@ -1,44 +1,9 @@
 // A stored row (import writes each as a MessagePack array of strings: engine/worker/packed-output.ts) appended
-// to the output as a CSV line straight from its bytes, with no string made per field. In UTF-8 the bytes of
-// `"`, `,`, CR and LF occur only as those characters, so quoting byte by byte writes what csvField
-// (export-format.ts) writes for the decoded string.
+// to the output as a CSV line straight from its bytes, with no string made per field: each field as csvField
+// (export-format.ts) writes the decoded string.
 import type { PackedOutput } from '../../engine/worker/packed-output.js';
 import { arrayAt, stringAt } from '../../engine/worker/packed-items.js';
-
-const QUOTE = 0x22;
-const COMMA = 0x2c;
-const LF = 0x0a;
-const CR = 0x0d;
-/** Fields this short are copied byte by byte: cheaper than a view and a copy call. */
-const SHORT = 32;
-
-function needsQuotes(b: Uint8Array, from: number, to: number): boolean {
-  for (let i = from; i < to; i++) {
-    const c = b[i]!;
-    if (c === QUOTE || c === COMMA || c === LF || c === CR) return true;
-  }
-  return false;
-}
-
-/** Writes field bytes b[from, to) at `o` in `out`, quoted when they must be; returns the end. */
-function writeField(out: Uint8Array, o: number, b: Uint8Array, from: number, to: number): number {
-  if (!needsQuotes(b, from, to)) {
-    if (to - from >= SHORT) {
-      out.set(b.subarray(from, to), o);
-      return o + to - from;
-    }
-    for (let i = from; i < to; i++) out[o++] = b[i]!;
-    return o;
-  }
-  out[o++] = QUOTE;
-  for (let i = from; i < to; i++) {
-    const c = b[i]!;
-    out[o++] = c;
-    if (c === QUOTE) out[o++] = QUOTE;
-  }
-  out[o++] = QUOTE;
-  return o;
-}
+import { COMMA, LF, writeCsvField } from '../csv-field-bytes.js';
 
 /**
  * Appends the row `b` to `output` as one CSV line. False, with nothing appended, when the bytes are not an array
@@ -55,7 +20,7 @@ export function appendCsvRow(output: PackedOutput, b: Uint8Array): boolean {
     const field = at < b.length ? stringAt(b, at) : null;
     if (!field || field.next + field.length > b.length) return false;
     if (f > 0) out[o++] = COMMA;
-    o = writeField(out, o, b, field.next, field.next + field.length);
+    o = writeCsvField(out, o, b, field.next, field.next + field.length);
     at = field.next + field.length;
   }
   if (at !== b.length) return false;

@@ -11,23 +11,11 @@ export interface DuckBlob {
   readonly bytes: Uint8Array;
 }
 
-export interface DuckAppender {
-  appendVarchar(value: string): void;
-  appendBlob(value: Uint8Array): void;
-  appendNull(): void;
-  endRow(): void;
-  flushSync(): void;
-  /** Drops the rows appended since the last flush. */
-  clear(): void;
-  closeSync(): void;
-}
-
 export interface DuckConnection {
   run(sql: string, values?: readonly unknown[]): Promise<unknown>;
   runAndReadAll(sql: string, values?: readonly unknown[]): Promise<{ getRows(): unknown[][] }>;
   /** A query whose rows are read as they come (yieldRows), not all at once. */
   stream(sql: string, values?: readonly unknown[]): Promise<{ yieldRows(): AsyncIterable<unknown[][]> }>;
-  createAppender(table: string, schema?: string, catalog?: string): Promise<DuckAppender>;
   closeSync(): void;
 }
 

@@ -1,16 +1,17 @@
 // An import into a table of a DuckDB file (@duckdb/node-api, loaded only
-// here). A chunk's rows go through DuckDB's appender into a staging table and
-// from there into the table, in one transaction with its rejected rows and
-// the run's records (kept in stint_import_state in the same file), so a kill
-// leaves all of a chunk or none and the identical call resumes from the file.
+// here). A chunk's rows are written as CSV to a staging file beside the
+// database, which DuckDB's own reader loads into the table, in one
+// transaction with its rejected rows and the run's records (kept in
+// stint_import_state in the same file), so a kill leaves all of a chunk or
+// none and the identical call resumes from the file.
+import { rmSync, writeFileSync } from 'node:fs';
 import { SqlType } from '../map/sql-type.js';
 import { TableKey } from '../table-store.js';
-import { arrayAt, NIL, stringAt } from '../../../engine/worker/packed-items.js';
 import type { ColumnPlan, ImportTarget, TargetBatch } from './import-target.js';
 import { checkTable, quote, rejectsTable, STATE_TABLE, type ExistingTable, type SqlDialect } from './sql-table.js';
-import { duckdbError, loadDuckDb, type DuckAppender, type DuckConnection, type DuckDriver } from './duckdb-driver.js';
+import { duckdbError, loadDuckDb, type DuckConnection, type DuckDriver } from './duckdb-driver.js';
 import { PackedOutput } from '../../../engine/worker/packed-output.js';
-import { duckdbTimestamp } from './duckdb-timestamp.js';
+import { appendDuckCsvRow } from './duckdb-csv-rows.js';
 import { DECIMAL_DIGITS, TargetKind } from './target-address.js';
 
 const DUCKDB_TYPE: Readonly<Record<SqlType, string>> = {
@@ -35,8 +36,14 @@ function declaredType(declared: string): SqlType {
 
 export const DUCKDB_DIALECT: SqlDialect = { declare: (type) => DUCKDB_TYPE[type], read: declaredType };
 
-/** The session's staging table: a chunk's fields as text, cast to the table's types as they move in. */
-const STAGE = 'stint_stage';
+/**
+ * Where a commit's rows wait for DuckDB's CSV reader: beside the database (one writer holds it at a time), left
+ * by a kill at worst, and written over by the next commit.
+ */
+const stagingFile = (path: string) => `${path}.stint-rows.csv`;
+
+/** DuckDB's reader's longest line by default; a commit with a longer row raises it to fit. */
+const LINE_BYTES = 1 << 21;
 
 /** Opens (or creates) the DuckDB file, in UTC, with the table of the run's records. */
 export async function duckdbTarget(path: string, table: string, idem: string): Promise<ImportTarget> {
@@ -60,12 +67,10 @@ export async function duckdbTarget(path: string, table: string, idem: string): P
 class DuckDbTarget implements ImportTarget {
   readonly decimalDigits = DECIMAL_DIGITS[TargetKind.DuckDb];
   plan: ColumnPlan | undefined;
-  /** The columns whose text DuckDB's cast would misread (timestamps), spelled as it reads them. */
-  timestamps: number[] = [];
+  /** The timestamp columns: DuckDB's cast misreads some of their spellings, which are respelled. */
+  timestamps: boolean[] = [];
   /** Row buffers of batches that were written, for the next ones. */
   readonly spareRows: PackedOutput[] = [];
-  /** The staging table's appender, made once the table is open. */
-  appender: DuckAppender | undefined;
 
   constructor(
     readonly driver: DuckDriver, readonly db: DuckConnection, readonly closeFile: () => void,
@@ -82,15 +87,11 @@ class DuckDbTarget implements ImportTarget {
 
   async open(plan: ColumnPlan): Promise<readonly SqlType[]> {
     const checked = checkTable(DUCKDB_DIALECT, this.table, plan, await this.existing());
-    // Timestamps arrive as text (respelled for DuckDB's cast), every other field as its bytes.
-    const stage = checked.types.map((type, k) => `c${k} ${type === SqlType.Timestamp ? 'VARCHAR' : 'BLOB'}`);
     await this.transaction(async () => {
       for (const statement of checked.create) await this.db.run(statement);
     });
-    await this.query(`CREATE OR REPLACE TEMP TABLE ${STAGE} (${stage.join(', ')})`);
-    this.appender = await this.db.createAppender(STAGE, 'main', 'temp');
     this.plan = plan;
-    this.timestamps = [...checked.types.keys()].filter((k) => checked.types[k] === SqlType.Timestamp);
+    this.timestamps = checked.types.map((type) => type === SqlType.Timestamp);
     return checked.types;
   }
 
@@ -161,7 +162,6 @@ class DuckDbTarget implements ImportTarget {
   }
 
   async close(): Promise<void> {
-    this.appender?.closeSync();
     this.db.closeSync();
     this.closeFile();
   }
@@ -174,57 +174,35 @@ class DuckDbTarget implements ImportTarget {
     }
   }
 
-  /** Rows into the table through the staging table (the appender fed by `append`); keyed ones replace their key's. */
-  async insert(append: (appender: DuckAppender) => void, keyed: boolean): Promise<void> {
-    const appender = this.appender!;
-    try {
-      append(appender);
-      appender.flushSync();
-    } catch (error) {
-      appender.clear();
-      throw error;
-    }
+  /** Appends a row (as the workers pack it) to a commit's CSV. */
+  appendRow(output: PackedOutput, bytes: Uint8Array): void {
+    if (!appendDuckCsvRow(output, bytes, this.timestamps)) throw new Error('a row that is not an array of fields');
+  }
+
+  /**
+   * A commit's rows (CSV lines, the longest `longest` bytes) into the table, read by DuckDB from the staging
+   * file as text and cast to the columns' types as they go in; keyed ones replace their key's row.
+   */
+  async insert(lines: Uint8Array, longest: number, keyed: boolean): Promise<void> {
     const { names, keyIndex } = this.plan!;
     const columns = names.map(quote);
+    const text = `{${names.map((_, k) => `'c${k}': 'VARCHAR'`).join(', ')}}`;
+    const file = stagingFile(this.path);
+    writeFileSync(file, lines);
     let insert = `INSERT INTO ${quote(this.table)} (${columns.join(', ')})`
-      + ` SELECT ${names.map((_, k) => (this.timestamps.includes(k) ? `c${k}` : `decode(c${k})`)).join(', ')}`
-      + ` FROM ${STAGE}`;
+      + ` SELECT ${names.map((_, k) => `c${k}`).join(', ')} FROM read_csv('${file.replaceAll("'", "''")}',`
+      + ` header = false, auto_detect = false, delim = ',', quote = '"', escape = '"', new_line = '\\n',`
+      + ` strict_mode = true, columns = ${text}, max_line_size = ${Math.max(LINE_BYTES, longest + 1)})`;
     if (keyed) {
       const others = columns.filter((_, k) => k !== keyIndex).map((c) => `${c} = excluded.${c}`);
       const update = others.length ? `UPDATE SET ${others.join(', ')}` : 'NOTHING';
       insert += ` ON CONFLICT (${columns[keyIndex!]}) DO ${update}`;
     }
-    await this.db.run(insert);
-    await this.db.run(`DELETE FROM ${STAGE}`);
-  }
-
-  /**
-   * A row appended from its bytes: each field as the bytes it is (no string made; the staging table's BLOB is
-   * decoded to text by DuckDB), nil as NULL, a timestamp as text spelled the way DuckDB's cast reads it.
-   */
-  appendRow(appender: DuckAppender, row: Uint8Array): void {
-    // A plain view: a Buffer's subarray makes a Buffer, dearer than a Uint8Array's, once per field.
-    const bytes = new Uint8Array(row.buffer, row.byteOffset, row.length);
-    const array = arrayAt(bytes, 0);
-    if (!array) throw new Error('a row that is not an array of fields');
-    let at = array.next;
-    let t = 0;
-    for (let k = 0; k < array.count; k++) {
-      if (bytes[at] === NIL) {
-        appender.appendNull();
-        at++;
-      } else {
-        const field = stringAt(bytes, at)!;
-        const end = field.next + field.length;
-        if (k === this.timestamps[t]) {
-          appender.appendVarchar(duckdbTimestamp(Buffer.from(bytes.buffer, bytes.byteOffset + field.next,
-            field.length).toString()));
-        } else appender.appendBlob(bytes.subarray(field.next, end));
-        at = end;
-      }
-      if (k === this.timestamps[t]) t++;
+    try {
+      await this.db.run(insert);
+    } finally {
+      rmSync(file, { force: true });
     }
-    appender.endRow();
   }
 }
 
@@ -232,29 +210,29 @@ class DuckDbTarget implements ImportTarget {
 const ROW_BYTES = 1 << 20;
 
 /**
- * A commit gathered as its rows' bytes, copied (the workers reuse theirs once staged) into one buffer rather
- * than held as strings, and appended in one go inside the commit's transaction.
+ * A commit gathered as its rows' CSV lines (the workers reuse the rows' bytes once staged), in one buffer rather
+ * than held as strings, and loaded in one go inside the commit's transaction.
  */
 function duckdbBatch(target: DuckDbTarget): TargetBatch {
   // At most two batches live at once (one staging while the last one commits): their buffers are reused.
-  const rows = target.spareRows.pop() ?? new PackedOutput(ROW_BYTES);
-  rows.used = 0;
-  const ends: number[] = [];
+  const lines = target.spareRows.pop() ?? new PackedOutput(ROW_BYTES);
+  lines.used = 0;
+  let rows = 0;
+  let longest = 0;
   /** With --key, a chunk's last row of each key: one upsert may not touch a row twice. */
   const keyed = new Map<string, Uint8Array>();
   const records: [string, Uint8Array | undefined][] = [];
   const rejects: unknown[][] = [];
-  const appendRows = (appender: DuckAppender) => {
-    let start = 0;
-    for (const end of ends) {
-      target.appendRow(appender, rows.bytes.subarray(start, end));
-      start = end;
-    }
+  /** Appends the row's line to `lines`; answers where it starts. */
+  const append = (bytes: Uint8Array) => {
+    const start = lines.used;
+    target.appendRow(lines, bytes);
+    longest = Math.max(longest, lines.used - start);
+    return start;
   };
-  const appendKeyed = (appender: DuckAppender) => keyed.forEach((bytes) => target.appendRow(appender, bytes));
   const writeAll = async () => {
-    if (ends.length > 0) await target.insert(appendRows, false);
-    if (keyed.size > 0) await target.insert(appendKeyed, true);
+    if (rows > 0) await target.insert(lines.bytes.subarray(0, lines.used), longest, false);
+    if (keyed.size > 0) await target.insert(Buffer.concat([...keyed.values()]), longest, true);
     for (const [key, value] of records) await target.writeRecord(key, value);
     for (const reject of rejects) {
       await target.db.run(`INSERT INTO ${quote(rejectsTable(target.table))} (run, line, reason, column_name)`
@@ -265,20 +243,23 @@ function duckdbBatch(target: DuckDbTarget): TargetBatch {
     put: (key, value) => records.push([key, value]),
     del: (key) => records.push([key, undefined]),
     putRow(_id, bytes) {
-      rows.reserve(bytes.length).set(bytes, rows.used);
-      rows.used += bytes.length;
-      ends.push(rows.used);
+      append(bytes);
+      rows++;
     },
-    putKeyed: (key, _id, _fresh, bytes) => keyed.set(key, Uint8Array.prototype.slice.call(bytes)),
+    putKeyed(key, _id, _fresh, bytes) {
+      const start = append(bytes);
+      keyed.set(key, Buffer.from(lines.bytes.subarray(start, lines.used)));
+      lines.used = start;
+    },
     reject: (line, reason, column) =>
       rejects.push([target.idem, line, reason, column === undefined ? null : target.plan!.names[column]!]),
     get length() {
-      return ends.length + keyed.size + records.length + rejects.length;
+      return rows + keyed.size + records.length + rejects.length;
     },
     // DuckDB syncs its log at every commit: --no-sync changes nothing here.
     async write() {
       await target.transaction(writeAll);
-      target.spareRows.push(rows);
+      target.spareRows.push(lines);
     },
   };
 }

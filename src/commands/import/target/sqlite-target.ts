@@ -8,7 +8,8 @@ import { TableKey } from '../table-store.js';
 import type { ColumnPlan, ImportTarget, TargetBatch } from './import-target.js';
 import { checkTable, quote, rejectsTable, STATE_TABLE, type ExistingTable, type SqlDialect } from './sql-table.js';
 import { loadSqlite, sqliteError, type SqliteDatabase, type SqliteStatement } from './sqlite-driver.js';
-import { rowFields } from '../../../engine/worker/packed-items.js';
+import { PackedOutput } from '../../../engine/worker/packed-output.js';
+import { appendJsonbFields, appendJsonbRow, closeArray, openArray } from './jsonb-rows.js';
 import { DECIMAL_DIGITS, TargetKind } from './target-address.js';
 
 const SQLITE_TYPE: Readonly<Record<SqlType, string>> = {
@@ -31,8 +32,6 @@ function declaredType(declared: string): SqlType {
 }
 
 export const SQLITE_DIALECT: SqlDialect = { declare: (type) => SQLITE_TYPE[type], read: declaredType };
-
-const CONVERTED: ReadonlySet<SqlType> = new Set([SqlType.Integer, SqlType.Decimal, SqlType.Boolean]);
 
 /** A field's text as SQLite stores it in a column of `type`: NULL when empty, booleans as 1 and 0. */
 export function sqliteValue(type: SqlType, text: string | null): unknown {
@@ -63,22 +62,23 @@ export function sqliteTarget(path: string, table: string, idem: string): ImportT
   return new SqliteTarget(db, path, table, idem);
 }
 
-/**
- * Appended rows go in this many to a statement (fewer calls into SQLite, each binding more values), within
- * SQLite's 32 766 variables a statement.
- */
-const ROWS_PER_INSERT = 64;
-const MAX_VARIABLES = 32_766;
-
 /** The statements a run's commits use, prepared once the table is known. */
 interface Writes {
-  readonly insert: SqliteStatement;
-  /** `rows` rows at once (appending only: an upsert's rows go one at a time). */
-  readonly insertMany: { readonly statement: SqliteStatement; readonly rows: number } | undefined;
+  /** A chunk's rows, given as one JSONB array (jsonb-rows.ts), inserted (or, with --key, upserted) in order. */
+  readonly insertRows: SqliteStatement;
   readonly putRecord: SqliteStatement;
   readonly delRecord: SqliteStatement;
   readonly reject: SqliteStatement;
 }
+
+/** How a field read from a row's JSONB goes into a column of each type: numbers by SQLite's own exact cast. */
+const FROM_JSONB: Partial<Record<SqlType, (field: string) => string>> = {
+  [SqlType.Integer]: (field) => `CAST(${field} AS INTEGER)`,
+  [SqlType.Decimal]: (field) => `CAST(${field} AS REAL)`,
+};
+
+/** Bytes a commit's JSONB buffer starts with (it grows to a chunk's rows, and is kept for the next). */
+const JSONB_BYTES = 1 << 20;
 
 class SqliteTarget implements ImportTarget {
   readonly decimalDigits = DECIMAL_DIGITS[TargetKind.Sqlite];
@@ -87,8 +87,10 @@ class SqliteTarget implements ImportTarget {
   private writes: Writes | undefined;
   private synced = true;
   private inTransaction = false;
-  /** The columns whose text is converted before binding (integers, decimals, booleans); the rest bind as text. */
-  private converted: number[] = [];
+  /** Which columns are boolean: their fields go into the JSONB rows as its true and false. */
+  private booleans: boolean[] = [];
+  /** The rows of the open commit, reused from one to the next. */
+  readonly rows = new PackedOutput(JSONB_BYTES);
   readonly unpack = createRequire(import.meta.url)('msgpackr').unpack as (bytes: Uint8Array) => string[];
 
   constructor(
@@ -102,7 +104,7 @@ class SqliteTarget implements ImportTarget {
     });
     this.plan = plan;
     this.types = checked.types;
-    this.converted = [...checked.types.keys()].filter((k) => CONVERTED.has(checked.types[k]!));
+    this.booleans = checked.types.map((type) => type === SqlType.Boolean);
     return checked.types;
   }
 
@@ -119,26 +121,24 @@ class SqliteTarget implements ImportTarget {
     return { columns: columns.map((c) => ({ name: c.name, type: declaredType(c.type) })), unique };
   }
 
-  /** The statements of the run's commits; a key's row replaces the one it had, keeping its rowid. */
+  /**
+   * The statements of the run's commits. Each row carries its id (rowid) last; a key's row replaces the one it
+   * had, keeping its rowid. `WHERE true` lets SQLite tell the upsert's ON CONFLICT from a join's ON.
+   */
   statements(): Writes {
     if (this.writes) return this.writes;
     const { names, keyIndex } = this.plan!;
     const columns = names.map(quote);
-    const into = `INSERT INTO ${quote(this.table)} (${columns.join(', ')}, rowid) VALUES `;
-    const values = `(${[...columns.map(() => '?'), '?'].join(', ')})`;
-    const many = Math.min(ROWS_PER_INSERT, Math.floor(MAX_VARIABLES / (columns.length + 1)));
-    const insertMany = keyIndex === undefined && many > 1
-      ? { statement: this.db.prepare(into + Array(many).fill(values).join(', ')), rows: many }
-      : undefined;
-    let insert = into + values;
+    const fields = this.types.map((type, k) => FROM_JSONB[type]?.(`value->>${k}`) ?? `value->>${k}`);
+    let insert = `INSERT INTO ${quote(this.table)} (${columns.join(', ')}, rowid)`
+      + ` SELECT ${fields.join(', ')}, value->>${names.length} FROM jsonb_each(?) WHERE true`;
     if (keyIndex !== undefined) {
       const others = columns.filter((_, k) => k !== keyIndex).map((c) => `${c} = excluded.${c}`);
       const update = others.length ? `UPDATE SET ${others.join(', ')}` : 'NOTHING';
       insert += ` ON CONFLICT (${columns[keyIndex]}) DO ${update}`;
     }
     this.writes = {
-      insert: this.db.prepare(insert),
-      insertMany,
+      insertRows: this.db.prepare(insert),
       putRecord: this.db.prepare(`INSERT OR REPLACE INTO ${STATE_TABLE} (tbl, key, value) VALUES (?, ?, ?)`),
       delRecord: this.db.prepare(`DELETE FROM ${STATE_TABLE} WHERE tbl = ? AND key = ?`),
       reject: this.db.prepare(`INSERT INTO ${quote(rejectsTable(this.table))} (run, line, reason, column_name)`
@@ -185,11 +185,10 @@ class SqliteTarget implements ImportTarget {
     }
   }
 
-  /** A row's unpacked fields as the insert binds them: typed in place, the rowid last. */
-  bindable(fields: unknown[], id: number): unknown[] {
-    for (const k of this.converted) fields[k] = sqliteValue(this.types[k]!, fields[k] as string | null);
-    fields.push(id);
-    return fields;
+  /** Appends a row (as the workers pack it) and its id to a commit's JSONB array of rows. */
+  appendRow(output: PackedOutput, id: number, bytes: Uint8Array): void {
+    if (appendJsonbRow(output, bytes, id, this.booleans)) return;
+    appendJsonbFields(output, this.unpack(bytes), id, this.booleans);
   }
 
   async get(key: string): Promise<Uint8Array | undefined> {
@@ -237,53 +236,43 @@ class SqliteTarget implements ImportTarget {
 }
 
 /**
- * A commit as one open SQLite transaction: each row is inserted as it is
- * staged (nothing is kept in memory), and `write` commits. The engine stages
- * a chunk only after the last one's commit was made (SQLite commits at once),
+ * A commit as one open SQLite transaction: the run's records and rejects
+ * are written as they are staged, the rows gathered as one JSONB array, and
+ * `write` inserts them with one statement and commits. The engine stages a
+ * chunk only after the last one's commit was made (SQLite commits at once),
  * so one transaction is open at a time; a kill, or a failure before `write`,
  * leaves it uncommitted and SQLite rolls it back.
  */
 function sqliteBatch(target: SqliteTarget): TargetBatch {
   const writes = target.statements();
+  const output = target.rows;
   let length = 0;
   let open = false;
-  /** Appended rows' values waiting for a statement of several rows. */
-  const waiting: unknown[] = [];
-  let waitingRows = 0;
+  let rows = -1;
   const begin = () => {
     if (!open) target.begin();
     open = true;
     length++;
   };
-  /** A statement's run; a row the table's own constraints refuse (NOT NULL, CHECK): none of the chunk is kept. */
-  const run = (statement: SqliteStatement, values: unknown[]) => {
+  const append = (id: number, bytes: Uint8Array) => {
+    begin();
+    if (rows < 0) {
+      output.used = 0;
+      rows = openArray(output);
+    }
+    target.appendRow(output, id, bytes);
+  };
+  /** The rows, at once; a row the table's own constraints refuse (NOT NULL, CHECK): none of the chunk is kept. */
+  const insertRows = () => {
+    if (rows < 0) return;
+    closeArray(output, rows);
+    rows = -1;
     try {
-      statement.run(values);
+      writes.insertRows.run(output.bytes.subarray(0, output.used));
     } catch (error) {
       target.rollback();
       throw sqliteError(error, target.path);
     }
-  };
-  const insert = (id: number, bytes: Uint8Array) => {
-    begin();
-    run(writes.insert, target.bindable(rowFields(bytes) ?? target.unpack(bytes), id));
-  };
-  const append = (id: number, bytes: Uint8Array) => {
-    const many = writes.insertMany;
-    if (!many) return insert(id, bytes);
-    begin();
-    for (const value of target.bindable(rowFields(bytes) ?? target.unpack(bytes), id)) waiting.push(value);
-    if (++waitingRows < many.rows) return;
-    run(many.statement, waiting);
-    waiting.length = 0;
-    waitingRows = 0;
-  };
-  /** The rows still waiting, one statement each. */
-  const flush = () => {
-    const width = waiting.length / Math.max(waitingRows, 1);
-    for (let r = 0; r < waitingRows; r++) run(writes.insert, waiting.slice(r * width, (r + 1) * width));
-    waiting.length = 0;
-    waitingRows = 0;
   };
   return {
     put(key, value) {
@@ -295,7 +284,7 @@ function sqliteBatch(target: SqliteTarget): TargetBatch {
       writes.delRecord.run(target.table, key);
     },
     putRow: append,
-    putKeyed: (_key, id, _fresh, bytes) => insert(id, bytes),
+    putKeyed: (_key, id, _fresh, bytes) => append(id, bytes),
     reject(line, reason, column) {
       begin();
       writes.reject.run(target.idem, line, reason, column === undefined ? null : target.plan!.names[column]!);
@@ -304,7 +293,7 @@ function sqliteBatch(target: SqliteTarget): TargetBatch {
       return length;
     },
     async write(sync) {
-      flush();
+      insertRows();
       if (open) target.commit(sync);
       open = false;
     },
