@@ -1,5 +1,5 @@
-// The benchmarks' one entry point: `npm run bench [-- analyze|wide|jobs|import|databases|budget|scale] [--json]
-// [--no-readme]`.
+// The benchmarks' one entry point:
+// `npm run bench [-- analyze|wide|jobs|import|databases|remote|budget|scale] [--json] [--no-readme]`.
 // BENCH_GIB sets the big file's size (default 1). Figures are ratios against
 // baselines run in the same process; see bench/README.md. The run writes its
 // figures into bench/README.md's marked region unless --no-readme.
@@ -9,6 +9,7 @@ import { budgetSuite } from './budget-keeping.js';
 import { wideSuite } from './wide-suite.js';
 import { loaderFigures } from './peer-loaders.js';
 import { databaseFigures } from './database-loaders.js';
+import { remoteFigures } from './remote-inputs.js';
 import { printFigures, type Figure } from './measure.js';
 import { figuresTable, writeReadmeFigures } from './readme-figures.js';
 import { thisMachine } from '../src/commands/bench/machine.js';
@@ -20,13 +21,15 @@ const readme = !args.includes('--no-readme');
 const which = new Set(args.filter((arg) => !arg.startsWith('--')));
 const all = which.size === 0;
 const gib = Number(process.env['BENCH_GIB'] ?? 1);
-const suites = ['analyze', 'wide', 'jobs', 'import', 'databases', 'budget', 'scale'].filter((suite) => all || which.has(suite));
+const suites = ['analyze', 'wide', 'jobs', 'import', 'databases', 'remote', 'budget', 'scale']
+  .filter((suite) => all || which.has(suite));
 const figures: Figure[] = [];
 if (suites.includes('analyze')) figures.push(...(await analyzeSuite(gib)));
 if (suites.includes('wide')) figures.push(...(await wideSuite(gib)));
 if (suites.includes('jobs')) figures.push(...(await jobsSuite(gib)));
 if (suites.includes('import')) figures.push(...(await importSuite()), ...(await loaderFigures(gib)));
 if (suites.includes('databases')) figures.push(...(await databaseFigures(gib)));
+if (suites.includes('remote')) figures.push(...(await remoteFigures(gib)));
 if (suites.includes('budget')) figures.push(...(await budgetSuite(gib)));
 if (suites.includes('scale')) figures.push(...(await scaleSuite()));
 const machine = thisMachine();

@@ -1,6 +1,6 @@
 // The first bytes of a CSV input, read on the main thread before its chunks: for its header, and for a sample
 // of its first records. A gzip input's are its decompressed bytes, so both see what the chunks will see.
-import { closeSync, openSync, readSync } from 'node:fs';
+import { openByteSource, type ByteSource } from '../engine/worker/byte-source.js';
 import { constants, gunzipSync } from 'node:zlib';
 import { ErrorCode } from '../contract/error-code.js';
 import { StintError } from '../contract/stint-error.js';
@@ -11,12 +11,12 @@ const LF = 0x0a;
 /** The first bytes of an input, decompressed when it is gzip: at least `wanted` of them unless it ends first. */
 export type Prefix = (wanted: number) => { readonly bytes: Buffer; readonly eof: boolean };
 
-function plainPrefix(fd: number, size: number): Prefix {
+function plainPrefix(source: ByteSource, size: number): Prefix {
   return (wanted) => {
     const buffer = Buffer.allocUnsafe(Math.min(size, wanted));
     let filled = 0;
     while (filled < buffer.length) {
-      const n = readSync(fd, buffer, filled, buffer.length - filled, filled);
+      const n = source.read(buffer, filled, buffer.length - filled, filled);
       if (n === 0) break;
       filled += n;
     }
@@ -25,10 +25,10 @@ function plainPrefix(fd: number, size: number): Prefix {
 }
 
 /** A gzip file's first bytes: a growing compressed prefix inflated without its end (a sync flush). */
-function gzipPrefix(fd: number, size: number, label: string): Prefix {
+function gzipPrefix(source: ByteSource, size: number, label: string): Prefix {
   return (wanted) => {
     for (let read = Math.min(size, Math.max(4096, wanted >> 2)); ; read = Math.min(size, read * 2)) {
-      const compressed = plainPrefix(fd, size)(read).bytes;
+      const compressed = plainPrefix(source, size)(read).bytes;
       let bytes: Buffer;
       try {
         bytes = gunzipSync(compressed, { finishFlush: constants.Z_SYNC_FLUSH });
@@ -44,11 +44,11 @@ function gzipPrefix(fd: number, size: number, label: string): Prefix {
 
 /** Runs `read` on the input's prefix reader while the file is open. */
 export function withPrefix<T>(path: string, size: number, label: string, gzip: boolean, read: (p: Prefix) => T): T {
-  const fd = openSync(path, 'r');
+  const source = openByteSource(path);
   try {
-    return read(gzip ? gzipPrefix(fd, size, label) : plainPrefix(fd, size));
+    return read(gzip ? gzipPrefix(source, size, label) : plainPrefix(source, size));
   } finally {
-    closeSync(fd);
+    source.close();
   }
 }
 

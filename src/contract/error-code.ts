@@ -36,6 +36,11 @@ export const ErrorCode = {
   InputDamaged: 'INPUT_DAMAGED',
   PartialFailure: 'PARTIAL_FAILURE',
   WorkerFailed: 'WORKER_FAILED',
+  // remote inputs (http://, https://, s3://)
+  RemoteThrottled: 'REMOTE_THROTTLED',
+  RemoteUnavailable: 'REMOTE_UNAVAILABLE',
+  RangesUnsupported: 'RANGES_UNSUPPORTED',
+  RemoteClientMissing: 'REMOTE_CLIENT_MISSING',
   // a queue of workers (--queue)
   QueueUnreachable: 'QUEUE_UNREACHABLE',
   InputNotShared: 'INPUT_NOT_SHARED',
@@ -81,6 +86,11 @@ export const EXIT_CODE_OF: Readonly<Record<ErrorCode, ExitCodeValue>> = Object.f
   [ErrorCode.RecordTooLong]: ExitCode.PRECONDITION,
   [ErrorCode.PartialFailure]: ExitCode.PARTIAL_FAILURE,
   [ErrorCode.WorkerFailed]: ExitCode.GENERAL_ERROR,
+  [ErrorCode.RemoteThrottled]: ExitCode.RATE_LIMITED,
+  [ErrorCode.RemoteUnavailable]: ExitCode.UNAVAILABLE,
+  [ErrorCode.RangesUnsupported]: ExitCode.PRECONDITION,
+  // Like a queue's missing client: the same call works once it is installed.
+  [ErrorCode.RemoteClientMissing]: ExitCode.PRECONDITION,
   [ErrorCode.QueueUnreachable]: ExitCode.UNAVAILABLE,
   [ErrorCode.InputNotShared]: ExitCode.PRECONDITION,
   [ErrorCode.JobRefused]: ExitCode.GENERAL_ERROR,

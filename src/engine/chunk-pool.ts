@@ -3,6 +3,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { ErrorCode } from '../contract/error-code.js';
 import { checkWhole } from '../contract/option-check.js';
 import type { ChunkReply, ChunkTask } from './worker/worker-protocol.js';
+import { remotePort as openRemotePort } from './worker/remote-reads.js';
 
 /** CommonJS on purpose: piscina require()s it, and require() of an ES module aborts if the pool closes mid-start. */
 const WORKER_START = new URL('./worker/worker-start.cjs', import.meta.url).href;
@@ -99,9 +100,12 @@ export async function openChunkPool(workers: number, youngGenerationMb?: number)
     workers,
     async run<P>(task: ChunkTask): Promise<ChunkReply<P>> {
       if (death) return workerFailed(task, death.error);
-      // A chunk's own bytes (a decompressed stream's) move to the worker rather than being copied.
-      const transfer = task.bytes ? { transferList: [task.bytes.buffer as ArrayBuffer] } : undefined;
-      const running = pool.run(task, transfer) as Promise<ChunkReply<P>>;
+      // A chunk's own bytes (a decompressed stream's) move to the worker rather than being copied; a remote
+      // input's chunk brings a connection to this process's fetch thread.
+      const remotePort = task.remote ? { remotePort: openRemotePort() } : {};
+      const transferList = [...(task.bytes ? [task.bytes.buffer as ArrayBuffer] : []),
+        ...(remotePort.remotePort ? [remotePort.remotePort] : [])];
+      const running = pool.run({ ...task, ...remotePort }, { transferList }) as Promise<ChunkReply<P>>;
       running.catch(() => undefined); // one that loses the race to a death rejects later, when the pool closes
       let fail: (error: unknown) => void = () => undefined;
       const died = new Promise<never>((_, reject) => (fail = reject));

@@ -3,6 +3,7 @@ import type { ChunkPool } from './chunk-pool.js';
 import type { Framing } from './worker/framing.js';
 import { orderedChunks } from './ordered-chunks.js';
 import { driveFold, type FoldOver } from './fold-loop.js';
+import type { RemoteIdentity } from './worker/remote-identity.js';
 
 export { DEFAULT_MAX_RECORD_BYTES } from './worker/framing.js';
 
@@ -41,6 +42,8 @@ export interface ChunkedRun<P, S> {
   readonly fileSize: number;
   /** The file's inode when the run began (see ChunkTask.fileIno). */
   readonly fileIno?: number;
+  /** A remote input's version when the run began (see ChunkTask.remote). */
+  readonly remote?: RemoteIdentity;
   readonly framing: Framing;
   /** URL of the worker-side module exporting `map`. */
   readonly mapModule: string;
@@ -97,6 +100,7 @@ export async function runChunked<P, S>(run: ChunkedRun<P, S>): Promise<ChunkedOu
     from: run.from.offset,
     fileSize: run.fileSize,
     ...(run.fileIno !== undefined ? { fileIno: run.fileIno } : {}),
+    ...(run.remote ? { remote: run.remote } : {}),
     chunkSize: run.chunkSize,
     ...(run.firstChunkSize !== undefined ? { firstChunkSize: run.firstChunkSize } : {}),
     maxRecordBytes: run.maxRecordBytes,

@@ -2,11 +2,15 @@
 // thread, cut into chunks of whole records there, and each chunk's bytes sent
 // to a worker. See docs/sources.md, "A gzip file".
 import { createReadStream } from 'node:fs';
+import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { ErrorCode } from '../contract/error-code.js';
 import { StintError } from '../contract/stint-error.js';
 import { checkMapModule, type ChunkedOutcome, type ChunkedRun, type FoldChunk, type Watermark } from './chunked-run.js';
 import { crToLf } from './worker/chunk-reader.js';
+import { READ_FAILURES } from './worker/byte-source.js';
+import { isRemotePath } from './worker/remote-url.js';
+import { remoteStream } from './remote-stream.js';
 import { driveFold } from './fold-loop.js';
 import { cutRecords, type CutChunk } from './record-cutter.js';
 import type { ChunkReply, ChunkTask, WireError } from './worker/worker-protocol.js';
@@ -18,7 +22,7 @@ const PIECE = 256 * 1024;
 async function* decoded(
   path: string, skip: number, crLineEnds: boolean, read: { bytes: number },
 ): AsyncGenerator<Buffer> {
-  const file = createReadStream(path, { highWaterMark: PIECE });
+  const file: Readable = isRemotePath(path) ? remoteStream(path) : createReadStream(path, { highWaterMark: PIECE });
   file.on('data', (piece) => (read.bytes += piece.length));
   const gunzip = createGunzip({ chunkSize: PIECE });
   file.on('error', (error) => gunzip.destroy(error));
@@ -52,7 +56,7 @@ function streamFailure(error: unknown, path: string): { error: WireError; atLine
   const message = (error as Error).message;
   // Only the cutter throws it here (recordRunsOn).
   if (code === ErrorCode.RecordTooLong) return { error: { code, message }, atLine: true };
-  if (code === ErrorCode.InputTruncated) return { error: { code, message }, atLine: false };
+  if (typeof code === 'string' && READ_FAILURES.has(code)) return { error: { code, message }, atLine: false };
   if (typeof code === 'string' && code.startsWith('Z_')) {
     const damaged = `${path} cannot be decompressed: ${message} (a gzip file cut short or corrupt)`;
     return { error: { code: ErrorCode.InputDamaged, message: damaged }, atLine: false };

@@ -2,6 +2,9 @@ import { statSync, accessSync, constants } from 'node:fs';
 import { resolve } from 'node:path';
 import { ErrorCode } from '../contract/error-code.js';
 import { StintError } from '../contract/stint-error.js';
+import { inspectRemoteVersion } from './worker/byte-source.js';
+import type { RemoteIdentity } from './worker/remote-identity.js';
+import { isRemotePath, shownUrl } from './worker/remote-url.js';
 
 /** A named input, checked before anything opens it (a FIFO must never be opened: that blocks). */
 export type InputFile =
@@ -12,6 +15,8 @@ export type InputFile =
       readonly size: number;
       readonly mtimeMs: number;
       readonly ino: number;
+      /** An http:// or https:// input's version (`absolute` is its URL; `ino` 0, `mtimeMs` its Last-Modified). */
+      readonly remote?: RemoteIdentity;
     }
   | { readonly kind: 'bad'; readonly path: string; readonly error: StintError };
 
@@ -22,7 +27,19 @@ export const STDIN_PATH = '-';
 const bad = (path: string, code: ErrorCode, message: string): InputFile =>
   ({ kind: 'bad', path, error: new StintError(code, message, { context: { path } }) });
 
+/** An http:// or https:// input: what its server says it is, or the coded failure of asking. */
+function inspectRemote(url: string): InputFile {
+  try {
+    const remote = inspectRemoteVersion(url);
+    const mtimeMs = remote.lastModified ? Date.parse(remote.lastModified) || 0 : 0;
+    return { kind: 'file', path: shownUrl(url), absolute: url, size: remote.size, mtimeMs, ino: 0, remote };
+  } catch (error) {
+    return { kind: 'bad', path: shownUrl(url), error: error as StintError };
+  }
+}
+
 export function inspectInput(path: string, cwd: string): InputFile {
+  if (isRemotePath(path)) return inspectRemote(path);
   const absolute = resolve(cwd, path);
   try {
     const stat = statSync(absolute);
@@ -47,10 +64,16 @@ export function inputOf(path: string, ctx: { readonly cwd: string; readonly stdi
   return { ...inspectInput(ctx.stdinPath, ctx.cwd), path: STDIN_PATH };
 }
 
+/** How a run's chunks know the input is still the one it began with: its inode, or a remote object's version. */
+export function versionOf(input: InputFile & { kind: 'file' }): { fileIno: number } | { remote: RemoteIdentity } {
+  return input.remote ? { remote: input.remote } : { fileIno: input.ino };
+}
+
 /** What a checkpoint is checked against: a change in any input means start over. */
 export function fingerprintOf(inputs: readonly InputFile[]): unknown {
   // Stdin's spool moves with its job, and its bytes are part of the invocation: its length is enough.
   return inputs.map((input) => (input.kind === 'file' && input.path === STDIN_PATH ? { stdin: input.size }
+    : input.kind === 'file' && input.remote ? { url: shownUrl(input.absolute), ...input.remote }
     : input.kind === 'file' ? { path: input.absolute, size: input.size, mtimeMs: input.mtimeMs, ino: input.ino }
     : { path: input.path, error: input.error.code }));
 }

@@ -2,6 +2,7 @@ import { gridCell } from './chunk-grid.js';
 import type { Framing } from './worker/framing.js';
 import type { ChunkPool } from './chunk-pool.js';
 import type { ChunkReply, ChunkTask, WireError } from './worker/worker-protocol.js';
+import type { RemoteIdentity } from './worker/remote-identity.js';
 
 /** A chunk whose start is proven to be a record start, in file order. */
 export type VerifiedChunk<P> =
@@ -31,6 +32,7 @@ export interface ChunkPlan {
   readonly from: number;
   readonly fileSize: number;
   readonly fileIno?: number;
+  readonly remote?: RemoteIdentity;
   readonly chunkSize: number;
   /**
    * A smaller first piece (a writer's, whose answer does not depend on where its chunks end): the first commit
@@ -62,6 +64,7 @@ export async function* orderedChunks<P>(pool: ChunkPool, plan: ChunkPlan): Async
     nominalEnd: end,
     fileSize: plan.fileSize,
     ...(plan.fileIno !== undefined ? { fileIno: plan.fileIno } : {}),
+    ...(plan.remote ? { remote: plan.remote } : {}),
     speculative,
     maxRecordBytes: plan.maxRecordBytes,
     options: plan.options,

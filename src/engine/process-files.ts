@@ -7,7 +7,7 @@ import type { ChunkPool, WorkerPool } from './chunk-pool.js';
 import { choosePool } from './pool-choice.js';
 import { DEFAULT_MAX_RECORD_BYTES, runChunked, type Fold, type Watermark } from './chunked-run.js';
 import type { Framing } from './worker/framing.js';
-import { fingerprintOf, inputOf, type InputFile } from './input-file.js';
+import { fingerprintOf, inputOf, versionOf, type InputFile } from './input-file.js';
 import { workerFailedError } from './worker-failed.js';
 import { chunkBound } from './chunk-bound.js';
 import { runGunzipped } from './gzip-run.js';
@@ -224,7 +224,7 @@ async function foldFile<P, S>(
     pool: await poolOf(),
     path: input.absolute,
     fileSize: input.size,
-    fileIno: input.ino,
+    ...versionOf(input),
     framing: work.framing,
     mapModule: work.mapModule,
     options,

@@ -8,6 +8,7 @@ import { choosePool } from './pool-choice.js';
 import { DEFAULT_MAX_RECORD_BYTES, runChunked, type SafePoint, type Watermark } from './chunked-run.js';
 import type { FileOutcome, FileWork } from './file-work.js';
 import type { ReadableFile } from './process-files.js';
+import { versionOf } from './input-file.js';
 import { workerFailedError } from './worker-failed.js';
 import type { Sink, SinkMark } from './sinks/sink.js';
 
@@ -110,7 +111,7 @@ export async function foldIntoSink<P, S>(
       pool,
       path: input.absolute,
       fileSize: input.size,
-      fileIno: input.ino,
+      ...versionOf(input),
       framing: work.framing,
       mapModule: work.mapModule,
       options: work.options,

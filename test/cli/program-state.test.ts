@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { runJson, runShell } from '../helpers/run-cli.js';
 import { programPath } from '../helpers/paths.js';
 import { tempWorld } from '../helpers/temp-world.js';
+import { until } from '../helpers/queue-worker-process.js';
 
 const world = tempWorld('program-state');
 /** Two programs built on stint with the same command, arguments and version: only the program differs. */
@@ -74,6 +75,8 @@ test('given one folder, two programs of the same command and arguments still are
   assert.deepEqual(calls.map((call) => call.run.code), [14, 14], calls.map((call) => call.run.stdout).join('\n'));
   assert.notEqual(data[0]!.job_id, data[1]!.job_id, 'one job each');
   assert.deepEqual(entries(shared, 'jobs'), data.map((d) => d.job_id).sort());
+  // Each job's first checkpoint is written by its supervisor, which may still be starting when the call answers.
+  await until(() => entries(shared, 'checkpoints').length === 2, 'one checkpoint each');
   assert.equal(entries(shared, 'checkpoints').length, 2, 'one checkpoint each');
   for (const { cancel_command } of data) {
     const cancel = await runShell(cancel_command, cancelEnv(sharedEnv));

@@ -105,7 +105,10 @@ const fileCitationSchema = objectOf({
     bytes: tupleOf([countSchema(), countSchema()], 'Byte range read: [first, end)'),
     lines: tupleOf([countSchema(), countSchema()], 'First and last line read'),
   },
-  optional: { compression: memberOf(Compression, 'How the file was compressed') },
+  optional: {
+    compression: memberOf(Compression, 'How the file was compressed'),
+    etag: stringSchema('An http:// or https:// input\'s ETag: the version of the object read'),
+  },
 });
 
 /** `stint analyze`'s data: an outcome with one established answer per file analyzed. */

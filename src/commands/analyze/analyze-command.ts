@@ -76,12 +76,30 @@ export const analyzeCommand = defineCommand({
       retryable: false,
       sideEffects: SideEffects.None,
     },
-    [ExitCode.NOT_FOUND]: { description: 'The file does not exist', retryable: false, sideEffects: SideEffects.None },
+    [ExitCode.NOT_FOUND]: {
+      description: 'The file does not exist (an http:// or https:// server answered 404)',
+      retryable: false,
+      sideEffects: SideEffects.None,
+    },
+    [ExitCode.CONFLICT]: {
+      description: 'An http:// or https:// object was replaced while it was read: the identical call starts over',
+      retryable: true,
+      sideEffects: SideEffects.None,
+    },
     [ExitCode.PERMISSION_DENIED]: {
-      description: 'The file cannot be read', retryable: false, sideEffects: SideEffects.None,
+      description: 'The file cannot be read (a server answered 403)', retryable: false, sideEffects: SideEffects.None,
+    },
+    [ExitCode.AUTH_REQUIRED]: {
+      description: 'A server wants credentials (401): give them in the URL', retryable: false,
+      sideEffects: SideEffects.None,
+    },
+    [ExitCode.RATE_LIMITED]: {
+      description: 'A server kept answering 429 through every retry', retryable: true, sideEffects: SideEffects.None,
     },
     [ExitCode.UNAVAILABLE]: {
-      description: 'The same analysis is held by another process', retryable: true, sideEffects: SideEffects.None,
+      description: 'The same analysis is held by another process, or a server kept failing through every retry',
+      retryable: true,
+      sideEffects: SideEffects.None,
     },
     [ExitCode.INCOMPLETE]: {
       description: 'The analysis goes on in the background; run its continue_command',

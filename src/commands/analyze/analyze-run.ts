@@ -1,7 +1,7 @@
 import { ErrorCode } from '../../contract/error-code.js';
 import { STINT_CODES, StintWarning } from '../stint-codes.js';
 import type { ErrorDetail } from '../../contract/envelope.js';
-import { ExitCode } from '../../contract/exit-code.js';
+import { ExitCode, STANDARD_EXIT_CODES } from '../../contract/exit-code.js';
 import { outcomeOf, type Established, type Outcome, type Unresolved } from '../../contract/outcome.js';
 import { Cause } from '../../contract/vocabulary/cause.js';
 import type { CommandContext, CommandResult } from '../../runtime/authoring/command-spec.js';
@@ -178,6 +178,7 @@ function establishedOf(ctx: CommandContext, { file: input, state, watermark }: A
         path: input.path,
         size: input.size,
         mtime: new Date(input.mtimeMs).toISOString(),
+        ...(input.remote?.tag ? { etag: input.remote.tag } : {}),
         bytes: [0, input.size],
         lines: [1, lastLine],
       },
@@ -201,6 +202,16 @@ function resultOf(ctx: CommandContext, ended: FileEnd<FileFold>, shown: Shown): 
 }
 
 /** Exit code and error for an outcome: 0 when complete, 3 when partial, the file's own when nothing was established. */
+/** A failure that is a service's, not the input's (a remote input's server down or throttling): retry later. */
+const serviceFailed = (result: FileResult & { kind: 'unresolved' }) => STANDARD_EXIT_CODES[result.exitCode].retryable;
+
+/** Why files went unanalyzed: bad input, unless every failure was a service's. */
+function causeOf(results: readonly FileResult[]): Cause | undefined {
+  const failed = results.filter((r): r is FileResult & { kind: 'unresolved' } => r.kind === 'unresolved');
+  if (failed.length === 0) return undefined;
+  return failed.every(serviceFailed) ? Cause.DependencyDown : Cause.BadInput;
+}
+
 function verdict(results: readonly FileResult[], outcome: Outcome): { exitCode: ExitCode; error?: ErrorDetail } {
   const failed = results.filter((r): r is FileResult & { kind: 'unresolved' } => r.kind === 'unresolved');
   if (failed.length === 0) return { exitCode: ExitCode.SUCCESS };
@@ -226,7 +237,7 @@ function verdict(results: readonly FileResult[], outcome: Outcome): { exitCode: 
       message: results.length === 1
         ? first.entry.reason
         : `none of ${results.length} files could be analyzed; first: ${first.entry.reason}`,
-      retryable: false,
+      retryable: failed.every(serviceFailed),
       phase: 'execution',
     },
   };
@@ -318,7 +329,7 @@ export async function runAnalyze({ positionals, flags }: AnalyzeInput, ctx: Comm
     const results = outcome.results;
     const established = results.flatMap((r) => (r.kind === 'established' ? [r.entry] : []));
     const unresolved = results.flatMap((r) => (r.kind === 'unresolved' ? [r.entry] : []));
-    const data = outcomeOf(established, unresolved, unresolved.length ? Cause.BadInput : undefined);
+    const data = outcomeOf(established, unresolved, causeOf(results));
     const { exitCode, error } = verdict(results, data);
     return { exitCode, data, ...(error ? { error } : {}) };
   }

@@ -17,7 +17,10 @@ export type FileCitation = {
   readonly compression?: Compression;
   readonly path: string;
   readonly size: number;
+  /** For an http:// or https:// input: its Last-Modified. */
   readonly mtime: string;
+  /** For an http:// or https:// input: the ETag of the version read. */
+  readonly etag?: string;
   /** Byte range read: [first, end). */
   readonly bytes: readonly [number, number];
   /** Line range: first and last line. */

@@ -1,4 +1,5 @@
-import { closeSync, openSync, readSync, rmSync, statSync } from 'node:fs';
+import { rmSync } from 'node:fs';
+import { openByteSource } from '../../engine/worker/byte-source.js';
 import { ProgressUnit } from '../../contract/vocabulary/progress-unit.js';
 import { CHECKPOINT_FORMAT, openCheckpointStore } from '../../runtime/storage/checkpoint-store.js';
 import { map as analyzeMap } from '../analyze/map/csv-stats-map.js';
@@ -8,11 +9,11 @@ const MiB = 1024 * 1024;
 
 /** Analyze's checkpoint state after one 4 MiB chunk of the file: what each of its checkpoint writes holds. */
 function analyzeState(path: string): unknown {
-  const header = readCsvHeader(path, statSync(path).size, MiB);
+  const source = openByteSource(path);
+  const header = readCsvHeader(path, source.size, MiB);
   const bytes = Buffer.alloc(4 * MiB);
-  const fd = openSync(path, 'r');
-  const length = readSync(fd, bytes, 0, bytes.length, header.dataStart);
-  closeSync(fd);
+  const length = source.read(bytes, 0, bytes.length, header.dataStart);
+  source.close();
   const end = bytes.lastIndexOf(10, length - 1) + 1;
   const info = { start: header.dataStart, end: header.dataStart + end, options: { width: header.names.length } };
   const stats = analyzeMap(bytes.subarray(0, end), info);

@@ -2,6 +2,8 @@
 // loop computing the same statistics. Where a choice exists it is the
 // cheaper one (UTF-16 string order and lengths), so the ratio is not flattered.
 import { createReadStream } from 'node:fs';
+import { remoteStream } from '../../engine/remote-stream.js';
+import { isRemotePath } from '../../engine/worker/remote-url.js';
 import { parse } from 'csv-parse';
 import { addExact, roundExact } from '../analyze/exact-sum.js';
 
@@ -21,7 +23,8 @@ const newColumn = (): Column => ({
 
 export async function csvParseStats(path: string): Promise<{ rows: number; columns: number }> {
   const options = { bom: true, relax_column_count: true, skip_empty_lines: true };
-  const parser = createReadStream(path, { highWaterMark: 1 << 20 }).pipe(parse(options));
+  const input = isRemotePath(path) ? remoteStream(path) : createReadStream(path, { highWaterMark: 1 << 20 });
+  const parser = input.pipe(parse(options));
   let header: string[] | undefined;
   let columns: Column[] = [];
   let rows = 0;

@@ -81,30 +81,35 @@ export const importCommand = defineCommand({
       sideEffects: SideEffects.None,
     },
     [ExitCode.NOT_FOUND]: {
-      description: 'The input file does not exist; nothing was written',
+      description: 'The input file does not exist (an http:// or https:// server answered 404); nothing was written',
       retryable: false,
       sideEffects: SideEffects.None,
     },
     [ExitCode.CONFLICT]: {
-      description: 'The key was used with other arguments or input, or the table has other columns or types '
-        + '(SCHEMA_MISMATCH)',
+      description: 'The key was used with other input, the table has other types (SCHEMA_MISMATCH), '
+        + 'or a remote input changed',
       retryable: false,
       sideEffects: SideEffects.None,
     },
     [ExitCode.PERMISSION_DENIED]: {
-      description: 'The input cannot be read; nothing was written',
+      description: 'The input cannot be read (a server answered 403); nothing was written',
       retryable: false,
       sideEffects: SideEffects.None,
     },
     [ExitCode.AUTH_REQUIRED]: {
-      description: 'The PostgreSQL server refused the login; nothing was written',
+      description: 'The PostgreSQL server refused the login, or an input\'s server wants credentials (401)',
       retryable: false,
       sideEffects: SideEffects.None,
     },
+    [ExitCode.RATE_LIMITED]: {
+      description: 'An input\'s server kept answering 429 through every retry; committed rows stay; call again',
+      retryable: false,
+      sideEffects: SideEffects.Partial,
+    },
     [ExitCode.UNAVAILABLE]: {
       description:
-        'The table is held by another process, a disk is full or the database is out of reach; committed rows stay; '
-        + 'call again',
+        'The table is held, a disk is full, or the database or the input\'s server is out of reach; committed rows '
+        + 'stay',
       retryable: false,
       sideEffects: SideEffects.Partial,
     },

@@ -1,10 +1,10 @@
-import { closeSync, openSync } from 'node:fs';
 import type { CsvHeader } from '../csv-header.js';
 import type { Watermark } from '../../engine/chunked-run.js';
 import { levelSink } from '../../engine/sinks/level-sink.js';
 import type { Sink } from '../../engine/sinks/sink.js';
 import type { SpanWriter } from './import-fold.js';
-import { fileRangeDigest } from './map/import-ledger.js';
+import { rangeDigest } from './map/import-ledger.js';
+import { openByteSource } from '../../engine/worker/byte-source.js';
 import { RECORD_FORMAT, type ImportCheckpoint, type ImportState, type SavedState } from './import-records.js';
 import { encodeId, TableKey } from './table-store.js';
 import type { ImportTarget, TargetBatch } from './target/import-target.js';
@@ -89,10 +89,10 @@ export function importSink(run: ImportRun): ImportSink {
 
 /** The digest of the header's bytes, read once at the start of a run. */
 function headerDigest(path: string, dataStart: number): Uint8Array {
-  const fd = openSync(path, 'r');
+  const source = openByteSource(path);
   try {
-    return fileRangeDigest(fd, 0, dataStart);
+    return rangeDigest(source, 0, dataStart);
   } finally {
-    closeSync(fd);
+    source.close();
   }
 }

@@ -20,7 +20,9 @@ export function chunkJob(runKey: string, task: ChunkTask, files: SeenFiles): { i
       suggestion: 'Add the module to the command\'s `maps` (name: module URL), then run it again',
     });
   }
-  const seen = task.bytes ? undefined : seenOf(files, task);
+  // A remote input needs no check of the coordinator's own: every range a worker reads names the version the run
+  // began with (If-Match), so a worker can read no other.
+  const seen = task.bytes || task.remote ? undefined : seenOf(files, task);
   const id = chunkJobId(runKey, task, seen);
   const { mapModule: _url, ...portable } = task;
   const data: ChunkJobData = {

@@ -1,10 +1,13 @@
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { ErrorCode } from '../../contract/error-code.js';
 import { StintError } from '../../contract/stint-error.js';
 import { Framing, findRecordStart, scanParity, type ScanState } from './framing.js';
 import type { ChunkTask } from './worker-protocol.js';
+import { openByteSource, type ByteSource } from './byte-source.js';
 
+/** Bytes read past a chunk's end to find where its last record ends (more are read when a record runs on). */
 const LOOKAHEAD = 64 * 1024;
+/** For a remote input, where the next chunk's reader reads the same bytes again over the network: less. */
+const REMOTE_LOOKAHEAD = 4 * 1024;
 
 /** Another file now has the input's name: it was replaced (moved over) while being read. */
 function inputReplaced(path: string): StintError {
@@ -50,44 +53,61 @@ export class ChunkReader {
   private buffer = Buffer.allocUnsafe(0);
   private bufferStart = 0;
   private bufferEnd = 0;
-  private fd = -1;
-  private fdPath = '';
+  private source: ByteSource | undefined;
+  /** The path and remote version the source reads. */
+  private sourceKey = '';
   private crToLf = false;
+  private lookahead = LOOKAHEAD;
 
   close(): void {
-    if (this.fd >= 0) closeSync(this.fd);
-    this.fd = -1;
-    this.fdPath = '';
+    this.source?.close();
+    this.source = undefined;
+    this.sourceKey = '';
+    this.bufferStart = 0;
+    this.bufferEnd = 0;
   }
 
   /**
-   * Opens the task's file once per thread. The open file is the one the run began with
-   * (same inode), or the read fails: bytes of another file under the same name are not this input.
+   * Opens the task's input once per thread. The open file is the one the run began with (same inode), or the
+   * read fails: bytes of another file under the same name are not this input. A remote object is read as the
+   * version the run began with (its server refuses ranges of another).
    */
   private open(task: ChunkTask): void {
     this.crToLf = task.crLineEnds === true;
-    if (this.fdPath === task.path && (task.fileIno === undefined || fstatSync(this.fd).ino === task.fileIno)) return;
+    const key = `${task.path}\0${task.remote?.tag ?? task.remote?.lastModified ?? ''}`;
+    if (this.source && this.sourceKey === key && (task.fileIno === undefined || this.source.ino === task.fileIno)) {
+      return;
+    }
     this.close();
-    this.fd = openSync(task.path, 'r');
-    this.fdPath = task.path;
-    if (task.fileIno !== undefined && fstatSync(this.fd).ino !== task.fileIno) {
+    this.source = openByteSource(task.path, task.remote);
+    this.sourceKey = key;
+    this.lookahead = task.remote ? REMOTE_LOOKAHEAD : LOOKAHEAD;
+    if (task.fileIno !== undefined && this.source.ino !== task.fileIno) {
       this.close();
       throw inputReplaced(task.path);
     }
   }
 
-  /** Makes file bytes [from, to) available in the buffer; returns how far it got (EOF may stop it short). */
+  /**
+   * Makes file bytes [from, to) available in the buffer; returns how far it got (EOF may stop it short). Bytes
+   * it holds from `from` on already (a longer read from the same start) are kept, not read again.
+   */
   private load(path: string, from: number, to: number, fileSize: number): number {
     to = Math.min(to, fileSize);
     const length = to - from;
-    if (this.buffer.length < length) this.buffer = Buffer.allocUnsafe(Math.max(length, this.buffer.length * 2));
-    let filled = 0;
+    const held = from === this.bufferStart ? Math.max(0, Math.min(this.bufferEnd, to) - from) : 0;
+    if (this.buffer.length < length) {
+      const bigger = Buffer.allocUnsafe(Math.max(length, this.buffer.length * 2));
+      this.buffer.copy(bigger, 0, 0, held);
+      this.buffer = bigger;
+    }
+    let filled = held;
     while (filled < length) {
-      const n = readSync(this.fd, this.buffer, filled, length - filled, from + filled);
+      const n = this.source!.read(this.buffer, filled, length - filled, from + filled);
       if (n === 0) throw inputTruncated(path, from + filled, fileSize);
       filled += n;
     }
-    if (this.crToLf) crToLf(this.buffer, filled);
+    if (this.crToLf) crToLf(this.buffer.subarray(held), filled - held);
     this.bufferStart = from;
     this.bufferEnd = from + filled;
     return this.bufferEnd;
@@ -107,7 +127,7 @@ export class ChunkReader {
     this.open(task);
     const { path, fileSize, nominalEnd, maxRecordBytes } = task;
     const readFrom = task.speculative ? task.nominalStart - 1 : task.nominalStart;
-    let limit = this.load(path, readFrom, Math.max(nominalEnd, readFrom + 1) + LOOKAHEAD, fileSize);
+    let limit = this.load(path, readFrom, Math.max(nominalEnd, readFrom + 1) + this.lookahead, fileSize);
     let start = readFrom;
     if (task.speculative) {
       for (;;) {
@@ -150,7 +170,7 @@ export class ChunkReader {
     const { path, fileSize, nominalEnd, maxRecordBytes } = task;
     const quoted = task.framing === Framing.Csv;
     const readFrom = task.speculative && task.framing !== Framing.Bytes ? task.nominalStart - 1 : task.nominalStart;
-    let limit = this.load(path, readFrom, Math.max(nominalEnd, readFrom + 1) + LOOKAHEAD, fileSize);
+    let limit = this.load(path, readFrom, Math.max(nominalEnd, readFrom + 1) + this.lookahead, fileSize);
     const at = (offset: number) => offset - this.bufferStart;
 
     if (task.framing === Framing.Bytes) {
@@ -184,7 +204,7 @@ export class ChunkReader {
 
     // Quote state and newlines up to the byte before nominalEnd, then the first record end after it.
     const state: ScanState = { inQuote: false, newlines: 0 };
-    if (nominalEnd - 1 > limit) limit = this.extend(path, nominalEnd + LOOKAHEAD, fileSize);
+    if (nominalEnd - 1 > limit) limit = this.extend(path, nominalEnd + this.lookahead, fileSize);
     scanParity(this.buffer, at(start), at(Math.min(nominalEnd - 1, limit)), state, quoted);
     let cursor = Math.min(nominalEnd - 1, limit);
     let end = -1;

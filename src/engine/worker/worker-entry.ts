@@ -3,6 +3,8 @@
 // the framing and the reader.
 import { ErrorCode } from '../../contract/error-code.js';
 import { ChunkReader } from './chunk-reader.js';
+import { READ_FAILURES } from './byte-source.js';
+import { useRemotePort } from './remote-reads.js';
 import { Framing, scanParity } from './framing.js';
 import type { ChunkMap, ChunkReply, ChunkTask, WindowMap } from './worker-protocol.js';
 
@@ -111,8 +113,10 @@ function mapSent(mapper: Mapper, task: ChunkTask, bytes: Uint8Array): ChunkReply
 /** A read that failed: a file cut short or replaced mid-run keeps its own code; anything else is unreadable. */
 const readError = (error: unknown) => {
   const code = (error as { code?: unknown }).code;
-  const changed = code === ErrorCode.InputTruncated || code === ErrorCode.InputReplaced;
-  return { code: changed ? code : ErrorCode.FileUnreadable, message: (error as Error).message };
+  const context = (error as { extras?: { context?: Record<string, unknown> } }).extras?.context;
+  const own = typeof code === 'string' && READ_FAILURES.has(code);
+  const wire = { code: own ? code : ErrorCode.FileUnreadable, message: (error as Error).message };
+  return context ? { ...wire, context } : wire;
 };
 /** A map module that cannot load: the module's defect, not a dead thread (so not retryable); the thread lives on. */
 const notLoaded = (task: ChunkTask, error: unknown): ChunkReply<unknown> => ({
@@ -133,6 +137,16 @@ const codeOf = (error: unknown): string => {
 };
 
 export default async function mapChunk(task: ChunkTask): Promise<ChunkReply<unknown>> {
+  useRemotePort(task.remotePort);
+  try {
+    return await mapTask(task);
+  } finally {
+    useRemotePort(undefined);
+    task.remotePort?.close();
+  }
+}
+
+async function mapTask(task: ChunkTask): Promise<ChunkReply<unknown>> {
   let mapper;
   try {
     mapper = await mapOf(task.mapModule);

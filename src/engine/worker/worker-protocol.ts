@@ -1,6 +1,8 @@
 // The messages between the main thread and the pool's workers, in one place.
 // Worker-side code imports only this, the framing and the contract.
 import type { Framing } from './framing.js';
+import type { MessagePort } from 'node:worker_threads';
+import type { RemoteIdentity } from './remote-identity.js';
 
 /** One chunk to map. `nominalStart`/`nominalEnd` are the planned cut points; the worker aligns them to records. */
 export interface ChunkTask {
@@ -13,6 +15,10 @@ export interface ChunkTask {
   readonly fileSize: number;
   /** The file's inode when the run began: a file replaced under the same name is not read as the same input. */
   readonly fileIno?: number;
+  /** An http:// or https:// input's version when the run began: only its bytes are read. */
+  readonly remote?: RemoteIdentity;
+  /** With `remote`: this task's connection to the process's fetch thread (the pool adds it; remote-reads.ts). */
+  readonly remotePort?: MessagePort;
   /** True when nominalStart is not known to be a record start: the worker starts at the next line start. */
   readonly speculative: boolean;
   /** A record may run past nominalEnd by at most this many bytes. */

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { closeSync, openSync, readSync } from 'node:fs';
+import { openByteSource, type ByteSource } from '../../../engine/worker/byte-source.js';
 
 /**
  * What an import read, span by span: the byte range of each committed chunk
@@ -30,11 +30,11 @@ export function spanDigest(bytes: Uint8Array): Uint8Array {
   return createHash('sha256').update(bytes).digest().subarray(0, DIGEST_BYTES);
 }
 
-/** The digest of a byte range of a file, read a buffer at a time. */
-export function fileRangeDigest(fd: number, start: number, end: number, buffer = Buffer.allocUnsafe(READ_BYTES)) {
+/** The digest of a byte range of an input, read a buffer at a time. */
+export function rangeDigest(source: ByteSource, start: number, end: number, buffer = Buffer.allocUnsafe(READ_BYTES)) {
   const hash = createHash('sha256');
   for (let at = start; at < end; ) {
-    const read = readSync(fd, buffer, 0, Math.min(buffer.length, end - at), at);
+    const read = source.read(buffer, 0, Math.min(buffer.length, end - at), at);
     if (read === 0) break;
     hash.update(buffer.subarray(0, read));
     at += read;
@@ -45,9 +45,9 @@ export function fileRangeDigest(fd: number, start: number, end: number, buffer =
 const sameBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((byte, k) => byte === b[k]);
 
 /** The byte at `offset`, or undefined past the end. */
-function byteAt(fd: number, offset: number): number | undefined {
+function byteAt(source: ByteSource, offset: number): number | undefined {
   const one = Buffer.alloc(1);
-  return readSync(fd, one, 0, 1, offset) === 1 ? one[0] : undefined;
+  return source.read(one, 0, 1, offset) === 1 ? one[0] : undefined;
 }
 
 /**
@@ -56,22 +56,22 @@ function byteAt(fd: number, offset: number): number | undefined {
  * record; the file may have grown past them.
  */
 export async function matchLedger(path: string, size: number, spans: AsyncIterable<LedgerSpan>): Promise<LedgerMatch> {
-  const fd = openSync(path, 'r');
+  const source = openByteSource(path);
   const buffer = Buffer.allocUnsafe(READ_BYTES);
   try {
     let end = 0;
     for await (const span of spans) {
       if (span.start !== end || span.end > size) return { kind: 'differs' };
-      if (!sameBytes(fileRangeDigest(fd, span.start, span.end, buffer), span.digest)) return { kind: 'differs' };
+      if (!sameBytes(rangeDigest(source, span.start, span.end, buffer), span.digest)) return { kind: 'differs' };
       end = span.end;
     }
     if (end === 0) return { kind: 'differs' };
     // Bytes after the recorded end are new records only if the last recorded one had ended.
-    const last = byteAt(fd, end - 1);
-    const next = byteAt(fd, end);
+    const last = byteAt(source, end - 1);
+    const next = byteAt(source, end);
     const ended = last === LF || next === undefined || next === LF || next === CR;
     return { kind: ended ? 'same' : 'extended', end };
   } finally {
-    closeSync(fd);
+    source.close();
   }
 }

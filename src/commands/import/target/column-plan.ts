@@ -2,10 +2,10 @@
 // columns), the rest inferred from the records in the file's first
 // SAMPLE_BYTES, as DuckDB's read_csv infers from a sample. A later row whose
 // field does not fit its column is rejected with its line, never coerced.
-import { closeSync, openSync, readSync } from 'node:fs';
 import { StintCode } from '../../stint-codes.js';
 import { StintError } from '../../../contract/stint-error.js';
 import { readCsvRecords } from '../../../engine/worker/csv-records.js';
+import { openByteSource } from '../../../engine/worker/byte-source.js';
 import { PackedOutput } from '../../../engine/worker/packed-output.js';
 import type { CsvHeader } from '../../csv-header.js';
 import { SqlType, TypeTally } from '../map/sql-type.js';
@@ -70,13 +70,13 @@ export function inferTypes(path: string, header: CsvHeader, decimalDigits: numbe
 
 /** Up to SAMPLE_BYTES from `start`, cut after the last newline when the file goes on (no half a record). */
 function readSample(path: string, start: number): Buffer {
-  const fd = openSync(path, 'r');
+  const source = openByteSource(path);
   try {
     const bytes = Buffer.alloc(SAMPLE_BYTES + 1);
-    const read = readSync(fd, bytes, 0, bytes.length, start);
+    const read = source.read(bytes, 0, bytes.length, start);
     if (read <= SAMPLE_BYTES) return bytes.subarray(0, read);
     return bytes.subarray(0, bytes.lastIndexOf(NEWLINE, SAMPLE_BYTES - 1) + 1);
   } finally {
-    closeSync(fd);
+    source.close();
   }
 }

@@ -1,0 +1,79 @@
+// Analyze of an http:// object against the same file on disk (issue 26): the big file served by byte range
+// from this machine (test/helpers/range-server.ts, in this process), `stint analyze <url>` against
+// `stint analyze <file>`. Alternating rounds, medians of wall time and of the stint process's CPU time, the load
+// average. DuckDB's read_csv over the same URL needs its httpfs extension, which DuckDB downloads on first use:
+// tried, and said when it cannot be had.
+import { statSync } from 'node:fs';
+import { REPO_ROOT, STINT_BIN } from '../test/helpers/paths.js';
+import { startRangeServer } from '../test/helpers/range-server.js';
+import { dataFile, home } from './suites.js';
+import { alternatingRounds, inThisProcess, median, underGnuTime } from './measure.js';
+import { duckDbStats, loadDuckDb } from './duckdb-baseline.js';
+import type { Figure, Rounds, Step } from './measure.js';
+
+const ROUNDS = Number(process.env['BENCH_REMOTE_ROUNDS'] ?? 2);
+
+let calls = 0;
+const analyze = (input: string) =>
+  underGnuTime([STINT_BIN, 'analyze', input, '--budget', '0'], { STINT_HOME: home(`remote-${++calls}`) });
+
+function figures(label: string, rounds: Rounds, remote: string, local: string): Figure[] {
+  const of = (name: string, key: 'cpuMs' | 'wallMs') => median(rounds.runs[name]!.map((run) => run[key]));
+  return [
+    ...[remote, local].map((name) => ({
+      suite: 'remote', name: `${label}: ${name}, wall`, value: of(name, 'wallMs') / 1000, unit: 's',
+      detail: `CPU ${(of(name, 'cpuMs') / 1000).toFixed(1)} s (the stint process)`,
+    })),
+    {
+      suite: 'remote', name: `${label}: ${remote} / ${local} (wall)`, unit: 'x', target: '<= 1.11',
+      value: of(remote, 'wallMs') / of(local, 'wallMs'),
+      detail: `throughput ${(of(local, 'wallMs') / of(remote, 'wallMs')).toFixed(2)} of the other's (target >= 0.9); `
+        + `CPU ${(of(remote, 'cpuMs') / of(local, 'cpuMs')).toFixed(2)}x; ${ROUNDS} rounds, alternating; `
+        + rounds.load,
+    },
+  ];
+}
+
+/** Whether DuckDB can read http:// here: its httpfs extension is downloaded from DuckDB's site on first use. */
+async function duckDbOverHttp(): Promise<string> {
+  const duck = await loadDuckDb(REPO_ROOT);
+  if (!duck) return 'no @duckdb/node-api in bench/node_modules';
+  const instance = await duck.DuckDBInstance.create(':memory:', {});
+  const connection = await instance.connect();
+  try {
+    await connection.runAndReadAll('LOAD httpfs');
+    return '';
+  } catch (error) {
+    return `DuckDB cannot read http:// here: ${(error as Error).message.split('\n')[0]}`;
+  } finally {
+    connection.closeSync();
+    instance.closeSync();
+  }
+}
+
+export async function remoteFigures(gib: number): Promise<Figure[]> {
+  const big = dataFile('big', Math.round(gib * 1024 ** 3));
+  const server = await startRangeServer();
+  try {
+    server.putFile('big.csv', big);
+    const label = `analyze ${(statSync(big).size / 1e6).toFixed(0)} MB`;
+    const steps: Step[] = [
+      ['stint analyze http:// (localhost)', () => analyze(server.urlOf('big.csv'))],
+      ['stint analyze <file>', () => analyze(big)],
+    ];
+    const rounds = await alternatingRounds(steps, ROUNDS);
+    const local = figures(label, rounds, steps[0]![0], steps[1]![0]);
+    const unavailable = await duckDbOverHttp();
+    if (unavailable) {
+      console.error(`${unavailable}: the DuckDB comparison over http:// is skipped`);
+      return local;
+    }
+    const duck = (await loadDuckDb(REPO_ROOT))!;
+    const duckSteps: Step[] = [steps[0]!, ['DuckDB read_csv http://', () =>
+      inThisProcess(() => duckDbStats(duck, server.urlOf('big.csv'), 2))]];
+    const duckRounds = await alternatingRounds(duckSteps, ROUNDS);
+    return [...local, ...figures(label, duckRounds, duckSteps[0]![0], duckSteps[1]![0])];
+  } finally {
+    await server.close();
+  }
+}

@@ -1,0 +1,12 @@
+// What a reading thread asks the fetch thread (remote-fetch-thread.ts) for.
+import type { RemoteIdentity } from './remote-identity.js';
+
+export type RemoteAsk =
+  /** What the object is: its size and version (RemoteIdentity). */
+  | { readonly kind: 'probe'; readonly url: string }
+  /** Bytes [from, to) of the version `identity` names. */
+  | { readonly kind: 'range'; readonly url: string; readonly identity: RemoteIdentity; readonly from: number;
+      readonly to: number };
+
+/** An ask with the shared word the asking thread sleeps on until the answer is posted. */
+export type RemoteRequest = RemoteAsk & { readonly signal: SharedArrayBuffer };
