@@ -1,4 +1,4 @@
-// Synchronous reads of http:// and https:// inputs, for code that reads
+// Synchronous reads of remote inputs (http://, https://, s3://), for code that reads
 // files synchronously (the chunk reader in the pool's threads, the header
 // and sample on the main thread). The fetch thread (remote-fetch-thread.ts)
 // does the requests; the asking thread sleeps until the answer is posted.
