@@ -106,9 +106,10 @@ test('a budget, a SIGINT and a kill -9, each followed by the identical call, res
       const earliest = Math.min(...rangeStarts(server, secondCall));
       assert.ok(earliest >= saved - CHUNK - 1, `${interruption}: resumed at byte ${earliest}, checkpoint ${saved}`);
     }
-    // Bytes read twice: at most the chunks in flight when the first call stopped (one worker: two).
+    // Bytes read twice: at most the chunks in flight when the first call stopped (one worker: two), the one
+    // the fetch thread read ahead, and the header's samples.
     const again = server.coverage('mixed.csv').bytesSent - bytes.length;
-    assert.ok(again <= 2 * CHUNK + 8 * 64 * 1024, `${interruption}: ${again} bytes read twice`);
+    assert.ok(again <= 3 * CHUNK + 8 * 64 * 1024, `${interruption}: ${again} bytes read twice`);
   }
 });
 

@@ -13,6 +13,8 @@ export interface ByteSource {
   readonly ino: number | undefined;
   /** Its size when opened. */
   readonly size: number;
+  /** Reads are cheapest into shared memory (a remote object's: the fetch thread writes the bytes there). */
+  readonly intoShared: boolean;
   close(): void;
 }
 
@@ -46,20 +48,27 @@ function fileSource(path: string): ByteSource {
     read: (buffer, offset, length, position) => readSync(fd, buffer, offset, length, position),
     ino,
     size,
+    intoShared: false,
     close: () => closeSync(fd),
   };
 }
 
 /** A remote object's version `identity` (default: the one this thread saw first). */
-function remoteSource(url: string, identity: RemoteIdentity): ByteSource {
+function remoteSource(url: string, identity: RemoteIdentity, readsOn: boolean): ByteSource {
   return {
-    read: (buffer, offset, length, position) => readRemote(url, identity, buffer, offset, position, position + length),
+    read: (buffer, offset, length, position) =>
+      readRemote(url, identity, buffer, offset, { from: position, to: position + length, readsOn }),
     ino: undefined,
     size: identity.size,
+    intoShared: true,
     close: () => undefined,
   };
 }
 
-export function openByteSource(path: string, identity?: RemoteIdentity): ByteSource {
-  return isRemotePath(path) ? remoteSource(path, identity ?? remoteIdentity(path)) : fileSource(path);
+/**
+ * The input at `path`. `readsOn`: its reader goes on to read where its last read ended (a chunk's reader,
+ * whose next chunk a remote object's fetch thread then reads ahead).
+ */
+export function openByteSource(path: string, identity?: RemoteIdentity, readsOn = false): ByteSource {
+  return isRemotePath(path) ? remoteSource(path, identity ?? remoteIdentity(path), readsOn) : fileSource(path);
 }

@@ -50,7 +50,7 @@ export type Window =
  * bytes never cross to another thread.
  */
 export class ChunkReader {
-  private buffer = Buffer.allocUnsafe(0);
+  private buffer: Buffer<ArrayBufferLike> = Buffer.allocUnsafe(0);
   private bufferStart = 0;
   private bufferEnd = 0;
   private source: ByteSource | undefined;
@@ -79,7 +79,7 @@ export class ChunkReader {
       return;
     }
     this.close();
-    this.source = openByteSource(task.path, task.remote);
+    this.source = openByteSource(task.path, task.remote, true);
     this.sourceKey = key;
     this.lookahead = task.remote ? REMOTE_LOOKAHEAD : LOOKAHEAD;
     if (task.fileIno !== undefined && this.source.ino !== task.fileIno) {
@@ -96,8 +96,10 @@ export class ChunkReader {
     to = Math.min(to, fileSize);
     const length = to - from;
     const held = from === this.bufferStart ? Math.max(0, Math.min(this.bufferEnd, to) - from) : 0;
-    if (this.buffer.length < length) {
-      const bigger = Buffer.allocUnsafe(Math.max(length, this.buffer.length * 2));
+    const shared = this.source!.intoShared;
+    if (this.buffer.length < length || (shared && !(this.buffer.buffer instanceof SharedArrayBuffer))) {
+      const size = Math.max(length, this.buffer.length * 2);
+      const bigger = shared ? Buffer.from(new SharedArrayBuffer(size)) : Buffer.allocUnsafe(size);
       this.buffer.copy(bigger, 0, 0, held);
       this.buffer = bigger;
     }

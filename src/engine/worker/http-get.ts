@@ -1,8 +1,12 @@
-// One GET over node:http or node:https, kept-alive connections, its body read
-// straight into one buffer (shared memory) of the length the server
-// announced: fetch's web streams and its body's concatenation cost the fetch
-// thread more CPU than the chunks' own parsing did.
+// One GET of a remote object: over plain http:// by stint's own reader of
+// HTTP/1.1 answers (plain-http-get.ts); over https://, or for an answer that
+// reader leaves, by node:http or node:https, with kept-alive connections and
+// the body read straight into one buffer of the length the server announced
+// (fetch's web streams and its body's concatenation cost the fetch thread more
+// CPU than the chunks' own parsing did).
 import type { Agent, IncomingMessage, request as httpRequest } from 'node:http';
+import { freshBuffer, type BodyBuffer, type HttpAnswer } from './http-answer.js';
+import { plainHttpGet, UNFRAMED } from './plain-http-get.js';
 
 /** A scheme's client with its kept-alive connections, loaded on first use (node:https costs a start 11 ms). */
 interface Transport {
@@ -22,19 +26,12 @@ function transport(secure: boolean): Promise<Transport> {
   return loaded;
 }
 
-export interface HttpAnswer {
-  readonly status: number;
-  header(name: string): string | undefined;
-  readonly body: Uint8Array;
-}
-
 /** The body, into one buffer when its length is announced (else gathered); rejects when the connection drops. */
-function bodyOf(response: IncomingMessage): Promise<Uint8Array> {
+function bodyOf(response: IncomingMessage, buffer: BodyBuffer): Promise<Uint8Array> {
   const announced = Number(response.headers['content-length']);
   return new Promise((resolve, reject) => {
     const pieces: Buffer[] = [];
-    // Shared memory: the fetch thread keeps it and hands it to the reading thread without a copy.
-    const into = Number.isSafeInteger(announced) ? new Uint8Array(new SharedArrayBuffer(announced)) : undefined;
+    const into = Number.isSafeInteger(announced) ? buffer(announced) : undefined;
     let length = 0;
     response.on('data', (piece: Buffer) => {
       if (into && length + piece.length <= into.length) into.set(piece, length);
@@ -55,11 +52,24 @@ function bodyOf(response: IncomingMessage): Promise<Uint8Array> {
 }
 
 /** GET `url` with `headers`; a server that sends nothing for `timeoutMs` is dropped (a rejection). */
-export async function httpGet(url: string, headers: Record<string, string>, timeoutMs: number): Promise<HttpAnswer> {
+export async function httpGet(
+  url: string, headers: Record<string, string>, timeoutMs: number, buffer = freshBuffer,
+): Promise<HttpAnswer> {
+  if (url.startsWith('http:')) {
+    const answer = await plainHttpGet(url, headers, timeoutMs, buffer);
+    if (answer !== UNFRAMED) return answer;
+  }
+  return nodeHttpGet(url, headers, timeoutMs, buffer);
+}
+
+async function nodeHttpGet(url: string, headers: Record<string, string>, timeoutMs: number, buffer: BodyBuffer):
+  Promise<HttpAnswer> {
   const { request, agent } = await transport(url.startsWith('https:'));
   return new Promise((resolve, reject) => {
     const asked = request(url, { headers, agent }, (response) => {
-      bodyOf(response).then((body) => resolve({
+      // Only a success's body is the caller's to keep.
+      const success = (response.statusCode ?? 0) >= 200 && (response.statusCode ?? 0) < 300;
+      bodyOf(response, success ? buffer : freshBuffer).then((body) => resolve({
         status: response.statusCode ?? 0,
         header: (name) => [response.headers[name]].flat()[0],
         body,

@@ -2,19 +2,20 @@
 // reads posts a request on its port and sleeps on a shared word; this one
 // answers from the ranges it read lately or fetches the rest, posts the answer
 // and wakes it. Reads stay synchronous for their callers (the chunk reader,
-// the header's reader), many are in flight at once, and bytes that two chunks
+// the header's reader), many are in flight at once, bytes that two chunks
 // both read (a record across their cut, a chunk mapped again from its true
-// start) come over the network once.
+// start) come over the network once, and the next chunk's range is read
+// ahead (fetched-ranges.ts).
 import { workerData, type MessagePort } from 'node:worker_threads';
 import type { Answer } from './remote-failure.js';
-import { probeObject, readObjectRange } from './remote-object.js';
+import { probeObject } from './remote-object.js';
 import type { RemoteRequest } from './remote-protocol.js';
-import { RangeCache } from './range-cache.js';
+import { FetchedRanges } from './fetched-ranges.js';
 
-const cache = new RangeCache();
+const ranges = new FetchedRanges();
 
 function reply(port: MessagePort, signal: SharedArrayBuffer, answer: Answer<unknown>): void {
-  // A fresh buffer moves to the asking thread; the cache's shared ones are passed as they are (no copy either way).
+  // A buffer of the answer's own moves to the asking thread (no copy).
   const value = answer.ok ? answer.value : undefined;
   const transfer = value instanceof Uint8Array && value.buffer instanceof ArrayBuffer ? [value.buffer] : [];
   port.postMessage(answer, transfer);
@@ -23,23 +24,12 @@ function reply(port: MessagePort, signal: SharedArrayBuffer, answer: Answer<unkn
   Atomics.notify(word, 0);
 }
 
-/** Bytes [from, to): the part the cache holds from `from` on, then the rest fetched (and kept). */
-async function range(asked: RemoteRequest & { kind: 'range' }): Promise<Answer<Uint8Array>> {
+/** Bytes [from, to), written into the asker's shared memory (answering their count) or a buffer of their own. */
+async function range(asked: RemoteRequest & { kind: 'range' }): Promise<Answer<Uint8Array | number>> {
   const { url, identity, from, to } = asked;
-  const version = `${url}\0${identity.tag ?? identity.lastModified ?? ''}`;
-  const held = cache.from(version, from, to);
-  if (held.length === to - from) return { ok: true, value: held };
-  const fetched = await readObjectRange(url, identity, from + held.length, to);
-  if (!fetched.ok) return fetched;
-  cache.keep(version, from + held.length, fetched.value);
-  // The cache keeps what it was given: only shared memory may be handed on as it is (moving it would empty it).
-  if (held.length === 0) {
-    return fetched.value.buffer instanceof SharedArrayBuffer ? fetched : { ok: true, value: fetched.value.slice() };
-  }
-  const whole = new Uint8Array(to - from);
-  whole.set(held);
-  whole.set(fetched.value, held.length);
-  return { ok: true, value: whole };
+  const into = asked.into ? new Uint8Array(asked.into, asked.at, to - from) : new Uint8Array(to - from);
+  const read = await ranges.read(url, identity, from, into, asked.readsOn);
+  return !read.ok || asked.into ? read : { ok: true, value: into };
 }
 
 function serve(port: MessagePort): void {

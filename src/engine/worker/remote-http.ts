@@ -5,7 +5,8 @@ import { ErrorCode } from '../../contract/error-code.js';
 import { failure, lostFailure, RemoteFailure, statusFailure } from './remote-failure.js';
 import type { RemoteIdentity } from './remote-identity.js';
 import { shownUrl } from './remote-url.js';
-import { httpGet, type HttpAnswer } from './http-get.js';
+import { httpGet } from './http-get.js';
+import type { BodyBuffer, HttpAnswer } from './http-answer.js';
 
 /** A server that sends nothing for this long is taken as gone (and retried). */
 const REQUEST_TIMEOUT_MS = 60_000;
@@ -14,7 +15,7 @@ const REQUEST_TIMEOUT_MS = 60_000;
 const PASSWORD_ENV = 'STINT_HTTP_PASSWORD';
 
 /** GET with `headers`, a user and password in the URL moved into Basic authorization; a lost request retries. */
-async function get(url: string, headers: Record<string, string>): Promise<HttpAnswer> {
+async function get(url: string, headers: Record<string, string>, buffer?: BodyBuffer): Promise<HttpAnswer> {
   const parsed = new URL(url);
   const all: Record<string, string> = { ...headers };
   if (parsed.username || parsed.password) {
@@ -26,7 +27,7 @@ async function get(url: string, headers: Record<string, string>): Promise<HttpAn
     parsed.password = '';
   }
   try {
-    return await httpGet(parsed.href, all, REQUEST_TIMEOUT_MS);
+    return await httpGet(parsed.href, all, REQUEST_TIMEOUT_MS, buffer);
   } catch (error) {
     throw lostFailure(error, url);
   }
@@ -56,12 +57,17 @@ export async function httpProbe(url: string): Promise<RemoteIdentity> {
   return { size, ...(tag ? { tag } : {}), ...(lastModified ? { lastModified } : {}) };
 }
 
-/** Bytes [from, to) of the version named `identity`; a server that ignores If-Match is caught by the ETag it sends. */
-export async function httpRange(url: string, identity: RemoteIdentity, from: number, to: number): Promise<Uint8Array> {
+/**
+ * Bytes [from, to) of the version named `identity` (read into `buffer`'s memory); a server that ignores If-Match
+ * is caught by the ETag it sends.
+ */
+export async function httpRange(
+  url: string, identity: RemoteIdentity, from: number, to: number, buffer?: BodyBuffer,
+): Promise<Uint8Array> {
   const headers: Record<string, string> = { range: `bytes=${from}-${to - 1}` };
   if (identity.tag) headers['if-match'] = identity.tag;
   else if (identity.lastModified) headers['if-unmodified-since'] = identity.lastModified;
-  const response = await get(url, headers);
+  const response = await get(url, headers, buffer);
   if (response.status === 200) throw rangesUnsupported(url);
   if (response.status !== 206) throw statusFailure(response.status, url, response.header('retry-after') ?? null);
   const tag = response.header('etag');

@@ -62,12 +62,26 @@ function ask<T>(request: RemoteAsk): T {
 /** What the object at `url` is (size, version). */
 export const probeRemote = (url: string): RemoteIdentity => ask({ kind: 'probe', url });
 
-/** Bytes [from, to) of the object's version `identity`, into `buffer` at `offset`; answers how many. */
-export function readRemote(url: string, identity: RemoteIdentity, buffer: Uint8Array, offset: number, from: number,
-  to: number): number {
+/** A range to read: bytes [from, to); `readsOn` when the reader will go on to read where it ends. */
+export interface RangeToRead {
+  readonly from: number;
+  readonly to: number;
+  readonly readsOn: boolean;
+}
+
+/**
+ * The range's bytes of the object's version `identity`, into `buffer` at `offset`; answers how many. Shared
+ * memory is written by the fetch thread itself; other memory gets a copy.
+ */
+export function readRemote(url: string, identity: RemoteIdentity, buffer: Uint8Array, offset: number,
+  { from, to, readsOn }: RangeToRead): number {
   const end = Math.min(to, identity.size);
   if (end <= from) return 0;
-  const bytes = ask<Uint8Array>({ kind: 'range', url, identity, from, to: end });
+  const range = { kind: 'range', url, identity, from, to: end, readsOn } as const;
+  if (buffer.buffer instanceof SharedArrayBuffer) {
+    return ask<number>({ ...range, into: buffer.buffer, at: buffer.byteOffset + offset });
+  }
+  const bytes = ask<Uint8Array>(range);
   buffer.set(bytes, offset);
   return bytes.length;
 }
