@@ -1,15 +1,15 @@
 // Analyze of an http:// object against the same file on disk (issue 26): the big file served by byte range
 // from this machine (test/helpers/range-server.ts, in this process), `stint analyze <url>` against
-// `stint analyze <file>`. Alternating rounds, medians of wall time and of the stint process's CPU time, the load
-// average. DuckDB's read_csv over the same URL needs its httpfs extension, which DuckDB downloads on first use:
-// tried, and said when it cannot be had.
+// `stint analyze <file>`. Alternating rounds, medians of wall time and of the stint process's CPU time (and the
+// server's, which shares the cores), the load average. DuckDB's read_csv over the same URL needs its httpfs
+// extension, which DuckDB downloads on first use: tried, and said when it cannot be had.
 import { statSync } from 'node:fs';
 import { REPO_ROOT, STINT_BIN } from '../test/helpers/paths.js';
 import { startRangeServer } from '../test/helpers/range-server.js';
 import { dataFile, home } from './suites.js';
 import { alternatingRounds, inThisProcess, median, underGnuTime } from './measure.js';
 import { duckDbStats, loadDuckDb } from './duckdb-baseline.js';
-import type { Figure, Rounds, Step } from './measure.js';
+import type { Figure, ProcessCost, Rounds, Step } from './measure.js';
 
 const ROUNDS = Number(process.env['BENCH_REMOTE_ROUNDS'] ?? 2);
 
@@ -17,12 +17,22 @@ let calls = 0;
 const analyze = (input: string) =>
   underGnuTime([STINT_BIN, 'analyze', input, '--budget', '0'], { STINT_HOME: home(`remote-${++calls}`) });
 
-function figures(label: string, rounds: Rounds, remote: string, local: string): Figure[] {
+/** The CPU this process (the server) spent while `run` ran, in ms, noted in `spent`. */
+async function serving(spent: number[], run: () => Promise<ProcessCost>): Promise<ProcessCost> {
+  const before = process.cpuUsage();
+  const cost = await run();
+  const used = process.cpuUsage(before);
+  spent.push((used.user + used.system) / 1000);
+  return cost;
+}
+
+function figures(label: string, rounds: Rounds, remote: string, local: string, server: number[]): Figure[] {
   const of = (name: string, key: 'cpuMs' | 'wallMs') => median(rounds.runs[name]!.map((run) => run[key]));
+  const serverCpu = server.length ? `; the server, on the same cores, ${(median(server) / 1000).toFixed(1)} s` : '';
   return [
     ...[remote, local].map((name) => ({
       suite: 'remote', name: `${label}: ${name}, wall`, value: of(name, 'wallMs') / 1000, unit: 's',
-      detail: `CPU ${(of(name, 'cpuMs') / 1000).toFixed(1)} s (the stint process)`,
+      detail: `CPU ${(of(name, 'cpuMs') / 1000).toFixed(1)} s (the stint process)${name === remote ? serverCpu : ''}`,
     })),
     {
       suite: 'remote', name: `${label}: ${remote} / ${local} (wall)`, unit: 'x', target: '<= 1.11',
@@ -57,12 +67,13 @@ export async function remoteFigures(gib: number): Promise<Figure[]> {
   try {
     server.putFile('big.csv', big);
     const label = `analyze ${(statSync(big).size / 1e6).toFixed(0)} MB`;
+    const served: number[] = [];
     const steps: Step[] = [
-      ['stint analyze http:// (localhost)', () => analyze(server.urlOf('big.csv'))],
+      ['stint analyze http:// (localhost)', () => serving(served, () => analyze(server.urlOf('big.csv')))],
       ['stint analyze <file>', () => analyze(big)],
     ];
     const rounds = await alternatingRounds(steps, ROUNDS);
-    const local = figures(label, rounds, steps[0]![0], steps[1]![0]);
+    const local = figures(label, rounds, steps[0]![0], steps[1]![0], served);
     const unavailable = await duckDbOverHttp();
     if (unavailable) {
       console.error(`${unavailable}: the DuckDB comparison over http:// is skipped`);
@@ -72,7 +83,7 @@ export async function remoteFigures(gib: number): Promise<Figure[]> {
     const duckSteps: Step[] = [steps[0]!, ['DuckDB read_csv http://', () =>
       inThisProcess(() => duckDbStats(duck, server.urlOf('big.csv'), 2))]];
     const duckRounds = await alternatingRounds(duckSteps, ROUNDS);
-    return [...local, ...figures(label, duckRounds, duckSteps[0]![0], duckSteps[1]![0])];
+    return [...local, ...figures(label, duckRounds, duckSteps[0]![0], duckSteps[1]![0], [])];
   } finally {
     await server.close();
   }
