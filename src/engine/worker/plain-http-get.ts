@@ -34,6 +34,8 @@ class Connection {
   constructor(host: string, port: number) {
     const buffer = Buffer.allocUnsafe(READ_BYTES);
     const callback = (n: number) => {
+      // Bytes while no request waits (more than an answer announced): the connection cannot be trusted again.
+      if (!this.receiver) this.socket.destroy();
       this.receiver?.read(buffer, n);
       return true;
     };
@@ -108,18 +110,24 @@ function exchange(connection: Connection, request: string, buffer: BodyBuffer):
       connection.receiver = undefined;
       resolve(answer);
     };
-    const received = (bytes: Buffer, length: number) => {
+    const received = (bytes: Buffer, length: number): void => {
       let at = 0;
       if (!head) {
         const before = headText.length;
-        headText += bytes.toString('latin1', 0, length);
+        headText += bytes.toString('latin1', 0, Math.min(length, HEAD_LIMIT));
         const end = headText.indexOf(HEAD_END);
         if (end < 0) {
-          if (headText.length > HEAD_LIMIT) throw new Error('the answer\'s head is too long');
+          if (headText.length >= HEAD_LIMIT) throw new Error('the answer\'s head is too long');
           return;
         }
         head = parseHead(headText.slice(0, end));
         at = end + HEAD_END.length - before;
+        if (head.status >= 100 && head.status < 200) {
+          // An interim answer (103 Early Hints, say): the answer proper follows it.
+          head = undefined;
+          headText = '';
+          return received(bytes.subarray(at), length - at);
+        }
         const announced = Number(head.headers.get('content-length'));
         // Only a success's body is read: the status and headers say what went wrong otherwise.
         if (head.status < 200 || head.status >= 300) return finish({ head: { ...head, keepAlive: false }, body });

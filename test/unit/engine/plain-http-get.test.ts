@@ -2,7 +2,7 @@ import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { randomBytes } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { plainHttpGet, UNFRAMED } from '../../../src/engine/worker/plain-http-get.js';
 import { httpGet } from '../../../src/engine/worker/http-get.js';
 import { freshBuffer } from '../../../src/engine/worker/http-answer.js';
@@ -68,6 +68,40 @@ test('a kept connection the server drops as the next request comes: the request 
   assert.ok(answer !== UNFRAMED && Buffer.from(answer.body).equals(body.subarray(10, 20)), 'the bytes asked for');
   assert.equal(requests.length, 3, 'the second request went twice');
   assert.equal(new Set(requests.map((r) => r.socket)).size, 2, 'the second time on a new connection');
+});
+
+test('an interim answer (103 Early Hints) is passed over for the answer that follows it', async (t) => {
+  const { url } = await serve(t, (request, response) => {
+    response.writeEarlyHints({ link: '</style.css>; rel=preload' });
+    ranged(request, response);
+  });
+  const answer = await plainHttpGet(url, { range: 'bytes=0-99' }, 10_000, freshBuffer);
+  assert.ok(answer !== UNFRAMED);
+  assert.equal(answer.status, 206);
+  assert.ok(Buffer.from(answer.body).equals(body.subarray(0, 100)));
+});
+
+test('a connection that sends more than its answer announced is not used again', async (t) => {
+  const sockets: Socket[] = [];
+  const server = createNetServer((socket) => {
+    sockets.push(socket);
+    socket.on('data', () => {
+      socket.write('HTTP/1.1 206 Partial Content\r\nContent-Length: 3\r\n\r\nabc');
+      setTimeout(() => socket.write('junk'), 20);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.after(() => {
+    for (const socket of sockets) socket.destroy();
+    server.close();
+  });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/o`;
+  const first = await plainHttpGet(url, {}, 10_000, freshBuffer);
+  assert.ok(first !== UNFRAMED && Buffer.from(first.body).toString() === 'abc');
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  const second = await plainHttpGet(url, {}, 10_000, freshBuffer);
+  assert.ok(second !== UNFRAMED && Buffer.from(second.body).toString() === 'abc', 'answered whole');
+  assert.equal(sockets.length, 2, 'on a new connection');
 });
 
 test('a failure answers its status and headers without its body, and the connection is not kept', async (t) => {
