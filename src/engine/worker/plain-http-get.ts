@@ -1,6 +1,6 @@
-// A GET over plain http:// on a socket of our own, read into one buffer per
-// connection that every read reuses, the body copied from there straight to
-// where it goes. node:http hands over each 64 KiB read in fresh memory: for a
+// A GET over plain http:// on a socket of our own: a body is read straight
+// into the memory it goes to, the head into one buffer per connection that
+// every read reuses. node:http hands over each 64 KiB read in fresh memory: for a
 // 1 GB object that was a page fault every few KiB and most of the fetch
 // thread's CPU (five times what this costs). Answers that are not framed by
 // a Content-Length (chunked ones) are left to node:http (http-get.ts).
@@ -18,6 +18,10 @@ export const UNFRAMED = Symbol('unframed');
 
 /** What a connection is receiving: told each read's bytes (valid only during the call), or its end. */
 interface Receiver {
+  /** Where the next read may land as it is (a body's part not yet filled): no copy is made of it. */
+  room(): Uint8Array | undefined;
+  /** `length` bytes landed in the room given. */
+  landed(length: number): void;
   read(bytes: Buffer, length: number): void;
   lost(error: Error): void;
 }
@@ -32,11 +36,14 @@ class Connection {
   used = false;
 
   constructor(host: string, port: number) {
-    const buffer = Buffer.allocUnsafe(READ_BYTES);
-    const callback = (n: number) => {
+    const own = Buffer.allocUnsafe(READ_BYTES);
+    // Asked before each read: a body's bytes are read straight to where they go, the rest into our own buffer.
+    const buffer = () => this.receiver?.room() ?? own;
+    const callback = (n: number, into: Uint8Array) => {
       // Bytes while no request waits (more than an answer announced): the connection cannot be trusted again.
       if (!this.receiver) this.socket.destroy();
-      this.receiver?.read(buffer, n);
+      else if (into === own) this.receiver.read(own, n);
+      else this.receiver.landed(n);
       return true;
     };
     this.socket = connect({ host, port, onread: { buffer, callback } });
@@ -143,6 +150,11 @@ function exchange(connection: Connection, request: string, buffer: BodyBuffer):
       }
     };
     connection.receiver = {
+      room: () => (head && filled < body.length ? body.subarray(filled) : undefined),
+      landed(length) {
+        filled += length;
+        if (filled === body.length) finish({ head: head!, body });
+      },
       lost: (error) => {
         connection.receiver = undefined;
         reject(connection.used && headText === '' ? new KeptConnectionLost(error.message) : error);
