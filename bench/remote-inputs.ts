@@ -1,5 +1,6 @@
-// Analyze of an http:// object against the same file on disk (issue 26): the big file served by byte range
-// from this machine (test/helpers/range-server.ts, in this process), `stint analyze <url>` against
+// Analyze of an http:// and an s3:// object against the same file on disk (issue 26): the big file served by
+// byte range from this machine (test/helpers/range-server.ts, and s3rver through S3's API, both in this
+// process), `stint analyze <url>` against
 // `stint analyze <file>`. Alternating rounds, medians of wall time and of the stint process's CPU time (and the
 // server's, which shares the cores), the load average. DuckDB's read_csv over the same URL needs its httpfs
 // extension, which DuckDB downloads on first use: tried, and said when it cannot be had.
@@ -9,13 +10,14 @@ import { startRangeServer } from '../test/helpers/range-server.js';
 import { dataFile, home } from './suites.js';
 import { alternatingRounds, inThisProcess, median, underGnuTime } from './measure.js';
 import { duckDbStats, loadDuckDb } from './duckdb-baseline.js';
+import { s3Object } from './s3-store.js';
 import type { Figure, ProcessCost, Rounds, Step } from './measure.js';
 
 const ROUNDS = Number(process.env['BENCH_REMOTE_ROUNDS'] ?? 2);
 
 let calls = 0;
-const analyze = (input: string) =>
-  underGnuTime([STINT_BIN, 'analyze', input, '--budget', '0'], { STINT_HOME: home(`remote-${++calls}`) });
+const analyze = (input: string, env: Record<string, string> = {}) =>
+  underGnuTime([STINT_BIN, 'analyze', input, '--budget', '0'], { STINT_HOME: home(`remote-${++calls}`), ...env });
 
 /** The CPU this process (the server) spent while `run` ran, in ms, noted in `spent`. */
 async function serving(spent: number[], run: () => Promise<ProcessCost>): Promise<ProcessCost> {
@@ -61,29 +63,44 @@ async function duckDbOverHttp(): Promise<string> {
   }
 }
 
+/** `stint analyze` of an object (its server in this process) against the file, in alternating rounds. */
+async function againstTheFile(label: string, name: string, object: () => Promise<ProcessCost>, big: string) {
+  const served: number[] = [];
+  const steps: Step[] = [[name, () => serving(served, object)], ['stint analyze <file>', () => analyze(big)]];
+  const rounds = await alternatingRounds(steps, ROUNDS);
+  return figures(label, rounds, steps[0]![0], steps[1]![0], served);
+}
+
+/** The same through S3's API: s3rver here, read by the AWS SDK in stint. */
+async function s3Figures(label: string, big: string): Promise<Figure[]> {
+  const object = await s3Object(big, 'big.csv');
+  try {
+    return await againstTheFile(label, 'stint analyze s3:// (s3rver, localhost)',
+      () => analyze(object.url, object.env), big);
+  } finally {
+    await object.close();
+  }
+}
+
 export async function remoteFigures(gib: number): Promise<Figure[]> {
   const big = dataFile('big', Math.round(gib * 1024 ** 3));
+  const label = `analyze ${(statSync(big).size / 1e6).toFixed(0)} MB`;
   const server = await startRangeServer();
   try {
     server.putFile('big.csv', big);
-    const label = `analyze ${(statSync(big).size / 1e6).toFixed(0)} MB`;
-    const served: number[] = [];
-    const steps: Step[] = [
-      ['stint analyze http:// (localhost)', () => serving(served, () => analyze(server.urlOf('big.csv')))],
-      ['stint analyze <file>', () => analyze(big)],
-    ];
-    const rounds = await alternatingRounds(steps, ROUNDS);
-    const local = figures(label, rounds, steps[0]![0], steps[1]![0], served);
+    const url = server.urlOf('big.csv');
+    const local = await againstTheFile(label, 'stint analyze http:// (localhost)', () => analyze(url), big);
+    const s3 = await s3Figures(label, big);
     const unavailable = await duckDbOverHttp();
     if (unavailable) {
       console.error(`${unavailable}: the DuckDB comparison over http:// is skipped`);
-      return local;
+      return [...local, ...s3];
     }
     const duck = (await loadDuckDb(REPO_ROOT))!;
-    const duckSteps: Step[] = [steps[0]!, ['DuckDB read_csv http://', () =>
-      inThisProcess(() => duckDbStats(duck, server.urlOf('big.csv'), 2))]];
+    const duckSteps: Step[] = [['stint analyze http:// (localhost)', () => analyze(url)], ['DuckDB read_csv http://',
+      () => inThisProcess(() => duckDbStats(duck, url, 2))]];
     const duckRounds = await alternatingRounds(duckSteps, ROUNDS);
-    return [...local, ...figures(label, duckRounds, duckSteps[0]![0], duckSteps[1]![0], [])];
+    return [...local, ...s3, ...figures(label, duckRounds, duckSteps[0]![0], duckSteps[1]![0], [])];
   } finally {
     await server.close();
   }

@@ -10,6 +10,7 @@ import { runJson, startCli, type CliRun } from '../helpers/run-cli.js';
 import { tempWorld } from '../helpers/temp-world.js';
 import { writeMixedCsv } from '../helpers/mixed-csv.js';
 import { startRangeServer, type RangeServer } from '../helpers/range-server.js';
+import { startS3Store } from '../helpers/s3-store.js';
 import { checkpointDone } from '../helpers/checkpoint-peek.js';
 import { redisMissing, startRedis } from '../helpers/redis-server.js';
 import { startWorkers } from '../helpers/queue-worker-process.js';
@@ -263,45 +264,18 @@ test('--queue with two workers reading the object by range, no file shared: the 
   });
 
 // s3:// through a real S3-compatible server (s3rver, from npm) driven by the AWS SDK, in this process.
-const BUCKET = 'stint-bucket';
-interface S3Store {
-  readonly env: Record<string, string>;
-  put(key: string, body: Uint8Array): Promise<void>;
-  close(): Promise<void>;
-}
-
-async function startS3(): Promise<S3Store> {
-  const { default: S3rver } = await import('s3rver');
-  const server = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: world.path(`s3-${Date.now()}`),
-    configureBuckets: [{ name: BUCKET }] });
-  const { port } = await server.run();
-  const env = {
-    AWS_ENDPOINT_URL: `http://127.0.0.1:${port}`, AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER',
-    AWS_REGION: 'us-east-1', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-  };
-  const { S3Client, PutObjectCommand } = await import('@aws-sdk/client-s3');
-  const client = new S3Client({ endpoint: env.AWS_ENDPOINT_URL, region: env.AWS_REGION, forcePathStyle: true,
-    credentials: { accessKeyId: env.AWS_ACCESS_KEY_ID, secretAccessKey: env.AWS_SECRET_ACCESS_KEY } });
-  return {
-    env,
-    put: async (key, body) => void await client.send(new PutObjectCommand({ Bucket: BUCKET, Key: key, Body: body })),
-    close: async () => {
-      client.destroy();
-      await server.close();
-    },
-  };
-}
+const startS3 = () => startS3Store(world.path(`s3-${Date.now()}`));
 
 test('s3:// objects: analyze and import answer what the local file does; a missing key is 5', async () => {
   const s3 = await startS3();
   try {
     await s3.put('data/mixed.csv', bytes);
-    const url = `s3://${BUCKET}/data/mixed.csv`;
+    const url = s3.urlOf('data/mixed.csv');
     const { envelope } = await analyze(url, { ...home('s3'), ...s3.env });
     await assertSameAsLocal(envelope, url, 'the S3 object\'s answer is the local file\'s');
     await importWhole(url, 's3.db', { ...home('s3-import'), ...s3.env });
     assert.equal(await exported('s3.db'), await localTable(), 'the S3 object\'s table is the local file\'s');
-    const missing = await analyze(`s3://${BUCKET}/data/none.csv`, { ...home('s3-missing'), ...s3.env });
+    const missing = await analyze(s3.urlOf('data/none.csv'), { ...home('s3-missing'), ...s3.env });
     assert.equal(missing.envelope.meta.exit_code, 5, JSON.stringify(missing.envelope.error));
     assert.equal(missing.envelope.error?.code, 'FILE_NOT_FOUND');
   } finally {
@@ -316,7 +290,7 @@ test('--queue with two workers reading an s3:// object, no file shared: the loca
     const pool = await startWorkers(redis.url, 2, { STINT_HOME: world.path('home-s3-workers'), ...s3.env });
     try {
       await s3.put('mixed.csv', bytes);
-      const url = `s3://${BUCKET}/mixed.csv`;
+      const url = s3.urlOf('mixed.csv');
       const { envelope } = await analyze(url, { ...home('s3-queue'), ...s3.env }, ['--queue', redis.url]);
       await assertSameAsLocal(envelope, url, 'the queue\'s answer is the local file\'s');
       assert.ok(pool.every((w) => w.of('chunk').some((e) => e['path'] === url)), 'both workers read ranges');
