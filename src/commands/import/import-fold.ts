@@ -100,7 +100,7 @@ function stageRows(state: ImportState, chunk: FoldChunk<ImportChunk>, staging: S
         noteRun(state, chunk.line + partial.lines[q]!, endLineBefore(chunk, q + 1, badIndex), 1, id, id);
       }
     } else {
-      if (batch) for (let q = r; q < end; q++) batch.putRow(firstId + q - r, rowBytes(q));
+      batch?.putRows(firstId, { bytes: partial.packed, ends: partial.ends, from: r, to: end });
       state.nextId = firstId + end - r;
       noteRun(state, chunk.line + partial.lines[r]!, endLineBefore(chunk, end, badIndex), end - r, firstId,
         state.nextId - 1);

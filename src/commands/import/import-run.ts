@@ -218,12 +218,14 @@ function fileWork(
   const { nextId, types, decimalDigits } = start;
   const keyed = call.keyIndex !== undefined ? { keyIndex: call.keyIndex } : {};
   const typed = types ? { types, precision: decimalDigits } : {};
+  // A keyed row goes to its batch alone, by its key: it stays MessagePack, which every target reads.
+  const rowFormat = store && !call.keyed ? { rowFormat: store.target.rowFormat } : {};
   const span = store && spanWriter(call.idem, store.pack);
   return {
     path: call.path,
     framing: Framing.Csv,
     mapModule: IMPORT_MAP,
-    options: { width: call.header.names.length, ...keyed, ...typed } satisfies ImportMapOptions,
+    options: { width: call.header.names.length, ...keyed, ...typed, ...rowFormat } satisfies ImportMapOptions,
     initial: () => ({
       nextId, imported: 0, badCount: 0, badSample: [], ranges: [], rangeOpen: false, pending: undefined,
     }),

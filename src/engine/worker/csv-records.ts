@@ -45,7 +45,9 @@ export interface RecordSink {
   /**
    * A whole record, packed at the end of the output; `line` is its first
    * line's offset from the chunk's first line. Field bytes are valid UTF-8.
-   * Returns false to drop it (the output forgets its bytes).
+   * Returns false to drop it (the output forgets its bytes). A sink that
+   * keeps it may also rewrite it: the next record goes where the output's
+   * `used` is after the call.
    */
   record(record: PackedRecord, line: number): boolean;
   bad(line: number, reason: BadRecord): void;
@@ -224,7 +226,10 @@ export function readCsvRecords(
     current.start = recordOut;
     current.end = o;
     current.count = count;
-    if (!sink.record(current, recordLine)) o = recordOut;
+    if (sink.record(current, recordLine)) {
+      o = output.used;
+      out = output.bytes;
+    } else o = recordOut;
   }
   output.used = o;
   return { consumed: i, newlines: line };

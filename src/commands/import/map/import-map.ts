@@ -1,6 +1,8 @@
 // Worker side of `stint import`: read a chunk's records, packed as
 // MessagePack arrays of strings as they are scanned (what msgpackr's unpack
 // reads back as string[]), and check each, so the main thread only writes.
+// A database target's rows are then rewritten in the form it loads
+// (row-format.ts), so the main thread only copies them.
 import { fieldText, readCsvRecords, type PackedRecord } from '../../../engine/worker/csv-records.js';
 import { emptyAsNil, MARGIN, PackedOutput } from '../../../engine/worker/packed-output.js';
 import type { ChunkInfo, WindowInfo, WindowResult } from '../../../engine/worker/worker-protocol.js';
@@ -8,6 +10,10 @@ import { BadRow } from './bad-row.js';
 import { spanDigest } from './import-ledger.js';
 import { releaseSlot, RowSlots, type Slot, type SlotFlag } from './row-slots.js';
 import { fits, SqlType } from './sql-type.js';
+import { RowFormat } from './rows/row-format.js';
+import { appendCopyRecord } from './rows/copy-text-row.js';
+import { appendJsonbRecord } from './rows/jsonb-rows.js';
+import { appendDuckCsvRecord } from './rows/duckdb-csv-rows.js';
 
 export interface ImportMapOptions {
   readonly width: number;
@@ -17,6 +23,8 @@ export interface ImportMapOptions {
   readonly types?: readonly SqlType[];
   /** The significant digits a decimal column holds. */
   readonly precision?: number;
+  /** The form rows are written in (MessagePack when not given). */
+  readonly rowFormat?: RowFormat;
 }
 
 /** A chunk's rows, packed back to back; line numbers are offsets from the chunk's first line. */
@@ -84,7 +92,6 @@ function read(bytes: Uint8Array, info: ChunkInfo, limit: number, atEof: boolean)
   return { partial: { ...found, ...(slot ? inSlot(slot, found.rows) : ownTables(found.rows)), digest }, ...framed };
 }
 
-/** Packs the records into `output` and notes each row's end and line, and every bad row. */
 /** The first typed column whose field in the record does not fit, or -1. */
 function misfit(record: PackedRecord, types: readonly SqlType[], precision: number): number {
   for (let k = 0; k < types.length; k++) {
@@ -103,8 +110,38 @@ function emptiesAsNil(record: PackedRecord): void {
   }
 }
 
+type RecordWriter = (output: PackedOutput, record: PackedRecord) => void;
+
+/** How a kept record is written in `format` (undefined: it stays as packed), given the columns' types. */
+function writerFor(format: RowFormat, types: readonly SqlType[]): RecordWriter | undefined {
+  const marks = (type: SqlType) => types.map((t) => t === type);
+  switch (format) {
+    case RowFormat.CopyText: return appendCopyRecord;
+    case RowFormat.Jsonb: {
+      const booleans = marks(SqlType.Boolean);
+      return (into, record) => appendJsonbRecord(into, record, booleans);
+    }
+    case RowFormat.DuckDbCsv: {
+      const timestamps = marks(SqlType.Timestamp);
+      return (into, record) => appendDuckCsvRecord(into, record, timestamps);
+    }
+    default: return undefined;
+  }
+}
+
+/** Writes the packed record again in another form, in its place: written after it, then moved over it. */
+function rewrite(record: PackedRecord, write: RecordWriter): void {
+  output.used = record.end;
+  write(output, record);
+  const length = output.used - record.end;
+  output.bytes.copyWithin(record.start, record.end, output.used);
+  output.used = record.start + length;
+}
+
+/** Packs the records into `output` and notes each row's end and line, and every bad row. */
 function scan(bytes: Uint8Array, options: ImportMapOptions, limit: number, atEof: boolean): Scanned {
   const { width, keyIndex, types, precision = 0 } = options;
+  const writer = types ? writerFor(options.rowFormat ?? RowFormat.MessagePack, types) : undefined;
   let rows = 0;
   const keys: string[] | null = keyIndex === undefined ? null : [];
   const bad: ImportChunk['bad'][number][] = [];
@@ -123,11 +160,13 @@ function scan(bytes: Uint8Array, options: ImportMapOptions, limit: number, atEof
         bad.push({ line, reason: BadRow.TypeMismatch, before: rows, column });
         return false;
       }
-      if (types) emptiesAsNil(record);
-      if (rows === ends.length) growRows();
-      ends[rows] = record.end;
-      lines[rows] = line;
+      // The key is read before the record is written over.
       keys?.push(fieldText(record, keyIndex!));
+      if (writer) rewrite(record, writer);
+      else if (types) emptiesAsNil(record);
+      if (rows === ends.length) growRows();
+      ends[rows] = output.used;
+      lines[rows] = line;
       rows++;
       return true;
     },

@@ -7,11 +7,12 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { SqlType } from '../map/sql-type.js';
 import { TableKey } from '../table-store.js';
-import type { ColumnPlan, ImportTarget, TargetBatch } from './import-target.js';
+import { appendRun, rowStart, type ColumnPlan, type ImportTarget, type TargetBatch } from './import-target.js';
+import { RowFormat } from '../map/rows/row-format.js';
 import { checkTable, quote, rejectsTable, STATE_TABLE, type ExistingTable, type SqlDialect } from './sql-table.js';
 import { duckdbError, loadDuckDb, type DuckConnection, type DuckDriver } from './duckdb-driver.js';
 import { PackedOutput } from '../../../engine/worker/packed-output.js';
-import { appendDuckCsvRow } from './duckdb-csv-rows.js';
+import { appendDuckCsvRow } from '../map/rows/duckdb-csv-rows.js';
 import { DECIMAL_DIGITS, TargetKind } from './target-address.js';
 
 const DUCKDB_TYPE: Readonly<Record<SqlType, string>> = {
@@ -66,6 +67,7 @@ export async function duckdbTarget(path: string, table: string, idem: string): P
 
 class DuckDbTarget implements ImportTarget {
   readonly decimalDigits = DECIMAL_DIGITS[TargetKind.DuckDb];
+  readonly rowFormat = RowFormat.DuckDbCsv;
   plan: ColumnPlan | undefined;
   /** The timestamp columns: DuckDB's cast misreads some of their spellings, which are respelled. */
   timestamps: boolean[] = [];
@@ -242,9 +244,10 @@ function duckdbBatch(target: DuckDbTarget): TargetBatch {
   return {
     put: (key, value) => records.push([key, value]),
     del: (key) => records.push([key, undefined]),
-    putRow(_id, bytes) {
-      append(bytes);
-      rows++;
+    putRows(_firstId, run) {
+      appendRun(lines, run);
+      rows += run.to - run.from;
+      for (let r = run.from; r < run.to; r++) longest = Math.max(longest, run.ends[r]! - rowStart(run, r));
     },
     putKeyed(key, _id, _fresh, bytes) {
       const start = append(bytes);

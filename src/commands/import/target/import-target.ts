@@ -1,5 +1,26 @@
 import type { BadRow } from '../map/bad-row.js';
 import type { SqlType } from '../map/sql-type.js';
+import type { RowFormat } from '../map/rows/row-format.js';
+import type { PackedOutput } from '../../../engine/worker/packed-output.js';
+
+/** Rows `from`..`to` (not included) of a chunk: `ends[r]` is where row r ends in `bytes`, the first at 0. */
+export interface RowRun {
+  readonly bytes: Uint8Array;
+  readonly ends: Uint32Array;
+  readonly from: number;
+  readonly to: number;
+}
+
+/** Where row `r` of a chunk starts. */
+export const rowStart = (run: Pick<RowRun, 'ends'>, r: number) => (r === 0 ? 0 : run.ends[r - 1]!);
+
+/** Appends the run's rows to `output` as they are (the chunk's buffer goes back to its worker). */
+export function appendRun(output: PackedOutput, run: RowRun): void {
+  const start = rowStart(run, run.from);
+  const length = rowStart(run, run.to) - start;
+  output.reserve(length).set(run.bytes.subarray(start, start + length), output.used);
+  output.used += length;
+}
 
 /**
  * One atomic commit to an import's target: a chunk's rows, the rows it
@@ -10,9 +31,12 @@ export interface TargetBatch {
   /** One of the run's records, by its key (TableKey names them). */
   put(key: string, value: Uint8Array): void;
   del(key: string): void;
-  /** Row `id`, a MessagePack array of its fields' text as the workers pack it, appended. */
-  putRow(id: number, row: Uint8Array): void;
-  /** The row of a --key value: a key new to the table (`fresh`) gets `id`, a known one has its row replaced. */
+  /** Rows that take ids `firstId`.. in order, appended: in the target's rowFormat, as the workers wrote them. */
+  putRows(firstId: number, run: RowRun): void;
+  /**
+   * The row of a --key value (a MessagePack array of its fields' text, whatever the rowFormat): a key new to
+   * the table (`fresh`) gets `id`, a known one has its row replaced.
+   */
   putKeyed(key: string, id: number, fresh: boolean, row: Uint8Array): void;
   /** A row that was not imported, by its line; `column` indexes the field that did not fit its type. */
   reject(line: number, reason: BadRow, column: number | undefined): void;
@@ -39,6 +63,8 @@ export interface ImportTarget {
   readonly table: string | undefined;
   /** The significant digits a decimal column holds exactly. */
   readonly decimalDigits: number;
+  /** The form the workers write rows in for it, but for a keyed import's (MessagePack). */
+  readonly rowFormat: RowFormat;
   /**
    * Checks the table against the file's columns before any row (creating it when new) and answers the
    * column types the workers check each field against (undefined: an untyped table, every field text).

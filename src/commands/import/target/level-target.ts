@@ -2,7 +2,8 @@ import { isDeepStrictEqual } from 'node:util';
 import { StintCode } from '../../stint-codes.js';
 import { StintError } from '../../../contract/stint-error.js';
 import { encodeId, openTable, TableKey, type Table } from '../table-store.js';
-import type { ImportTarget, TargetBatch } from './import-target.js';
+import { rowStart, type ImportTarget, type TargetBatch } from './import-target.js';
+import { RowFormat } from '../map/rows/row-format.js';
 
 /**
  * The embedded default: a LevelDB folder that is one table of text rows
@@ -15,6 +16,7 @@ export async function levelTarget(dir: string): Promise<ImportTarget> {
   return {
     table: undefined,
     decimalDigits: Infinity,
+    rowFormat: RowFormat.MessagePack,
     async open(plan) {
       const columns = await table.get(TableKey.Columns);
       if (columns && !isDeepStrictEqual(unpack(columns), plan.names)) {
@@ -50,7 +52,14 @@ function levelBatch(table: Table): TargetBatch {
   return {
     put: (key, value) => batch.put(key, value),
     del: (key) => batch.del(key),
-    putRow: (id, row) => batch.put(TableKey.row(id), row),
+    putRows(firstId, run) {
+      const { buffer, byteOffset } = run.bytes;
+      for (let r = run.from; r < run.to; r++) {
+        const start = rowStart(run, r);
+        const row = new Uint8Array(buffer, byteOffset + start, run.ends[r]! - start);
+        batch.put(TableKey.row(firstId + r - run.from), row);
+      }
+    },
     putKeyed(key, id, fresh, row) {
       if (fresh) batch.put(TableKey.index(key), encodeId(id));
       batch.put(TableKey.row(id), row);

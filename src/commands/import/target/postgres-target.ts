@@ -8,11 +8,12 @@ import { pipeline } from 'node:stream/promises';
 import { createRequire } from 'node:module';
 import { SqlType } from '../map/sql-type.js';
 import { TableKey } from '../table-store.js';
-import type { ColumnPlan, ImportTarget, TargetBatch } from './import-target.js';
+import { appendRun, type ColumnPlan, type ImportTarget, type TargetBatch } from './import-target.js';
+import { RowFormat } from '../map/rows/row-format.js';
 import { checkTable, quote, rejectsTable, STATE_TABLE, type ExistingTable, type SqlDialect } from './sql-table.js';
 import { loadPostgres, postgresError, type PgClient, type PgDriver } from './postgres-driver.js';
 import { PackedOutput } from '../../../engine/worker/packed-output.js';
-import { appendCopyRow } from './copy-text-row.js';
+import { appendCopyRow } from '../map/rows/copy-text-row.js';
 import { DECIMAL_DIGITS, TargetKind } from './target-address.js';
 
 
@@ -69,9 +70,12 @@ export async function postgresTarget(url: string, table: string, idem: string): 
 
 class PostgresTarget implements ImportTarget {
   readonly decimalDigits = DECIMAL_DIGITS[TargetKind.Postgres];
+  readonly rowFormat = RowFormat.CopyText;
   plan: ColumnPlan | undefined;
   types: readonly SqlType[] = [];
   readonly unpack = createRequire(import.meta.url)('msgpackr').unpack as (bytes: Uint8Array) => unknown[];
+  /** COPY buffers of batches that were written, for the next ones: fresh memory costs a page fault per 4 KiB. */
+  readonly spareLines: PackedOutput[] = [];
 
   constructor(
     readonly driver: PgDriver, readonly client: PgClient, readonly url: string, readonly table: string,
@@ -181,7 +185,9 @@ function appendLine(target: PostgresTarget, output: PackedOutput, bytes: Uint8Ar
 
 /** A commit gathered as COPY text (the workers reuse the rows' bytes once staged), written in one transaction. */
 function postgresBatch(target: PostgresTarget): TargetBatch {
-  const lines = new PackedOutput(COPY_BYTES);
+  // At most two batches live at once (one staging while the last one commits): their buffers are reused.
+  const lines = target.spareLines.pop() ?? new PackedOutput(COPY_BYTES);
+  lines.used = 0;
   /** With --key, a chunk's last row of each key: one upsert may not touch a row twice. */
   const keyed = new Map<string, Buffer>();
   const records: [string, Uint8Array | undefined][] = [];
@@ -190,9 +196,9 @@ function postgresBatch(target: PostgresTarget): TargetBatch {
   return {
     put: (key, value) => records.push([key, value]),
     del: (key) => records.push([key, undefined]),
-    putRow(_id, bytes) {
-      appendLine(target, lines, bytes);
-      rows++;
+    putRows(_firstId, run) {
+      appendRun(lines, run);
+      rows += run.to - run.from;
     },
     putKeyed(key, _id, _fresh, bytes) {
       const start = lines.used;
@@ -216,6 +222,7 @@ function postgresBatch(target: PostgresTarget): TargetBatch {
             + ' VALUES ($1, $2, $3, $4)', reject);
         }
       });
+      target.spareLines.push(lines);
     },
   };
 }

@@ -5,11 +5,12 @@
 import { createRequire } from 'node:module';
 import { SqlType } from '../map/sql-type.js';
 import { TableKey } from '../table-store.js';
-import type { ColumnPlan, ImportTarget, TargetBatch } from './import-target.js';
+import { appendRun, type ColumnPlan, type ImportTarget, type RowRun, type TargetBatch } from './import-target.js';
+import { RowFormat } from '../map/rows/row-format.js';
 import { checkTable, quote, rejectsTable, STATE_TABLE, type ExistingTable, type SqlDialect } from './sql-table.js';
 import { loadSqlite, sqliteError, type SqliteDatabase, type SqliteStatement } from './sqlite-driver.js';
 import { PackedOutput } from '../../../engine/worker/packed-output.js';
-import { appendJsonbFields, appendJsonbRow, closeArray, openArray } from './jsonb-rows.js';
+import { appendJsonbFields, appendJsonbRow, closeArray, openArray } from '../map/rows/jsonb-rows.js';
 import { DECIMAL_DIGITS, TargetKind } from './target-address.js';
 
 const SQLITE_TYPE: Readonly<Record<SqlType, string>> = {
@@ -64,8 +65,10 @@ export function sqliteTarget(path: string, table: string, idem: string): ImportT
 
 /** The statements a run's commits use, prepared once the table is known. */
 interface Writes {
-  /** A chunk's rows, given as one JSONB array (jsonb-rows.ts), inserted (or, with --key, upserted) in order. */
+  /** A chunk's rows, given as one JSONB array (jsonb-rows.ts) and the first one's id, inserted in order. */
   readonly insertRows: SqliteStatement;
+  /** Keyed rows, given as one JSONB array of rows that end with their ids, upserted in order. */
+  readonly upsertRows: SqliteStatement;
   readonly putRecord: SqliteStatement;
   readonly delRecord: SqliteStatement;
   readonly reject: SqliteStatement;
@@ -82,6 +85,7 @@ const JSONB_BYTES = 1 << 20;
 
 class SqliteTarget implements ImportTarget {
   readonly decimalDigits = DECIMAL_DIGITS[TargetKind.Sqlite];
+  readonly rowFormat = RowFormat.Jsonb;
   plan: ColumnPlan | undefined;
   types: readonly SqlType[] = [];
   private writes: Writes | undefined;
@@ -122,23 +126,25 @@ class SqliteTarget implements ImportTarget {
   }
 
   /**
-   * The statements of the run's commits. Each row carries its id (rowid) last; a key's row replaces the one it
-   * had, keeping its rowid. `WHERE true` lets SQLite tell the upsert's ON CONFLICT from a join's ON.
+   * The statements of the run's commits. A row's id (rowid) is its place in the array after the first one's,
+   * or, for a keyed row, its last item; a key's row replaces the one it had, keeping its rowid. `WHERE true`
+   * lets SQLite tell the upsert's ON CONFLICT from a join's ON.
    */
   statements(): Writes {
     if (this.writes) return this.writes;
     const { names, keyIndex } = this.plan!;
     const columns = names.map(quote);
     const fields = this.types.map((type, k) => FROM_JSONB[type]?.(`value->>${k}`) ?? `value->>${k}`);
-    let insert = `INSERT INTO ${quote(this.table)} (${columns.join(', ')}, rowid)`
-      + ` SELECT ${fields.join(', ')}, value->>${names.length} FROM jsonb_each(?) WHERE true`;
+    const into = `INSERT INTO ${quote(this.table)} (${columns.join(', ')}, rowid) SELECT ${fields.join(', ')}`;
+    let upsert = `${into}, value->>${names.length} FROM jsonb_each(?) WHERE true`;
     if (keyIndex !== undefined) {
       const others = columns.filter((_, k) => k !== keyIndex).map((c) => `${c} = excluded.${c}`);
       const update = others.length ? `UPDATE SET ${others.join(', ')}` : 'NOTHING';
-      insert += ` ON CONFLICT (${columns[keyIndex]}) DO ${update}`;
+      upsert += ` ON CONFLICT (${columns[keyIndex]}) DO ${update}`;
     }
     this.writes = {
-      insertRows: this.db.prepare(insert),
+      insertRows: this.db.prepare(`${into}, ? + key FROM jsonb_each(?)`),
+      upsertRows: this.db.prepare(upsert),
       putRecord: this.db.prepare(`INSERT OR REPLACE INTO ${STATE_TABLE} (tbl, key, value) VALUES (?, ?, ?)`),
       delRecord: this.db.prepare(`DELETE FROM ${STATE_TABLE} WHERE tbl = ? AND key = ?`),
       reject: this.db.prepare(`INSERT INTO ${quote(rejectsTable(this.table))} (run, line, reason, column_name)`
@@ -235,6 +241,16 @@ class SqliteTarget implements ImportTarget {
   }
 }
 
+/** The rows a batch gathers for one statement: from the workers as they are, or keyed ones with their ids. */
+interface Gathered {
+  /** Where the JSONB array's header is in the target's buffer. */
+  readonly at: number;
+  readonly keyed: boolean;
+  /** The first row's id, and the rows so far (plain rows take the ids that follow). */
+  readonly firstId: number;
+  count: number;
+}
+
 /**
  * A commit as one open SQLite transaction: the run's records and rejects
  * are written as they are staged, the rows gathered as one JSONB array, and
@@ -248,31 +264,39 @@ function sqliteBatch(target: SqliteTarget): TargetBatch {
   const output = target.rows;
   let length = 0;
   let open = false;
-  let rows = -1;
-  const begin = () => {
+  let gathered: Gathered | undefined;
+  /** Opens the transaction at the first write; `writes` more rows or records in it. */
+  const begin = (writes = 1) => {
     if (!open) target.begin();
     open = true;
-    length++;
-  };
-  const append = (id: number, bytes: Uint8Array) => {
-    begin();
-    if (rows < 0) {
-      output.used = 0;
-      rows = openArray(output);
-    }
-    target.appendRow(output, id, bytes);
+    length += writes;
   };
   /** The rows, at once; a row the table's own constraints refuse (NOT NULL, CHECK): none of the chunk is kept. */
   const insertRows = () => {
-    if (rows < 0) return;
-    closeArray(output, rows);
-    rows = -1;
+    if (!gathered) return;
+    const { at, keyed, firstId } = gathered;
+    gathered = undefined;
+    closeArray(output, at);
+    const rows = output.bytes.subarray(0, output.used);
     try {
-      writes.insertRows.run(output.bytes.subarray(0, output.used));
+      if (keyed) writes.upsertRows.run(rows);
+      else writes.insertRows.run(firstId, rows);
     } catch (error) {
       target.rollback();
       throw sqliteError(error, target.path);
     }
+  };
+  /** The array `count` more rows go into: a new one unless they follow the gathered ones. */
+  const gather = (keyed: boolean, firstId: number, count: number) => {
+    begin(count);
+    if (gathered && (gathered.keyed !== keyed || (!keyed && gathered.firstId + gathered.count !== firstId))) {
+      insertRows();
+    }
+    if (!gathered) {
+      output.used = 0;
+      gathered = { at: openArray(output), keyed, firstId, count: 0 };
+    }
+    gathered.count += count;
   };
   return {
     put(key, value) {
@@ -283,8 +307,14 @@ function sqliteBatch(target: SqliteTarget): TargetBatch {
       begin();
       writes.delRecord.run(target.table, key);
     },
-    putRow: append,
-    putKeyed: (_key, id, _fresh, bytes) => append(id, bytes),
+    putRows(firstId: number, run: RowRun) {
+      gather(false, firstId, run.to - run.from);
+      appendRun(output, run);
+    },
+    putKeyed(_key, id, _fresh, bytes) {
+      gather(true, id, 1);
+      target.appendRow(output, id, bytes);
+    },
     reject(line, reason, column) {
       begin();
       writes.reject.run(target.idem, line, reason, column === undefined ? null : target.plan!.names[column]!);

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { pack } from 'msgpackr';
 import { PackedOutput } from '../../../../src/engine/worker/packed-output.js';
-import { appendCopyRow } from '../../../../src/commands/import/target/copy-text-row.js';
+import { appendCopyRow } from '../../../../src/commands/import/map/rows/copy-text-row.js';
 
 /** COPY's text format for decoded fields, as PostgreSQL's documentation states it. */
 const copyLine = (fields: readonly (string | null)[]) => `${fields.map((f) => (f === null ? '\\N'

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { pack } from 'msgpackr';
 import { parse } from 'csv-parse/sync';
 import { PackedOutput } from '../../../../src/engine/worker/packed-output.js';
-import { appendDuckCsvRow } from '../../../../src/commands/import/target/duckdb-csv-rows.js';
+import { appendDuckCsvRow } from '../../../../src/commands/import/map/rows/duckdb-csv-rows.js';
 
 /** The rows as the CSV a DuckDB commit loads, read back field by field (quoted empties would stay distinct). */
 function written(rows: readonly (readonly (string | null)[])[], timestamps: readonly boolean[]): string[][] {

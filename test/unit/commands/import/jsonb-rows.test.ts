@@ -5,7 +5,7 @@ import { pack } from 'msgpackr';
 import { PackedOutput } from '../../../../src/engine/worker/packed-output.js';
 import {
   appendJsonbFields, appendJsonbRow, closeArray, openArray,
-} from '../../../../src/commands/import/target/jsonb-rows.js';
+} from '../../../../src/commands/import/map/rows/jsonb-rows.js';
 
 // SQLite itself reads the bytes back: its json() renders JSONB as JSON text.
 const Database = createRequire(import.meta.url)('better-sqlite3');

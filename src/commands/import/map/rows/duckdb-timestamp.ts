@@ -1,7 +1,7 @@
 // DuckDB's cast to TIMESTAMPTZ reads less of ISO 8601 than stint's workers
 // accept (see engine/worker/iso-date.ts): no lower-case t or z, no comma
 // before a fraction, no leap second. Such a field is spelled the way it reads.
-import { parseIsoDate } from '../../../engine/worker/iso-date.js';
+import { parseIsoDate } from '../../../../engine/worker/iso-date.js';
 
 /** Just the forms DuckDB misreads: anything else goes as written (most fields are untouched). */
 const MISREAD = /[tz,]|:60(?![0-9])/;

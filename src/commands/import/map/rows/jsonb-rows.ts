@@ -1,9 +1,12 @@
 // A chunk's typed rows as one value of SQLite's JSONB (its binary JSON, https://sqlite.org/jsonb.html): an
-// array of rows, each an array of its fields then its rowid. One INSERT … SELECT over jsonb_each() spreads it
-// into the table inside SQLite, where binding each row's values from JavaScript cost most of an import.
-// A field's bytes are copied as they are (raw text needs no escaping in JSONB); no string is made per field.
-import type { PackedOutput } from '../../../engine/worker/packed-output.js';
-import { arrayAt, NIL, stringAt } from '../../../engine/worker/packed-items.js';
+// array of rows, each an array of its fields (then, for a keyed row, its rowid). One INSERT … SELECT over
+// jsonb_each() spreads it into the table inside SQLite, where binding each row's values from JavaScript cost
+// most of an import. A field's bytes are copied as they are (raw text needs no escaping in JSONB); no string is
+// made per field. A worker writes a record so, without its id (appendJsonbRecord: rows that follow each other
+// take ids that do too); the main thread a keyed row packed as MessagePack, with its id (appendJsonbRow).
+import type { PackedOutput } from '../../../../engine/worker/packed-output.js';
+import type { PackedRecord } from '../../../../engine/worker/csv-records.js';
+import { arrayAt, NIL, stringAt } from '../../../../engine/worker/packed-items.js';
 
 /** The element types stint writes, in the low four bits of an element's first byte. */
 const JsonbType = { Null: 0, True: 1, False: 2, Int: 3, TextRaw: 10, Array: 11 } as const;
@@ -68,6 +71,36 @@ function appendId(output: PackedOutput, id: number): void {
 /** A boolean column's field (`true` or `false` in any case, as the workers checked it) as JSONB's own. */
 const booleanType = (firstByte: number): JsonbType => ((firstByte | 32) === 0x74 ? JsonbType.True : JsonbType.False);
 
+/** Writes the field b[from, to) at `o` (room for its length and 5) as text, true or false, or null when empty. */
+function writeField(out: Uint8Array, o: number, b: Uint8Array, from: number, to: number, boolean: boolean): number {
+  if (from === to) {
+    out[o] = JsonbType.Null;
+    return o + 1;
+  }
+  if (boolean) {
+    out[o] = booleanType(b[from]!);
+    return o + 1;
+  }
+  o = header(out, o, JsonbType.TextRaw, to - from);
+  for (let i = from; i < to; i++) out[o++] = b[i]!;
+  return o;
+}
+
+/**
+ * Appends a record of the output (before `used`) as one row's array of fields; `booleans` marks the boolean
+ * columns. Its fields are read from the output's buffer once room is made (making room may move it).
+ */
+export function appendJsonbRecord(output: PackedOutput, record: PackedRecord, booleans: readonly boolean[]): void {
+  const row = output.used;
+  const out = output.reserve(ARRAY_HEADER + 5 * record.count + record.end - record.start);
+  let o = row + ARRAY_HEADER;
+  for (let f = 0; f < record.count; f++) {
+    o = writeField(out, o, out, record.fieldStarts[f]!, record.fieldEnds[f]!, booleans[f] === true);
+  }
+  output.used = o;
+  closeArray(output, row);
+}
+
 /**
  * Appends row `b` as the workers pack it (a MessagePack array of strings, nil for an empty field: both empty
  * strings and nils become NULL) with its id;
@@ -89,12 +122,7 @@ export function appendJsonbRow(output: PackedOutput, b: Uint8Array, id: number, 
     }
     const field = at < b.length ? stringAt(b, at) : null;
     if (!field || field.next + field.length > b.length) return false;
-    if (field.length === 0) out[o++] = JsonbType.Null;
-    else if (booleans[f]) out[o++] = booleanType(b[field.next]!);
-    else {
-      o = header(out, o, JsonbType.TextRaw, field.length);
-      for (let i = field.next; i < field.next + field.length; i++) out[o++] = b[i]!;
-    }
+    o = writeField(out, o, b, field.next, field.next + field.length, booleans[f] === true);
     at = field.next + field.length;
   }
   if (at !== b.length) return false;

@@ -1,10 +1,12 @@
-// A typed row as the workers pack it (a MessagePack array of strings, nil for an empty field) appended as a line
-// of the CSV a commit's rows reach DuckDB in: its own CSV reader loads them, in parallel, far faster than
-// appending them value by value from JavaScript. Nil is an empty field, which the reader takes as NULL (a typed
-// import has no empty text: an empty field is NULL); a timestamp is spelled the way DuckDB's cast reads it.
-import type { PackedOutput } from '../../../engine/worker/packed-output.js';
-import { arrayAt, NIL, stringAt } from '../../../engine/worker/packed-items.js';
-import { COMMA, LF, writeCsvField } from '../../csv-field-bytes.js';
+// A typed row appended as a line of the CSV a commit's rows reach DuckDB in: its own CSV reader loads them, in
+// parallel, far faster than appending them value by value from JavaScript. An empty field (nil, in a row the
+// workers packed as MessagePack) stays empty, which the reader takes as NULL (a typed import has no empty
+// text: an empty field is NULL); a timestamp is spelled the way DuckDB's cast reads it. A worker writes a
+// record so (appendDuckCsvRecord); the main thread a keyed row packed as MessagePack (appendDuckCsvRow).
+import type { PackedOutput } from '../../../../engine/worker/packed-output.js';
+import type { PackedRecord } from '../../../../engine/worker/csv-records.js';
+import { arrayAt, NIL, stringAt } from '../../../../engine/worker/packed-items.js';
+import { COMMA, LF, writeCsvField } from '../../../csv-field-bytes.js';
 import { duckdbTimestamp } from './duckdb-timestamp.js';
 
 /** Writes a timestamp field b[from, to) at `o`, respelled when DuckDB would misread it; returns the end. */
@@ -44,4 +46,22 @@ export function appendDuckCsvRow(output: PackedOutput, b: Uint8Array, timestamps
   out[o++] = LF;
   output.used = o;
   return true;
+}
+
+/**
+ * Appends a record of the output (before `used`) as one CSV line; `timestamps` marks the timestamp columns.
+ * Its fields are read from the output's buffer once room is made (making room may move it).
+ */
+export function appendDuckCsvRecord(output: PackedOutput, record: PackedRecord, timestamps: readonly boolean[]): void {
+  const out = output.reserve(2 * (record.end - record.start) + 8 * record.count + 1);
+  let o = output.used;
+  for (let f = 0; f < record.count; f++) {
+    if (f > 0) out[o++] = COMMA;
+    const from = record.fieldStarts[f]!;
+    const to = record.fieldEnds[f]!;
+    if (from === to) continue;
+    o = timestamps[f] ? writeTimestamp(out, o, out, from, to) : writeCsvField(out, o, out, from, to);
+  }
+  out[o++] = LF;
+  output.used = o;
 }
