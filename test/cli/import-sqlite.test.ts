@@ -166,6 +166,36 @@ describe('import into SQLite: types, rejects, upserts', () => {
       [4, 'D4', 'quince "q"', 1]]);
   });
 
+  test('rows take the ids the run gives them: after the table\'s last rows were deleted, and beside a column '
+    + 'that stands for the rowid', async () => {
+    const dir = world.path('rowids');
+    mkdirSync(dir);
+    const first = `${dir}/first.csv`;
+    const second = `${dir}/second.csv`;
+    writeFileSync(first, 'n,name\n1,a\n2,b\n3,c\n4,d\n');
+    writeFileSync(second, 'n,name\n5,e\n6,f\n');
+    const db = world.path('rowids.db');
+    const env = freshHome();
+    const into = (file: string, table: string) => runJson(['import', file, '--into', `sqlite:${db}`, '--table', table],
+      { env });
+    assert.equal((await into(first, 'deleted')).run.code, 0);
+    let sqlite = openSqlite(db, false);
+    sqlite.exec('DELETE FROM deleted WHERE rowid > 2');
+    // Its values are the rowids: SQLite numbers the rows by them, whatever the run's ids.
+    sqlite.exec('CREATE TABLE keyed (n INTEGER PRIMARY KEY, name TEXT)');
+    sqlite.close();
+    assert.equal((await into(second, 'deleted')).run.code, 0);
+    assert.equal((await into(second, 'keyed')).run.code, 0);
+    const again = await into(second, 'keyed');
+    assert.equal(again.run.code, 0, 'the identical call answers again, adding nothing');
+    assert.equal(again.envelope.data!['rows_imported'], 2);
+    sqlite = openSqlite(db);
+    const rows = (table: string) => sqlite.prepare(`SELECT rowid, name FROM ${table} ORDER BY rowid`).raw(true).all();
+    assert.deepEqual(rows('deleted'), [[1, 'a'], [2, 'b'], [5, 'e'], [6, 'f']], 'ids go on after the last given');
+    assert.deepEqual(rows('keyed'), [[5, 'e'], [6, 'f']], 'the column keeps the file\'s values');
+    sqlite.close();
+  });
+
   test('a row the table\'s own constraints refuse stops the import: SCHEMA_MISMATCH, its chunk not kept', async () => {
     const file = world.path('nulls.csv');
     writeFileSync(file, 'a,b\n1,x\n2,\n3,z\n');

@@ -20,6 +20,9 @@ export type ValueClass = (typeof ValueClass)[keyof typeof ValueClass];
 /** The largest integer a 64-bit column holds, as the digits a field spells it with. */
 const INT64_MAX = '9223372036854775807';
 
+/** Powers of ten this far from 1 are well inside a double's range, either way (it reaches 1e308 and 1e-323). */
+const SURE_EXPONENT = 290;
+
 /** The significant digits of the last number classified (leading zeros left out): its precision. */
 export let lastPrecision = 0;
 
@@ -63,8 +66,11 @@ function numberClass(b: Uint8Array, s: number, e: number): ValueClass {
   k++;
   if (k < e && (b[k] === 43 || b[k] === 45)) k++;
   const exponentStart = k;
-  while (k < e && b[k]! >= 48 && b[k]! <= 57) k++;
+  let exponent = 0;
+  for (; k < e && b[k]! >= 48 && b[k]! <= 57; k++) exponent = Math.min(exponent * 10 + b[k]! - 48, SURE_EXPONENT);
   if (k !== e || k === exponentStart) return ValueClass.Text;
+  // The value is within `digits` powers of ten of 10^exponent: far inside the doubles' range, it is one.
+  if (exponent + digits < SURE_EXPONENT) return ValueClass.Decimal;
   // Past the doubles (1e400, or 1e-400 rounding to 0) it is text, as analyze reads it.
   const value = Number(Buffer.from(b.buffer, b.byteOffset + s, e - s).toString('latin1'));
   return Number.isFinite(value) && (value !== 0 || significant === 0) ? ValueClass.Decimal : ValueClass.Text;

@@ -67,6 +67,9 @@ export function sqliteTarget(path: string, table: string, idem: string): ImportT
 interface Writes {
   /** A chunk's rows, given as one JSONB array (jsonb-rows.ts) and the first one's id, inserted in order. */
   readonly insertRows: SqliteStatement;
+  /** The same rows given no rowid: SQLite numbers them on from the table's largest, with less work. */
+  readonly appendRows: SqliteStatement;
+  readonly largestRowid: SqliteStatement;
   /** Keyed rows, given as one JSONB array of rows that end with their ids, upserted in order. */
   readonly upsertRows: SqliteStatement;
   readonly putRecord: SqliteStatement;
@@ -91,6 +94,8 @@ class SqliteTarget implements ImportTarget {
   private writes: Writes | undefined;
   private synced = true;
   private inTransaction = false;
+  /** No column stands for the table's rowid: rows are numbered by the run's ids. */
+  private ownRowids = true;
   /** Which columns are boolean: their fields go into the JSONB rows as its true and false. */
   private booleans: boolean[] = [];
   /** The rows of the open commit, reused from one to the next. */
@@ -109,7 +114,26 @@ class SqliteTarget implements ImportTarget {
     this.plan = plan;
     this.types = checked.types;
     this.booleans = checked.types.map((type) => type === SqlType.Boolean);
+    this.ownRowids = !this.rowidColumn();
     return checked.types;
+  }
+
+  /** Whether a column of the table stands for its rowid (a lone INTEGER PRIMARY KEY): its values number the rows. */
+  rowidColumn(): boolean {
+    const columns = this.db.prepare(`PRAGMA table_info(${quote(this.table)})`).all() as { type: string; pk: number }[];
+    const keys = columns.filter((column) => column.pk > 0);
+    return keys.length === 1 && keys[0]!.type.toUpperCase() === 'INTEGER';
+  }
+
+  /**
+   * Inserts plain rows numbered from `firstId`: by SQLite's own numbering when it gives the same ids (the table's
+   * largest rowid is the one before, and no column holds the rowid), which spares it a search per row.
+   */
+  insertRows(firstId: number, rows: Uint8Array): void {
+    const writes = this.statements();
+    if (!this.ownRowids) writes.appendRows.run(rows);
+    else if (((writes.largestRowid.get() as number | null) ?? 0) === firstId - 1) writes.appendRows.run(rows);
+    else writes.insertRows.run(firstId, rows);
   }
 
   /** The table as SQLite describes it, or undefined when it does not exist yet. */
@@ -127,23 +151,28 @@ class SqliteTarget implements ImportTarget {
 
   /**
    * The statements of the run's commits. A row's id (rowid) is its place in the array after the first one's,
-   * or, for a keyed row, its last item; a key's row replaces the one it had, keeping its rowid. `WHERE true`
-   * lets SQLite tell the upsert's ON CONFLICT from a join's ON.
+   * or, for a keyed row, its last item; a key's row replaces the one it had, keeping its rowid. A table with a
+   * column that stands for the rowid is numbered by that column's values instead: no rowid is given. `WHERE
+   * true` lets SQLite tell the upsert's ON CONFLICT from a join's ON.
    */
   statements(): Writes {
     if (this.writes) return this.writes;
     const { names, keyIndex } = this.plan!;
     const columns = names.map(quote);
     const fields = this.types.map((type, k) => FROM_JSONB[type]?.(`value->>${k}`) ?? `value->>${k}`);
-    const into = `INSERT INTO ${quote(this.table)} (${columns.join(', ')}, rowid) SELECT ${fields.join(', ')}`;
-    let upsert = `${into}, value->>${names.length} FROM jsonb_each(?) WHERE true`;
+    const insert = (rowid: string | undefined) => `INSERT INTO ${quote(this.table)} (${columns.join(', ')}`
+      + `${rowid ? ', rowid' : ''}) SELECT ${fields.join(', ')}${rowid ? `, ${rowid}` : ''} FROM jsonb_each(?)`;
+    const id = (given: string) => (this.ownRowids ? given : undefined);
+    let upsert = `${insert(id(`value->>${names.length}`))} WHERE true`;
     if (keyIndex !== undefined) {
       const others = columns.filter((_, k) => k !== keyIndex).map((c) => `${c} = excluded.${c}`);
       const update = others.length ? `UPDATE SET ${others.join(', ')}` : 'NOTHING';
       upsert += ` ON CONFLICT (${columns[keyIndex]}) DO ${update}`;
     }
     this.writes = {
-      insertRows: this.db.prepare(`${into}, ? + key FROM jsonb_each(?)`),
+      insertRows: this.db.prepare(insert(id('? + key'))),
+      appendRows: this.db.prepare(insert(undefined)),
+      largestRowid: this.db.prepare(`SELECT max(rowid) FROM ${quote(this.table)}`).pluck(),
       upsertRows: this.db.prepare(upsert),
       putRecord: this.db.prepare(`INSERT OR REPLACE INTO ${STATE_TABLE} (tbl, key, value) VALUES (?, ?, ?)`),
       delRecord: this.db.prepare(`DELETE FROM ${STATE_TABLE} WHERE tbl = ? AND key = ?`),
@@ -215,7 +244,12 @@ class SqliteTarget implements ImportTarget {
     return Math.max(stored ? Number(Buffer.from(stored).toString()) : 1, (max ?? 0) + 1);
   }
 
+  /** By rowid; as for PostgreSQL, by any row held, where a column's values number the rows. */
   async heldRows(ids: readonly number[]): Promise<number> {
+    if (this.rowidColumn()) {
+      const any = this.db.prepare(`SELECT EXISTS (SELECT 1 FROM ${quote(this.table)})`).pluck().get();
+      return any === 1 ? ids.length : 0;
+    }
     const has = this.db.prepare(`SELECT count(*) FROM ${quote(this.table)} WHERE rowid = ?`).pluck();
     return ids.filter((id) => (has.get(id) as number) > 0).length;
   }
@@ -280,7 +314,7 @@ function sqliteBatch(target: SqliteTarget): TargetBatch {
     const rows = output.bytes.subarray(0, output.used);
     try {
       if (keyed) writes.upsertRows.run(rows);
-      else writes.insertRows.run(firstId, rows);
+      else target.insertRows(firstId, rows);
     } catch (error) {
       target.rollback();
       throw sqliteError(error, target.path);

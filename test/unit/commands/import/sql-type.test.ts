@@ -28,6 +28,24 @@ test('each field is classed as analyze reads it, with codes (a leading zero) as 
   for (const [text, expected] of cases) assert.equal(classOf(text), expected, JSON.stringify(text));
 });
 
+test('a number with an exponent is a decimal exactly when its double is finite and, unless it is zero, not 0', () => {
+  const reference = (text: string) => {
+    const value = Number(text);
+    const zero = !/[1-9]/.test(text.split(/[eE]/)[0]!);
+    return Number.isFinite(value) && (value !== 0 || zero) ? ValueClass.Decimal : ValueClass.Text;
+  };
+  const mantissas = ['1', '9.99', '0.0001', '123456789012345', '0', '0.000', '-4.2', '0.0000000000000000000001'];
+  for (const mantissa of mantissas) {
+    for (let exponent = 250; exponent <= 345; exponent++) {
+      for (const sign of ['', '+', '-']) {
+        for (const text of [`${mantissa}e${sign}${exponent}`, `${mantissa}E${sign}00${exponent}`]) {
+          assert.equal(classOf(text), reference(text), text);
+        }
+      }
+    }
+  }
+});
+
 test('a field fits its column when the column holds its value as it is; NULL fits every column', () => {
   assert.ok(fitsIn(SqlType.Integer, '42'));
   assert.ok(!fitsIn(SqlType.Integer, '4.2'));
