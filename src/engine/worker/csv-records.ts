@@ -45,9 +45,7 @@ export interface RecordSink {
   /**
    * A whole record, packed at the end of the output; `line` is its first
    * line's offset from the chunk's first line. Field bytes are valid UTF-8.
-   * Returns false to drop it (the output forgets its bytes). A sink that
-   * keeps it may also rewrite it: the next record goes where the output's
-   * `used` is after the call.
+   * Returns false to drop it (the output forgets its bytes).
    */
   record(record: PackedRecord, line: number): boolean;
   bad(line: number, reason: BadRecord): void;
@@ -226,10 +224,7 @@ export function readCsvRecords(
     current.start = recordOut;
     current.end = o;
     current.count = count;
-    if (sink.record(current, recordLine)) {
-      o = output.used;
-      out = output.bytes;
-    } else o = recordOut;
+    if (!sink.record(current, recordLine)) o = recordOut;
   }
   output.used = o;
   return { consumed: i, newlines: line };

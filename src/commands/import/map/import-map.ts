@@ -1,7 +1,7 @@
 // Worker side of `stint import`: read a chunk's records, packed as
 // MessagePack arrays of strings as they are scanned (what msgpackr's unpack
 // reads back as string[]), and check each, so the main thread only writes.
-// A database target's rows are then rewritten in the form it loads
+// A database target's rows are written again in the form it loads
 // (row-format.ts), so the main thread only copies them.
 import { fieldText, readCsvRecords, type PackedRecord } from '../../../engine/worker/csv-records.js';
 import { emptyAsNil, MARGIN, PackedOutput } from '../../../engine/worker/packed-output.js';
@@ -50,6 +50,8 @@ export interface ImportChunk {
 
 /** This thread's output: a shared slot per chunk, or (past the slots) its own buffer, which a reply copies whole. */
 const output = new PackedOutput(1 << 20);
+/** Where a record is packed before it is written into `output` in another form: one record at a time. */
+const scratch = new PackedOutput(1 << 16);
 let own = output.bytes;
 const slots = new RowSlots();
 /** The largest packed chunk so far: slots are made at least this big. */
@@ -81,6 +83,7 @@ function read(bytes: Uint8Array, info: ChunkInfo, limit: number, atEof: boolean)
   const slot = slots.take(Math.max(slotSize, bytes.length + (bytes.length >> 3) + 4 * MARGIN));
   output.bytes = slot?.bytes ?? own;
   output.used = 0;
+  scratch.used = 0;
   const scanned = scan(bytes, info.options as ImportMapOptions, limit, atEof);
   const { framed, ...found } = scanned;
   if (!slot) own = output.bytes;
@@ -129,15 +132,6 @@ function writerFor(format: RowFormat, types: readonly SqlType[]): RecordWriter |
   }
 }
 
-/** Writes the packed record again in another form, in its place: written after it, then moved over it. */
-function rewrite(record: PackedRecord, write: RecordWriter): void {
-  output.used = record.end;
-  write(output, record);
-  const length = output.used - record.end;
-  output.bytes.copyWithin(record.start, record.end, output.used);
-  output.used = record.start + length;
-}
-
 /** Packs the records into `output` and notes each row's end and line, and every bad row. */
 function scan(bytes: Uint8Array, options: ImportMapOptions, limit: number, atEof: boolean): Scanned {
   const { width, keyIndex, types, precision = 0 } = options;
@@ -145,7 +139,8 @@ function scan(bytes: Uint8Array, options: ImportMapOptions, limit: number, atEof
   let rows = 0;
   const keys: string[] | null = keyIndex === undefined ? null : [];
   const bad: ImportChunk['bad'][number][] = [];
-  const framed = readCsvRecords(bytes, output, {
+  // Written in another form, a record is packed aside, then dropped there once written.
+  const framed = readCsvRecords(bytes, writer ? scratch : output, {
     record(record, line) {
       if (record.count !== width) {
         bad.push({ line, reason: BadRow.FieldCount, before: rows });
@@ -160,15 +155,14 @@ function scan(bytes: Uint8Array, options: ImportMapOptions, limit: number, atEof
         bad.push({ line, reason: BadRow.TypeMismatch, before: rows, column });
         return false;
       }
-      // The key is read before the record is written over.
       keys?.push(fieldText(record, keyIndex!));
-      if (writer) rewrite(record, writer);
+      if (writer) writer(output, record);
       else if (types) emptiesAsNil(record);
       if (rows === ends.length) growRows();
       ends[rows] = output.used;
       lines[rows] = line;
       rows++;
-      return true;
+      return !writer;
     },
     bad(line, reason) {
       bad.push({ line, reason, before: rows });

@@ -63,10 +63,7 @@ export function appendCopyRow(output: PackedOutput, b: Uint8Array): boolean {
   return true;
 }
 
-/**
- * Appends a record of the output (before `used`) as a line: an empty field is NULL, as a typed table holds it.
- * Its fields are read from the output's buffer once room is made (making room may move it).
- */
+/** Appends a record (packed in another output) as a line: an empty field is NULL, as a typed table holds it. */
 export function appendCopyRecord(output: PackedOutput, record: PackedRecord): void {
   const out = output.reserve(2 * (record.end - record.start) + 3 * record.count + 1);
   let o = output.used;
@@ -74,7 +71,7 @@ export function appendCopyRecord(output: PackedOutput, record: PackedRecord): vo
     if (f > 0) out[o++] = TAB;
     const from = record.fieldStarts[f]!;
     const to = record.fieldEnds[f]!;
-    o = from === to ? writeNull(out, o) : writeField(out, o, out, from, to);
+    o = from === to ? writeNull(out, o) : writeField(out, o, record.bytes, from, to);
   }
   out[o++] = LF;
   output.used = o;

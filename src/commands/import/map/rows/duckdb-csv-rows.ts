@@ -48,10 +48,7 @@ export function appendDuckCsvRow(output: PackedOutput, b: Uint8Array, timestamps
   return true;
 }
 
-/**
- * Appends a record of the output (before `used`) as one CSV line; `timestamps` marks the timestamp columns.
- * Its fields are read from the output's buffer once room is made (making room may move it).
- */
+/** Appends a record (packed in another output) as one CSV line; `timestamps` marks the timestamp columns. */
 export function appendDuckCsvRecord(output: PackedOutput, record: PackedRecord, timestamps: readonly boolean[]): void {
   const out = output.reserve(2 * (record.end - record.start) + 8 * record.count + 1);
   let o = output.used;
@@ -60,7 +57,8 @@ export function appendDuckCsvRecord(output: PackedOutput, record: PackedRecord, 
     const from = record.fieldStarts[f]!;
     const to = record.fieldEnds[f]!;
     if (from === to) continue;
-    o = timestamps[f] ? writeTimestamp(out, o, out, from, to) : writeCsvField(out, o, out, from, to);
+    const b = record.bytes;
+    o = timestamps[f] ? writeTimestamp(out, o, b, from, to) : writeCsvField(out, o, b, from, to);
   }
   out[o++] = LF;
   output.used = o;

@@ -86,16 +86,13 @@ function writeField(out: Uint8Array, o: number, b: Uint8Array, from: number, to:
   return o;
 }
 
-/**
- * Appends a record of the output (before `used`) as one row's array of fields; `booleans` marks the boolean
- * columns. Its fields are read from the output's buffer once room is made (making room may move it).
- */
+/** Appends a record (packed in another output) as one row's array of fields; `booleans` marks boolean columns. */
 export function appendJsonbRecord(output: PackedOutput, record: PackedRecord, booleans: readonly boolean[]): void {
   const row = output.used;
   const out = output.reserve(ARRAY_HEADER + 5 * record.count + record.end - record.start);
   let o = row + ARRAY_HEADER;
   for (let f = 0; f < record.count; f++) {
-    o = writeField(out, o, out, record.fieldStarts[f]!, record.fieldEnds[f]!, booleans[f] === true);
+    o = writeField(out, o, record.bytes, record.fieldStarts[f]!, record.fieldEnds[f]!, booleans[f] === true);
   }
   output.used = o;
   closeArray(output, row);
