@@ -3,7 +3,7 @@
 // (export-format.ts) writes the decoded string.
 import type { PackedOutput } from '../../engine/worker/packed-output.js';
 import { arrayAt, stringAt } from '../../engine/worker/packed-items.js';
-import { COMMA, LF, writeCsvField } from '../csv-field-bytes.js';
+import { COMMA, LF, writeCsvField } from '../../engine/worker/csv-field-bytes.js';
 
 /**
  * Appends the row `b` to `output` as one CSV line. False, with nothing appended, when the bytes are not an array

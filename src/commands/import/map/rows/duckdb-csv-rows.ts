@@ -6,7 +6,7 @@
 import type { PackedOutput } from '../../../../engine/worker/packed-output.js';
 import type { PackedRecord } from '../../../../engine/worker/csv-records.js';
 import { arrayAt, NIL, stringAt } from '../../../../engine/worker/packed-items.js';
-import { COMMA, LF, writeCsvField } from '../../../csv-field-bytes.js';
+import { COMMA, LF, writeCsvField } from '../../../../engine/worker/csv-field-bytes.js';
 import { duckdbTimestamp } from './duckdb-timestamp.js';
 
 /** Writes a timestamp field b[from, to) at `o`, respelled when DuckDB would misread it; returns the end. */
