@@ -2,7 +2,7 @@ import { ExitCode } from '../../contract/exit-code.js';
 import { DangerLevel } from '../../contract/vocabulary/danger-level.js';
 import { SideEffects } from '../../contract/vocabulary/side-effects.js';
 import { defineCommand } from '../../runtime/authoring/define-command.js';
-import { chunkSizeFlag, IMPORT_CHUNK_SIZE, WORKERS_FLAG } from '../engine-flags.js';
+import { chunkSizeFlag, WORKERS_FLAG } from '../engine-flags.js';
 import { STDIN_PATH } from '../../engine/input-file.js';
 import { OnBadRow } from './on-bad-row.js';
 import { renderImportText } from './import-text.js';
@@ -60,7 +60,7 @@ export const importCommand = defineCommand({
       description: 'Commit without fsync: faster; a kill still loses nothing, a power loss may lose the last commits',
     },
     workers: { ...WORKERS_FLAG, description: 'Worker threads (default: one per core but one, which the writes need)' },
-    'chunk-size': { ...chunkSizeFlag('Bytes per chunk (one committed batch each)'), default: IMPORT_CHUNK_SIZE },
+    'chunk-size': chunkSizeFlag('Bytes per chunk, one committed batch each (default: 4MiB; 16MiB into DuckDB)'),
   },
   interruption: { detach: false, resume: true },
   exitCodes: {

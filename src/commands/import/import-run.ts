@@ -28,7 +28,7 @@ import { IMPORT_MAP } from './import-map-module.js';
 import type { ImportTarget } from './target/import-target.js';
 import { TableKey } from './table-store.js';
 import { openTarget } from './target/open-target.js';
-import { DECIMAL_DIGITS, shownUrl, TargetKind, targetAddress } from './target/target-address.js';
+import { COMMIT_BYTES, DECIMAL_DIGITS, shownUrl, TargetKind, targetAddress } from './target/target-address.js';
 import { checkNames } from './target/sql-table.js';
 import { columnPlan, parseSchema } from './target/column-plan.js';
 import type { SqlType } from './map/sql-type.js';
@@ -108,7 +108,7 @@ export interface ImportInput {
     readonly 'on-bad-row': OnBadRow;
     readonly 'no-sync': boolean;
     readonly workers: number | undefined;
-    readonly 'chunk-size': number;
+    readonly 'chunk-size': number | undefined;
   };
   readonly options: FrameworkOptions;
 }
@@ -127,7 +127,8 @@ export async function runImport(
       idem: options.idempotencyKey!, keyGiven: options.idempotencyKeyGiven === true,
       into: flags.into, table: flags.table, schema: parseSchema(flags.schema, header.names),
       dryRun: flags['dry-run'], sync: !flags['no-sync'],
-      onBadRow: flags['on-bad-row'], workers: flags.workers, chunkSize: flags['chunk-size'],
+      onBadRow: flags['on-bad-row'], workers: flags.workers,
+      chunkSize: flags['chunk-size'] ?? COMMIT_BYTES[targetAddress(flags.into).kind],
     };
     // The worker threads boot (~60 ms) while msgpackr and LevelDB load and the table opens, not after.
     // processFile awaits the pool; the empty handler only keeps an early failure from going unhandled meanwhile.
