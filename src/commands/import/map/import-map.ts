@@ -2,7 +2,7 @@
 // MessagePack arrays of strings as they are scanned (what msgpackr's unpack
 // reads back as string[]), and check each, so the main thread only writes.
 // A database target's rows are written again in the form it loads
-// (row-format.ts), so the main thread only copies them.
+// (rows/row-format.ts), so the main thread only copies them.
 import { fieldText, readCsvRecords, type PackedRecord } from '../../../engine/worker/csv-records.js';
 import { emptyAsNil, MARGIN, PackedOutput } from '../../../engine/worker/packed-output.js';
 import type { ChunkInfo, WindowInfo, WindowResult } from '../../../engine/worker/worker-protocol.js';
