@@ -167,7 +167,7 @@ describe('import into SQLite: types, rejects, upserts', () => {
   });
 
   test('rows take the ids the run gives them: after the table\'s last rows were deleted, and beside a column '
-    + 'that stands for the rowid', async () => {
+    + 'that stands for the rowid (which --key may name)', async () => {
     const dir = world.path('rowids');
     mkdirSync(dir);
     const first = `${dir}/first.csv`;
@@ -193,6 +193,15 @@ describe('import into SQLite: types, rejects, upserts', () => {
     const rows = (table: string) => sqlite.prepare(`SELECT rowid, name FROM ${table} ORDER BY rowid`).raw(true).all();
     assert.deepEqual(rows('deleted'), [[1, 'a'], [2, 'b'], [5, 'e'], [6, 'f']], 'ids go on after the last given');
     assert.deepEqual(rows('keyed'), [[5, 'e'], [6, 'f']], 'the column keeps the file\'s values');
+    sqlite.close();
+    // That column is unique without an index of its own: --key upserts by it.
+    const third = `${dir}/third.csv`;
+    writeFileSync(third, 'n,name\n6,F\n7,g\n');
+    const upserted = await runJson(['import', third, '--into', `sqlite:${db}`, '--table', 'keyed', '--key', 'n'],
+      { env });
+    assert.equal(upserted.run.code, 0, upserted.run.stdout);
+    sqlite = openSqlite(db);
+    assert.deepEqual(rows('keyed'), [[5, 'e'], [6, 'F'], [7, 'g']]);
     sqlite.close();
   });
 

@@ -77,6 +77,13 @@ interface Writes {
   readonly reject: SqliteStatement;
 }
 
+/** A column as PRAGMA table_info describes it (pk: its place in the primary key, 0 when not in it). */
+interface TableColumn {
+  readonly name: string;
+  readonly type: string;
+  readonly pk: number;
+}
+
 /** How a field read from a row's JSONB goes into a column of each type: numbers by SQLite's own exact cast. */
 const FROM_JSONB: Partial<Record<SqlType, (field: string) => string>> = {
   [SqlType.Integer]: (field) => `CAST(${field} AS INTEGER)`,
@@ -114,15 +121,15 @@ class SqliteTarget implements ImportTarget {
     this.plan = plan;
     this.types = checked.types;
     this.booleans = checked.types.map((type) => type === SqlType.Boolean);
-    this.ownRowids = !this.rowidColumn();
+    this.ownRowids = this.rowidColumn() === undefined;
     return checked.types;
   }
 
-  /** Whether a column of the table stands for its rowid (a lone INTEGER PRIMARY KEY): its values number the rows. */
-  rowidColumn(): boolean {
-    const columns = this.db.prepare(`PRAGMA table_info(${quote(this.table)})`).all() as { type: string; pk: number }[];
+  /** The column that stands for the table's rowid (a lone INTEGER PRIMARY KEY), if any: its values number the rows. */
+  rowidColumn(): string | undefined {
+    const columns = this.db.prepare(`PRAGMA table_info(${quote(this.table)})`).all() as TableColumn[];
     const keys = columns.filter((column) => column.pk > 0);
-    return keys.length === 1 && keys[0]!.type.toUpperCase() === 'INTEGER';
+    return keys.length === 1 && keys[0]!.type.toUpperCase() === 'INTEGER' ? keys[0]!.name : undefined;
   }
 
   /**
@@ -139,9 +146,10 @@ class SqliteTarget implements ImportTarget {
   /** The table as SQLite describes it, or undefined when it does not exist yet. */
   private existing(): ExistingTable | undefined {
     const pragma = (name: string, of: string) => this.db.prepare(`PRAGMA ${name}(${quote(of)})`).all();
-    const columns = pragma('table_info', this.table) as { name: string; type: string }[];
+    const columns = pragma('table_info', this.table) as TableColumn[];
     if (columns.length === 0) return undefined;
-    const unique = new Set<string>();
+    // The rowid's own column is unique without an index.
+    const unique = new Set<string>([this.rowidColumn()].filter((name) => name !== undefined));
     for (const index of pragma('index_list', this.table) as { name: string; unique: number }[]) {
       const parts = pragma('index_info', index.name) as { name: string }[];
       if (index.unique && parts.length === 1) unique.add(parts[0]!.name);
@@ -246,7 +254,7 @@ class SqliteTarget implements ImportTarget {
 
   /** By rowid; as for PostgreSQL, by any row held, where a column's values number the rows. */
   async heldRows(ids: readonly number[]): Promise<number> {
-    if (this.rowidColumn()) {
+    if (this.rowidColumn() !== undefined) {
       const any = this.db.prepare(`SELECT EXISTS (SELECT 1 FROM ${quote(this.table)})`).pluck().get();
       return any === 1 ? ids.length : 0;
     }
