@@ -67,7 +67,7 @@ export function sqliteTarget(path: string, table: string, idem: string): ImportT
 interface Writes {
   /** A chunk's rows, given as one JSONB array (jsonb-rows.ts) and the first one's id, inserted in order. */
   readonly insertRows: SqliteStatement;
-  /** The same rows given no rowid: SQLite numbers them on from the table's largest, with less work. */
+  /** The same rows given no rowid: numbered on from the table's largest (or by the rowid's own column). */
   readonly appendRows: SqliteStatement;
   readonly largestRowid: SqliteStatement;
   /** Keyed rows, given as one JSONB array of rows that end with their ids, upserted in order. */
@@ -133,8 +133,9 @@ class SqliteTarget implements ImportTarget {
   }
 
   /**
-   * Inserts plain rows numbered from `firstId`: by SQLite's own numbering when it gives the same ids (the table's
-   * largest rowid is the one before, and no column holds the rowid), which spares it a search per row.
+   * Inserts plain rows numbered from `firstId`. Given no rowid, SQLite numbers rows on from the table's largest,
+   * sparing a search per row: that is taken when it gives the same ids. A column that stands for the rowid numbers
+   * them by its values whatever the run's ids.
    */
   insertRows(firstId: number, rows: Uint8Array): void {
     const writes = this.statements();
