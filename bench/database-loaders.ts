@@ -98,6 +98,20 @@ async function duckdbFigures(csv: string, label: string): Promise<Figure[]> {
   return ratio(label, await alternatingRounds(steps, ROUNDS), steps[0]![0], steps[1]![0], 'DuckDB CREATE TABLE AS');
 }
 
+/**
+ * The bytes up to the last line end outside quotes: whole records (a quoted field may hold a line end, and a
+ * record cut there is a bad row, which made the sample's import PARTIAL now and then).
+ */
+function wholeRecords(head: Buffer): Buffer {
+  let quoted = false;
+  let end = 0;
+  for (let i = 0; i < head.length; i++) {
+    if (head[i] === 0x22) quoted = !quoted;
+    else if (head[i] === 0x0a && !quoted) end = i + 1;
+  }
+  return head.subarray(0, end);
+}
+
 async function postgresFigures(csv: string, label: string): Promise<Figure[]> {
   const missing = postgresMissing();
   if (missing) {
@@ -107,9 +121,9 @@ async function postgresFigures(csv: string, label: string): Promise<Figure[]> {
   const server = await startPostgres();
   try {
     // psql loads into a table of the types stint infers: the template is a table stint made from the same file.
-    const head = spawnSync('head', ['-c', String(8 << 20), csv]).stdout;
+    const head = spawnSync('head', ['-c', String(8 << 20), csv], { maxBuffer: 16 << 20 }).stdout;
     const sample = join(WORK, `types-${process.pid}.csv`);
-    writeFileSync(sample, head.subarray(0, head.lastIndexOf(10) + 1));
+    writeFileSync(sample, wholeRecords(head));
     await stintImport([sample, '--into', server.url, '--table', TEMPLATE]);
     rmSync(sample, { force: true });
     const copy = (table: string) => withPostgres(server.url, (client) =>
