@@ -3,6 +3,7 @@ import { StintError } from '../../contract/stint-error.js';
 import { Framing, findRecordStart, scanParity, type ScanState } from './framing.js';
 import type { ChunkTask } from './worker-protocol.js';
 import { openByteSource, type ByteSource } from './byte-source.js';
+import { wordOffset } from './word-offset.js';
 
 /** Bytes read past a chunk's end to find where its last record ends (more are read when a record runs on). */
 const LOOKAHEAD = 64 * 1024;
@@ -50,7 +51,9 @@ export type Window =
  * bytes never cross to another thread.
  */
 export class ChunkReader {
-  private buffer: Buffer<ArrayBufferLike> = Buffer.allocUnsafe(0);
+  /** The memory reused across chunks; `buffer` is its part from where the byte at bufferStart sits. */
+  private memory: Buffer<ArrayBufferLike> = Buffer.allocUnsafe(0);
+  private buffer = this.memory;
   private bufferStart = 0;
   private bufferEnd = 0;
   private source: ByteSource | undefined;
@@ -97,12 +100,15 @@ export class ChunkReader {
     const length = to - from;
     const held = from === this.bufferStart ? Math.max(0, Math.min(this.bufferEnd, to) - from) : 0;
     const shared = this.source!.intoShared;
-    if (this.buffer.length < length || (shared && !(this.buffer.buffer instanceof SharedArrayBuffer))) {
-      const size = Math.max(length, this.buffer.length * 2);
+    // Bytes another thread writes into shared memory are copied fast only at their word offset.
+    const offset = shared ? wordOffset(from) : 0;
+    if (this.memory.length < offset + length || (shared && !(this.memory.buffer instanceof SharedArrayBuffer))) {
+      const size = Math.max(offset + length, this.memory.length * 2);
       const bigger = shared ? Buffer.from(new SharedArrayBuffer(size)) : Buffer.allocUnsafe(size);
-      this.buffer.copy(bigger, 0, 0, held);
-      this.buffer = bigger;
+      this.buffer.copy(bigger, offset, 0, held);
+      this.memory = bigger;
     }
+    this.buffer = this.memory.subarray(offset);
     let filled = held;
     while (filled < length) {
       const n = this.source!.read(this.buffer, filled, length - filled, from + filled);

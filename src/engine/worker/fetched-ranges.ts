@@ -73,7 +73,8 @@ export class FetchedRanges {
   }
 
   private fetch(version: Version, from: number, to: number): OnTheWay {
-    const answer = readObjectRange(version.url, version.identity, from, to, (length) => this.cache.buffer(length))
+    const into = (length: number) => this.cache.buffer(from, length);
+    const answer = readObjectRange(version.url, version.identity, from, to, into)
       .then((got) => {
         this.onTheWay.splice(this.onTheWay.indexOf(coming), 1);
         if (got.ok) this.cache.keep(version.key, from, got.value);

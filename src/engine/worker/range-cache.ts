@@ -3,6 +3,7 @@
 // go first. Their memory is used again for the next ranges: fresh memory costs
 // a page fault per 4 KiB on first touch, which cost the fetch thread more than
 // the network did (about 0.3 s per 100 MB).
+import { WORD_SLACK, wordOffset } from './word-offset.js';
 
 /** Bytes kept at most: a few chunks of every worker's (chunks are 4 MiB by default). */
 const KEPT_BYTES = 64 * 1024 * 1024;
@@ -40,13 +41,18 @@ export class RangeCache {
     return at - from;
   }
 
-  /** A buffer of `length` bytes for a range to be kept: memory freed lately when some fits. */
-  buffer(length: number): Uint8Array {
-    const index = this.free.findIndex((b) => b.byteLength >= length && b.byteLength <= length + 2 * BUFFER_STEP);
-    if (index >= 0) return new Uint8Array(this.free.splice(index, 1)[0]!, 0, length);
-    const memory = new ArrayBuffer(Math.max(1, Math.ceil(length / BUFFER_STEP)) * BUFFER_STEP);
+  /**
+   * A buffer for the `length` bytes from the object's byte `from` on, to be kept (at their word offset, so that
+   * copying them out moves whole words): the smallest memory freed that fits, when some does.
+   */
+  buffer(from: number, length: number): Uint8Array {
+    const offset = wordOffset(from);
+    const needed = length + WORD_SLACK;
+    const index = this.smallestFree(needed);
+    if (index >= 0) return new Uint8Array(this.free.splice(index, 1)[0]!, offset, length);
+    const memory = new ArrayBuffer(Math.max(1, Math.ceil(needed / BUFFER_STEP)) * BUFFER_STEP);
     this.made.add(memory);
-    return new Uint8Array(memory, 0, length);
+    return new Uint8Array(memory, offset, length);
   }
 
   /** Keeps `bytes` (which the cache then owns: memory it made is used again once they go). */
@@ -59,11 +65,18 @@ export class RangeCache {
       this.size -= gone.length;
       const memory = gone.buffer;
       const mine = memory instanceof ArrayBuffer && this.made.has(memory);
-      if (mine && this.freeBytes() < KEPT_BYTES) this.free.push(memory);
+      // All of it is kept for the next ranges: memory is made only when none freed fits, so what was made is
+      // bounded by the most ever in use at once (kept and on the way), and dropping some only made more later.
+      if (mine) this.free.push(memory);
     }
   }
 
-  private freeBytes(): number {
-    return this.free.reduce((sum, memory) => sum + memory.byteLength, 0);
+  /** The index of the smallest memory freed of at least `length` bytes; -1 when none is. */
+  private smallestFree(length: number): number {
+    let best = -1;
+    this.free.forEach((memory, k) => {
+      if (memory.byteLength >= length && (best < 0 || memory.byteLength < this.free[best]!.byteLength)) best = k;
+    });
+    return best;
   }
 }
