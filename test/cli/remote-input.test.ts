@@ -5,7 +5,8 @@
 // Waits on facts (answers, progress lines), never on a clock.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { runJson, startCli, type CliRun } from '../helpers/run-cli.js';
 import { tempWorld } from '../helpers/temp-world.js';
 import { writeMixedCsv } from '../helpers/mixed-csv.js';
@@ -191,6 +192,29 @@ test('refused: 404 → 5, 401 → 8, 403 → 7, always 429 → 11, no ranges →
   const unreachable = await analyze(url, home('gone'));
   assert.equal(unreachable.envelope.meta.exit_code, 12);
   assert.equal(unreachable.envelope.error?.retryable, true);
+});
+
+test('analyze of a URL with a password, paused by its budget, goes on in the background with that password,'
+  + ' which no file of the state folder holds', async () => {
+  const password = 'p@ss word';
+  const basic = `Basic ${Buffer.from(`u:${password}`).toString('base64')}`;
+  const server = await serving('mixed.csv', bytes, { authorization: basic });
+  const url = server.urlOf('mixed.csv').replace('http://', `http://u:${encodeURIComponent(password)}@`);
+  // Ranges past the first chunk wait, so the budget surely ends with work left: the job goes on in a supervisor.
+  server.holdFrom(CHUNK);
+  const env = { ...home('detached-password'), STINT_HTTP_PASSWORD: undefined };
+  const paused = await runJson(['analyze', url, '--chunk-size', String(CHUNK), '--budget', '1s'], { env });
+  assert.equal(paused.envelope.meta.exit_code, 14, JSON.stringify(paused.envelope.error));
+  const job = paused.envelope.data as unknown as { state: string; job_id: string };
+  assert.equal(job.state, 'running');
+  server.holdFrom(undefined);
+  const { envelope } = await runJson(['job', 'wait', job.job_id, '--budget', '0'], { env });
+  // The answer names the object without its credentials.
+  await assertSameAsLocal(envelope, server.urlOf('mixed.csv'), 'the background run read with the call\'s password');
+  const kept = readdirSync(env.STINT_HOME!, { recursive: true, withFileTypes: true }).filter((f) => f.isFile())
+    .map((f) => readFileSync(join(f.parentPath, f.name)).toString('latin1'));
+  assert.ok(kept.length > 0 && kept.every((text) => !text.includes('p@ss') && !text.includes('p%40ss')),
+    'no file of the state folder holds the password');
 });
 
 /** The table of a SQLite file as CSV, by stint's own export. */

@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { open, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { random } from './csv-generator.js';
 
 export interface RangeServerOptions {
@@ -61,6 +62,11 @@ export interface RangeServer {
    * times a byte was sent, the total, and each response's range. From intervals, so cheap for 1 GB objects.
    */
   coverage(name: string): Coverage;
+  /**
+   * GETs of a range starting at or past `offset` wait (undefined: they go on), so a test can be sure that a call's
+   * budget ends with work left to do.
+   */
+  holdFrom(offset: number | undefined): void;
   close(): Promise<void>;
 }
 
@@ -114,6 +120,7 @@ interface Context {
   readonly log: ServedRecord[];
   readonly nextFault: () => Fault;
   requests: number;
+  holdFrom?: number;
 }
 
 const CHUNK_BYTES = 1 << 20;
@@ -369,7 +376,14 @@ async function cutShort(res: ServerResponse, answer: Answer, part: Part | undefi
   res.socket?.destroy();
 }
 
+/** While the server holds ranges from some offset on, a GET of one of them waits. */
+async function heldBack(ctx: Context, req: IncomingMessage): Promise<void> {
+  const from = Number(/^bytes=(\d+)-/.exec(req.headers.range ?? '')?.[1] ?? 0);
+  while (req.method === 'GET' && ctx.holdFrom !== undefined && from >= ctx.holdFrom) await sleep(20);
+}
+
 async function handle(ctx: Context, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  await heldBack(ctx, req);
   const fault = ctx.nextFault();
   ctx.requests += 1;
   const { answer, stored } = await decide(ctx, req, fault);
@@ -442,6 +456,7 @@ export async function startRangeServer(options: RangeServerOptions = {}): Promis
     putFile: (name, path) => void objects.set(name, fileObject(path)),
     log: ctx.log,
     coverage: (name) => coverageOf(held(name).sent),
+    holdFrom: (offset) => void (ctx.holdFrom = offset),
     close: () =>
       new Promise((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));

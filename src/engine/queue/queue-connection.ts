@@ -4,12 +4,13 @@ import type { QueueOptions, RedisOptions } from 'bullmq';
 import { Redis } from 'ioredis';
 import { ErrorCode } from '../../contract/error-code.js';
 import { StintError } from '../../contract/stint-error.js';
+import { SecretEnv } from '../../contract/vocabulary/secret-env.js';
 import { buildIdentity, registeredProgram } from '../map-registry.js';
 
 /** Where a queue's settings come from besides the URL: the same for the coordinator and its workers. */
 export const QueueEnv = {
   /** The Redis password (and, with a user name in the URL, that user's): never kept in a URL. */
-  Password: 'STINT_QUEUE_PASSWORD',
+  Password: SecretEnv.Queue,
   /** The key prefix: two teams or programs on one Redis each set their own (default: the program's name). */
   Namespace: 'STINT_QUEUE_NAMESPACE',
   /** A shared secret: chunk jobs and results are signed with it (HMAC-SHA256), and what does not verify is dropped. */

@@ -2,6 +2,7 @@
 // object is (size and ETag, from a one-byte range), then each range asked for, with If-Match so that bytes of
 // another version are never read as this one's.
 import { ErrorCode } from '../../contract/error-code.js';
+import { SecretEnv } from '../../contract/vocabulary/secret-env.js';
 import { failure, lostFailure, RemoteFailure, statusFailure } from './remote-failure.js';
 import type { RemoteIdentity } from './remote-identity.js';
 import { shownUrl } from './remote-url.js';
@@ -11,16 +12,13 @@ import type { BodyBuffer, HttpAnswer } from './http-answer.js';
 /** A server that sends nothing for this long is taken as gone (and retried). */
 const REQUEST_TIMEOUT_MS = 60_000;
 
-/** Where a continued call finds the password its URL no longer holds (argv-secrets.ts keeps it out). */
-const PASSWORD_ENV = 'STINT_HTTP_PASSWORD';
-
 /** GET with `headers`, a user and password in the URL moved into Basic authorization; a lost request retries. */
 async function get(url: string, headers: Record<string, string>, buffer?: BodyBuffer): Promise<HttpAnswer> {
   const parsed = new URL(url);
   const all: Record<string, string> = { ...headers };
   if (parsed.username || parsed.password) {
     // A continued call's URL has no password (argv-secrets.ts): the caller's environment holds it.
-    const password = parsed.password ? decodeURIComponent(parsed.password) : process.env[PASSWORD_ENV] ?? '';
+    const password = parsed.password ? decodeURIComponent(parsed.password) : process.env[SecretEnv.Http] ?? '';
     const user = `${decodeURIComponent(parsed.username)}:${password}`;
     all['authorization'] = `Basic ${Buffer.from(user).toString('base64')}`;
     parsed.username = '';

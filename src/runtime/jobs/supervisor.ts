@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import type { Host } from '../authoring/host.js';
+import { secretEnvOf } from './argv-secrets.js';
 import type { JobRecord } from './job-record.js';
 import type { JobStore } from './job-store.js';
 import { identityOf, type ProcessIdentity } from './process-identity.js';
@@ -20,7 +21,8 @@ export function spawnSupervisor(host: Host, store: JobStore, job: JobRecord): Pr
     const self = host.selfCommand();
     const child = spawn(self.file, [...self.args], {
       cwd: job.cwd,
-      env: { ...host.env, [SUPERVISE_ENV]: job.id },
+      // The job's argv holds no password: the supervisor takes the call's from its environment, never a file.
+      env: { ...host.env, ...secretEnvOf(host.argv), [SUPERVISE_ENV]: job.id },
       detached: true,
       stdio: ['ignore', log, log],
     });
