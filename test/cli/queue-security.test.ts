@@ -8,7 +8,9 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Queue, QueueEvents, Worker as BullWorker } from 'bullmq';
@@ -461,18 +463,32 @@ test('refused credentials answer AUTH_REQUIRED (8), a user without INFO PERMISSI
   assert.equal(worker.run.code, 7, worker.run.stdout);
   assert.equal(worker.envelope.error?.code, 'PERMISSION_DENIED');
   // The restricted user docs/many-machines.md lists runs the queue, and the password given in the URL is kept nowhere.
-  const env = { STINT_QUEUE_PASSWORD: password };
+  const hold = world.path('hold-password');
+  const env = { STINT_QUEUE_PASSWORD: password, STINT_TEST_HOLD_FILE: hold, STINT_TEST_HOLD_FROM: '200000' };
   const [ok] = await startWorkers(`redis://stint@${address}`, 1, env);
   const good = await runJson(analyze(`redis://stint:${password}@${address}`), { env: { STINT_HOME: state } });
   said.push(good.run.stdout, good.run.stderr);
   assert.equal(good.envelope.meta.exit_code, 0, JSON.stringify(good.envelope.error));
   assert.deepEqual(good.envelope.data, await local());
+  // Paused by its budget while the worker holds a chunk, the call goes on in the background: with its password.
+  writeFileSync(hold, '');
+  const background = home();
+  const pausedCall = analyze(`redis://stint:${password}@${address}`).map((arg) => (arg === '0' ? '1s' : arg));
+  const paused = await runJson(pausedCall, { env: { STINT_HOME: background } });
+  said.push(paused.run.stdout, paused.run.stderr);
+  assert.equal(paused.envelope.meta.exit_code, 14, JSON.stringify(paused.envelope.error));
+  rmSync(hold);
+  const id = (paused.envelope.data as { job_id: string }).job_id;
+  const waited = await runJson(['job', 'wait', id, '--budget', '0'], { env: { STINT_HOME: background } });
+  said.push(waited.run.stdout, waited.run.stderr);
+  assert.equal(waited.envelope.meta.exit_code, 0, JSON.stringify(waited.envelope.error));
+  assert.deepEqual(waited.envelope.data, await local(), 'the background run answers what the call would have');
   const listed = await runCli(['job', 'list', '--format', 'text'], { env: { STINT_HOME: state } });
   said.push(listed.stdout);
   const end = await ok!.stop();
   said.push(end.stdout, end.stderr);
   assert.ok(!said.some((text) => text.includes(password)), 'the password appears in no output');
-  for (const file of filesUnder(state)) {
+  for (const file of [...filesUnder(state), ...filesUnder(background)]) {
     assert.ok(!readFileSync(file).includes(password), `the password is not kept in ${file}`);
   }
 });
