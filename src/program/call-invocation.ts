@@ -6,6 +6,7 @@ import { invocationKey } from '../runtime/call/invocation-key.js';
 import type { Invocation, ProgramContext } from '../runtime/call/invocation.js';
 import type { ParsedCall } from '../runtime/cli/parse-argv.js';
 import type { Respond } from '../runtime/cli/respond.js';
+import { withoutSecrets } from '../runtime/jobs/argv-secrets.js';
 import { stateDirPath } from '../runtime/storage/state-dir.js';
 import type { Spooled } from '../runtime/storage/stdin-spool.js';
 
@@ -24,14 +25,17 @@ export function invocationOf(
   let options = resolved;
   const local = command.spec.flags ?? {};
   const flags = Object.fromEntries(Object.entries(parsed.flags).filter(([name]) => local[name] !== undefined));
+  // A URL's password is the caller's credential, not the work: the call that names the URL without it (as a
+  // continue_command does, taking it from the environment) is the same invocation.
   const identityFlags = Object.fromEntries(
-    Object.entries(parsed.given).filter(([name]) => local[name] !== undefined && local[name]!.identity !== false),
+    Object.entries(parsed.given).filter(([name]) => local[name] !== undefined && local[name]!.identity !== false)
+      .map(([name, value]) => [name, withoutPasswords(value)]),
   );
   const identityOf = (idempotencyKey?: string) =>
     invocationKey({
       program: identity.name,
       command: command.id,
-      positionals: parsed.positionals,
+      positionals: withoutPasswords(parsed.positionals) as Record<string, unknown>,
       flags: identityFlags,
       cwd: host.cwd,
       toolVersion: identity.version,
@@ -69,4 +73,14 @@ export function invocationOf(
 function confirmationOf(parsed: ParsedCall): NonNullable<Invocation['confirmation']> {
   const given = parsed.flags;
   return { yes: given[FrameworkFlag.Yes] === true, nonInteractive: given[FrameworkFlag.NonInteractive] === true };
+}
+
+/** A parsed value (text, a list of texts, or an object of them) with no password in its URLs. */
+function withoutPasswords(value: unknown): unknown {
+  if (typeof value === 'string') return withoutSecrets(value);
+  if (Array.isArray(value)) return value.map(withoutPasswords);
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, withoutPasswords(item)]));
+  }
+  return value;
 }

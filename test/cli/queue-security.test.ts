@@ -473,7 +473,8 @@ test('refused credentials answer AUTH_REQUIRED (8), a user without INFO PERMISSI
   // Paused by its budget while the worker holds a chunk, the call goes on in the background: with its password.
   writeFileSync(hold, '');
   const background = home();
-  const pausedCall = analyze(`redis://stint:${password}@${address}`).map((arg) => (arg === '0' ? '1s' : arg));
+  const pausedCall = ['analyze', input, '--budget', '1s', '--queue', `redis://stint:${password}@${address}`,
+    '--chunk-size', CHUNK];
   const paused = await runJson(pausedCall, { env: { STINT_HOME: background } });
   said.push(paused.run.stdout, paused.run.stderr);
   assert.equal(paused.envelope.meta.exit_code, 14, JSON.stringify(paused.envelope.error));

@@ -7,7 +7,7 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runJson, startCli, type CliRun } from '../helpers/run-cli.js';
+import { envelopeOf, runJson, runShell, startCli, type CliRun } from '../helpers/run-cli.js';
 import { tempWorld } from '../helpers/temp-world.js';
 import { writeMixedCsv } from '../helpers/mixed-csv.js';
 import { startRangeServer, type RangeServer } from '../helpers/range-server.js';
@@ -253,6 +253,30 @@ test('import of an http:// object writes the table the local file writes, whole 
   // Each call reads the header's samples and the type sample again; the rows' ranges are read about once.
   const again = paused.coverage('mixed.csv').bytesSent - bytes.length;
   assert.ok(again <= calls * (4 * 1024 * 1024 + 2 * 64 * 1024), `${again} bytes read again over ${calls} calls`);
+});
+
+test('import of an http:// object with a password: the same table, and no answer or file of the state folder'
+  + ' holds the password', async () => {
+  const password = 'imp0rt pw@x';
+  const server = await serving('mixed.csv', bytes, { authorization: `Basic ${btoa(`u:${password}`)}` });
+  const url = server.urlOf('mixed.csv').replace('http://', `http://u:${encodeURIComponent(password)}@`);
+  const env = { ...home('import-password'), STINT_HTTP_PASSWORD: undefined };
+  const db = world.path('password.db');
+  // 10 ms ends before the first safe point: the call surely pauses.
+  const first = await runJson(['import', url, '--into', `sqlite:${db}`, '--table', 't', '--chunk-size', '64KiB',
+    '--budget', '10ms'], { env });
+  assert.equal(first.envelope.meta.exit_code, 14, JSON.stringify(first.envelope.error));
+  const paused = (first.envelope.data as unknown as { continue_command: string }).continue_command;
+  // The continue_command names the URL without its password, which the caller's environment then gives.
+  const rest = await runShell(paused.replace('--budget 10ms', '--budget 0'), { ...env, STINT_HTTP_PASSWORD: password });
+  assert.equal(envelopeOf(rest).meta.exit_code, 0, rest.stdout);
+  assert.equal(await exported('password.db'), await localTable());
+  const said = [first.run.stdout, first.run.stderr, rest.stdout, rest.stderr];
+  const kept = readdirSync(env.STINT_HOME, { recursive: true, withFileTypes: true }).filter((f) => f.isFile())
+    .map((f) => readFileSync(join(f.parentPath, f.name)).toString('latin1'));
+  for (const text of [...said, ...kept, readFileSync(db).toString('latin1')]) {
+    assert.ok(!text.includes('imp0rt') && !text.includes(encodeURIComponent(password)), 'the password is nowhere');
+  }
 });
 
 test('bench --input of an http:// object measures it, read by range', async () => {

@@ -459,6 +459,7 @@ export async function startRangeServer(options: RangeServerOptions = {}): Promis
     holdFrom: (offset) => void (ctx.holdFrom = offset),
     close: () =>
       new Promise((resolve, reject) => {
+        ctx.holdFrom = undefined; // Held requests go on, so that none keeps the close waiting.
         server.close((error) => (error ? reject(error) : resolve()));
         // Kept-alive connections would hold close() open for their idle timeout.
         server.closeAllConnections();

@@ -44,6 +44,9 @@ export { Effect } from './import-effect.js';
 /** One import call, settled before its table opens: the input, its header and the flags that shape the run. */
 interface ImportCall {
   readonly ctx: CommandContext;
+  /** The input as the call names it: what the run opens (a URL's credentials included). */
+  readonly file: string;
+  /** The input as answers show it (a URL without its credentials). */
   readonly path: string;
   readonly absolute: string;
   readonly size: number;
@@ -123,7 +126,7 @@ export async function runImport(
     const keyIndex = keyIndexOf(header, flags.key);
     const call: ImportCall = {
       ctx, header, keyIndex, keyed: keyIndex !== undefined, fingerprint: fingerprintOf([input]),
-      path: input.path, absolute: input.absolute, size: input.size,
+      file: positionals.file, path: input.path, absolute: input.absolute, size: input.size,
       idem: options.idempotencyKey!, keyGiven: options.idempotencyKeyGiven === true,
       into: flags.into, table: flags.table, schema: parseSchema(flags.schema, header.names),
       dryRun: flags['dry-run'], sync: !flags['no-sync'],
@@ -223,7 +226,7 @@ function fileWork(
   const rowFormat = store && !call.keyed ? { rowFormat: store.target.rowFormat } : {};
   const span = store && spanWriter(call.idem, store.pack);
   return {
-    path: call.path,
+    path: call.file,
     framing: Framing.Csv,
     mapModule: IMPORT_MAP,
     options: { width: call.header.names.length, ...keyed, ...typed, ...rowFormat } satisfies ImportMapOptions,

@@ -5,7 +5,7 @@
 export const SecretEnv = {
   /** An http:// or https:// input's. */
   Http: 'STINT_HTTP_PASSWORD',
-  /** The Redis of --queue's (with the user, if any, still in the URL). */
+  /** The Redis password of --queue (the user, if any, stays in the URL). */
   Queue: 'STINT_QUEUE_PASSWORD',
 } as const;
 export type SecretEnv = (typeof SecretEnv)[keyof typeof SecretEnv];

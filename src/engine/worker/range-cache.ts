@@ -43,7 +43,8 @@ export class RangeCache {
 
   /**
    * A buffer for the `length` bytes from the object's byte `from` on, to be kept (at their word offset, so that
-   * copying them out moves whole words): the smallest memory freed that fits, when some does.
+   * copying them out moves whole words): the smallest memory freed that fits without wasting more than two
+   * steps, when some does.
    */
   buffer(from: number, length: number): Uint8Array {
     const offset = wordOffset(from);
@@ -65,18 +66,21 @@ export class RangeCache {
       this.size -= gone.length;
       const memory = gone.buffer;
       const mine = memory instanceof ArrayBuffer && this.made.has(memory);
-      // All of it is kept for the next ranges: memory is made only when none freed fits, so what was made is
-      // bounded by the most ever in use at once (kept and on the way), and dropping some only made more later.
-      if (mine) this.free.push(memory);
+      if (mine && this.freeBytes() < KEPT_BYTES) this.free.push(memory);
     }
   }
 
-  /** The index of the smallest memory freed of at least `length` bytes; -1 when none is. */
+  /** The index of the smallest memory freed that holds `length` bytes with at most two steps to spare; else -1. */
   private smallestFree(length: number): number {
     let best = -1;
     this.free.forEach((memory, k) => {
-      if (memory.byteLength >= length && (best < 0 || memory.byteLength < this.free[best]!.byteLength)) best = k;
+      const fits = memory.byteLength >= length && memory.byteLength <= length + 2 * BUFFER_STEP;
+      if (fits && (best < 0 || memory.byteLength < this.free[best]!.byteLength)) best = k;
     });
     return best;
+  }
+
+  private freeBytes(): number {
+    return this.free.reduce((sum, memory) => sum + memory.byteLength, 0);
   }
 }

@@ -19,6 +19,7 @@ import { runJob } from './run-job.js';
 import { RunMode } from './run-mode.js';
 import { CheckpointFate } from './stop-table.js';
 import { spawnSupervisor } from './supervisor.js';
+import { argvWithoutSecrets } from './argv-secrets.js';
 
 function openJobStore(inv: Pick<Invocation, 'host' | 'stateRoot'>): JobStore {
   const store = new JobStore(inv.stateRoot, recordCheck(inv.host.programWords, inv.host.env));
@@ -85,11 +86,12 @@ function incomplete(
 
 /**
  * A job this call takes over as the caller now words it: its continue_command repeats this call's flags, so a
- * continuation given a larger --budget keeps it.
+ * continuation given a larger --budget keeps it (and, like the job's record, no password of a URL).
  */
 function asCalled(job: JobRecord, inv: Invocation): JobRecord {
   const keyGiven = inv.options.idempotencyKeyGiven ?? job.keyGiven;
-  return { ...job, argv: inv.host.argv, ...(job.idempotencyKey !== undefined ? { keyGiven } : {}) };
+  const argv = argvWithoutSecrets(inv.host.argv);
+  return { ...job, argv, ...(job.idempotencyKey !== undefined ? { keyGiven } : {}) };
 }
 
 /**
