@@ -8,9 +8,7 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import {
-  cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync,
-} from 'node:fs';
+import { cpSync, existsSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Queue, QueueEvents, Worker as BullWorker } from 'bullmq';
@@ -22,6 +20,7 @@ import { redisMissing, redisNotOwned, startRedis, type RedisServer } from '../he
 import { scanRedis, searchable } from '../helpers/redis-scan.js';
 import { envelopeOf, runCli, runJson, startCli, type CliRun } from '../helpers/run-cli.js';
 import { tempWorld } from '../helpers/temp-world.js';
+import { filesUnder } from '../helpers/files-under.js';
 
 const missing = redisMissing();
 const skip = missing ? `the queue tests skip: ${missing}` : false;
@@ -493,13 +492,6 @@ test('refused credentials answer AUTH_REQUIRED (8), a user without INFO PERMISSI
     assert.ok(!readFileSync(file).includes(password), `the password is not kept in ${file}`);
   }
 });
-
-function filesUnder(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => join(entry.parentPath, entry.name));
-}
 
 test('SIGTERM in a worker\'s first second ends it: nothing was taken, nothing is lost', { skip }, async () => {
   const redis = await redisFor();

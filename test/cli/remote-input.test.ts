@@ -5,10 +5,10 @@
 // Waits on facts (answers, progress lines), never on a clock.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { envelopeOf, runJson, runShell, startCli, type CliRun } from '../helpers/run-cli.js';
 import { tempWorld } from '../helpers/temp-world.js';
+import { filesUnder } from '../helpers/files-under.js';
 import { writeMixedCsv } from '../helpers/mixed-csv.js';
 import { startRangeServer, type RangeServer } from '../helpers/range-server.js';
 import { startS3Store } from '../helpers/s3-store.js';
@@ -211,8 +211,7 @@ test('analyze of a URL with a password, paused by its budget, goes on in the bac
   const { envelope } = await runJson(['job', 'wait', job.job_id, '--budget', '0'], { env });
   // The answer names the object without its credentials.
   await assertSameAsLocal(envelope, server.urlOf('mixed.csv'), 'the background run read with the call\'s password');
-  const kept = readdirSync(env.STINT_HOME!, { recursive: true, withFileTypes: true }).filter((f) => f.isFile())
-    .map((f) => readFileSync(join(f.parentPath, f.name)).toString('latin1'));
+  const kept = filesUnder(env.STINT_HOME).map((file) => readFileSync(file).toString('latin1'));
   assert.ok(kept.length > 0 && kept.every((text) => !text.includes('p@ss') && !text.includes('p%40ss')),
     'no file of the state folder holds the password');
 });
@@ -272,8 +271,7 @@ test('import of an http:// object with a password: the same table, and no answer
   assert.equal(envelopeOf(rest).meta.exit_code, 0, rest.stdout);
   assert.equal(await exported('password.db'), await localTable());
   const said = [first.run.stdout, first.run.stderr, rest.stdout, rest.stderr];
-  const kept = readdirSync(env.STINT_HOME, { recursive: true, withFileTypes: true }).filter((f) => f.isFile())
-    .map((f) => readFileSync(join(f.parentPath, f.name)).toString('latin1'));
+  const kept = filesUnder(env.STINT_HOME).map((file) => readFileSync(file).toString('latin1'));
   for (const text of [...said, ...kept, readFileSync(db).toString('latin1')]) {
     assert.ok(!text.includes('imp0rt') && !text.includes(encodeURIComponent(password)), 'the password is nowhere');
   }
