@@ -115,6 +115,20 @@ describe('import into DuckDB: types, rejects, upserts', () => {
     await assertDuckDbTableEquals(db, 'rejecting', csvFileRecords(file).filter((_, k) => ![1, 3, 5].includes(k)), 'id');
   });
 
+  test('--on-bad-row fail keeps the rows before the first bad one, in one chunk with rows after it', async () => {
+    const file = world.path('fail-midway.csv');
+    const rows = Array.from({ length: 300 }, (_, k) => `${k + 1},name ${k + 1}`);
+    rows.splice(200, 0, '0,too,many');
+    writeFileSync(file, `n,name\n${rows.join('\n')}\n`);
+    const db = world.path('fail-midway.duckdb');
+    const { run, envelope } = await runJson(['import', file, '--into', `duckdb:${db}`, '--on-bad-row', 'fail'],
+      { env: freshHome() });
+    assert.equal(run.code, 3, run.stdout);
+    assert.match(envelope.error!.message, /line 202/);
+    const kept = await duckRows(db, 'SELECT n, name FROM fail_midway ORDER BY n');
+    assert.deepEqual(kept, Array.from({ length: 200 }, (_, k) => [BigInt(k + 1), `name ${k + 1}`]));
+  });
+
   test('--key upserts: a key seen again (also twice in one chunk) replaces its row; a new key is appended',
     async () => {
     const first = world.path('first.csv');

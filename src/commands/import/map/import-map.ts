@@ -13,7 +13,7 @@ import { fits, SqlType } from './sql-type.js';
 import { RowFormat } from './rows/row-format.js';
 import { appendCopyRecord } from './rows/copy-text-row.js';
 import { appendJsonbRecord } from './rows/jsonb-rows.js';
-import { appendDuckCsvRecord } from './rows/duckdb-csv-rows.js';
+import { DuckParquetRows } from './rows/duckdb-parquet-rows.js';
 
 export interface ImportMapOptions {
   readonly width: number;
@@ -84,8 +84,14 @@ function read(bytes: Uint8Array, info: ChunkInfo, limit: number, atEof: boolean)
   output.bytes = slot?.bytes ?? own;
   output.used = 0;
   scratch.used = 0;
-  const scanned = scan(bytes, info.options as ImportMapOptions, limit, atEof);
+  const options = info.options as ImportMapOptions;
+  const writer = options.types ? writerFor(options.rowFormat ?? RowFormat.MessagePack, options.types) : undefined;
+  const scanned = scan(bytes, options, writer, limit, atEof);
   const { framed, ...found } = scanned;
+  if (framed && writer?.finish) {
+    writer.finish(output);
+    ends.fill(output.used, 0, found.rows);
+  }
   if (!slot) own = output.bytes;
   if (!framed) {
     releaseSlot(slot?.flag ?? null);
@@ -113,29 +119,49 @@ function emptiesAsNil(record: PackedRecord): void {
   }
 }
 
-type RecordWriter = (output: PackedOutput, record: PackedRecord) => void;
+/**
+ * How a kept record is written in another form than packed: into the output as it is read, or (a form that is
+ * a whole file, not a row after another) kept aside and written once the chunk is read, every row then ending
+ * at the file's end.
+ */
+interface RecordWriter {
+  write(output: PackedOutput, record: PackedRecord): void;
+  finish?(output: PackedOutput): void;
+}
+
+/**
+ * The last chunk's Parquet columns, kept for the next one of the same columns (their buffers grow to a chunk's
+ * rows); each chunk's options are a copy, so its columns are known by their types' names.
+ */
+let parquetRows: { readonly columns: string; readonly rows: DuckParquetRows } | undefined;
+
+function duckParquetWriter(types: readonly SqlType[], timestamps: readonly boolean[]): RecordWriter {
+  const columns = types.join();
+  if (parquetRows?.columns !== columns) parquetRows = { columns, rows: new DuckParquetRows(timestamps) };
+  const { rows } = parquetRows;
+  rows.clear();
+  return { write: (_, record) => rows.append(record), finish: (into) => rows.writeFile(into) };
+}
 
 /** How a kept record is written in `format` (undefined: it stays as packed), given the columns' types. */
 function writerFor(format: RowFormat, types: readonly SqlType[]): RecordWriter | undefined {
   const marks = (type: SqlType) => types.map((t) => t === type);
   switch (format) {
-    case RowFormat.CopyText: return appendCopyRecord;
+    case RowFormat.CopyText: return { write: appendCopyRecord };
     case RowFormat.Jsonb: {
       const booleans = marks(SqlType.Boolean);
-      return (into, record) => appendJsonbRecord(into, record, booleans);
+      return { write: (into, record) => appendJsonbRecord(into, record, booleans) };
     }
-    case RowFormat.DuckDbCsv: {
-      const timestamps = marks(SqlType.Timestamp);
-      return (into, record) => appendDuckCsvRecord(into, record, timestamps);
-    }
+    case RowFormat.DuckDbParquet: return duckParquetWriter(types, marks(SqlType.Timestamp));
     default: return undefined;
   }
 }
 
 /** Packs the records into `output` and notes each row's end and line, and every bad row. */
-function scan(bytes: Uint8Array, options: ImportMapOptions, limit: number, atEof: boolean): Scanned {
+function scan(
+  bytes: Uint8Array, options: ImportMapOptions, writer: RecordWriter | undefined, limit: number, atEof: boolean,
+): Scanned {
   const { width, keyIndex, types, precision = 0 } = options;
-  const writer = types ? writerFor(options.rowFormat ?? RowFormat.MessagePack, types) : undefined;
   let rows = 0;
   const keys: string[] | null = keyIndex === undefined ? null : [];
   const bad: ImportChunk['bad'][number][] = [];
@@ -156,7 +182,7 @@ function scan(bytes: Uint8Array, options: ImportMapOptions, limit: number, atEof
         return false;
       }
       keys?.push(fieldText(record, keyIndex!));
-      if (writer) writer(output, record);
+      if (writer) writer.write(output, record);
       else if (types) emptiesAsNil(record);
       if (rows === ends.length) growRows();
       ends[rows] = output.used;

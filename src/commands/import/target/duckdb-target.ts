@@ -1,18 +1,19 @@
 // An import into a table of a DuckDB file (@duckdb/node-api, loaded only
-// here). A chunk's rows are written as CSV to a staging file beside the
-// database, which DuckDB's own reader loads into the table, in one
-// transaction with its rejected rows and the run's records (kept in
-// stint_import_state in the same file), so a kill leaves all of a chunk or
-// none and the identical call resumes from the file.
+// here). A chunk's rows are written to a staging file beside the database
+// (the workers' Parquet file; an upsert's rows as CSV), which DuckDB's own
+// reader loads into the table, in one transaction with its rejected rows
+// and the run's records (kept in stint_import_state in the same file), so a
+// kill leaves all of a chunk or none and the identical call resumes from it.
 import { rmSync, writeFileSync } from 'node:fs';
 import { SqlType } from '../map/sql-type.js';
 import { TableKey } from '../table-store.js';
-import { appendRun, rowStart, type ColumnPlan, type ImportTarget, type TargetBatch } from './import-target.js';
+import { appendRun, type ColumnPlan, type ImportTarget, type TargetBatch } from './import-target.js';
 import { RowFormat } from '../map/rows/row-format.js';
 import { checkTable, quote, rejectsTable, STATE_TABLE, type ExistingTable, type SqlDialect } from './sql-table.js';
 import { duckdbError, loadDuckDb, type DuckConnection, type DuckDriver } from './duckdb-driver.js';
 import { PackedOutput } from '../../../engine/worker/packed-output.js';
 import { appendDuckCsvRow } from '../map/rows/duckdb-csv-rows.js';
+import { parquetColumnName } from '../map/rows/parquet/parquet-file.js';
 import { DECIMAL_DIGITS, TargetKind } from './target-address.js';
 
 const DUCKDB_TYPE: Readonly<Record<SqlType, string>> = {
@@ -38,10 +39,13 @@ function declaredType(declared: string): SqlType {
 export const DUCKDB_DIALECT: SqlDialect = { declare: (type) => DUCKDB_TYPE[type], read: declaredType };
 
 /**
- * Where a commit's rows wait for DuckDB's CSV reader: beside the database (one writer holds it at a time), left
- * by a kill at worst, and written over by the next commit.
+ * Where a commit's rows wait for DuckDB's reader: beside the database (one writer holds it at a time), left by a
+ * kill at worst, and written over by the next commit.
  */
-const stagingFile = (path: string) => `${path}.stint-rows.csv`;
+const stagingFile = (path: string, extension: string) => `${path}.stint-rows.${extension}`;
+
+/** A file's name as a string literal of DuckDB's SQL. */
+const literal = (file: string) => `'${file.replaceAll("'", "''")}'`;
 
 /** DuckDB's reader's longest line by default; a commit with a longer row raises it to fit. */
 const LINE_BYTES = 1 << 21;
@@ -56,8 +60,12 @@ export async function duckdbTarget(path: string, table: string, idem: string): P
     await connection.run("SET TimeZone = 'UTC'");
     // The workers take every core but one (the default of --workers), which is left to the commits: a second
     // DuckDB thread competes with the workers. On 2 cores the bench's 1 GiB file took 27.6 to 29.6 s with one
-    // thread (44 to 47 s of CPU), 30.2 to 36.5 s with two (55 to 68 s of CPU), in three runs each.
+    // thread (44 to 47 s of CPU), 30.2 to 36.5 s with two (55 to 68 s of CPU), in three runs each, from CSV.
+    // From Parquet's row groups two threads no longer recompress later, but took the same 29 s (52 s of CPU).
     await connection.run('SET threads = 1');
+    // Every commit's staging file has the same name: DuckDB's cache of files it read would serve the last
+    // commit's bytes for a new file written within the same second ("Out of buffer" at best).
+    await connection.run('SET enable_external_file_cache = false');
     // No key: DuckDB checks a key eagerly, and a record is deleted and written again in one transaction.
     await connection.run(`CREATE TABLE IF NOT EXISTS ${STATE_TABLE} (tbl VARCHAR NOT NULL, key VARCHAR NOT NULL,`
       + ' value BLOB NOT NULL)');
@@ -71,7 +79,7 @@ export async function duckdbTarget(path: string, table: string, idem: string): P
 
 class DuckDbTarget implements ImportTarget {
   readonly decimalDigits = DECIMAL_DIGITS[TargetKind.DuckDb];
-  readonly rowFormat = RowFormat.DuckDbCsv;
+  readonly rowFormat = RowFormat.DuckDbParquet;
   plan: ColumnPlan | undefined;
   /** The timestamp columns: DuckDB's cast misreads some of their spellings, which are respelled. */
   timestamps: boolean[] = [];
@@ -186,28 +194,41 @@ class DuckDbTarget implements ImportTarget {
   }
 
   /**
-   * A commit's rows (CSV lines, the longest `longest` bytes) into the table, read by DuckDB from the staging
-   * file as text and cast to the columns' types as they go in; keyed ones replace their key's row.
+   * A commit's rows, a workers' Parquet file of text columns (`limit`: its first rows only), into the table;
+   * DuckDB casts each column to its type as the rows go in.
    */
-  async insert(lines: Uint8Array, longest: number, keyed: boolean): Promise<void> {
+  async insert(file: Uint8Array, limit: number | undefined): Promise<void> {
+    const { names } = this.plan!;
+    await this.load(stagingFile(this.path, 'parquet'), file, (staged) =>
+      `INSERT INTO ${quote(this.table)} (${names.map(quote).join(', ')})`
+      + ` SELECT ${names.map((_, k) => parquetColumnName(k)).join(', ')} FROM read_parquet(${literal(staged)})`
+      + (limit === undefined ? '' : ` LIMIT ${limit}`));
+  }
+
+  /**
+   * A commit's keyed rows (CSV lines, the longest `longest` bytes) into the table, read by DuckDB as text and
+   * cast to the columns' types as they go in, each replacing its key's row.
+   */
+  async upsert(lines: Uint8Array, longest: number): Promise<void> {
     const { names, keyIndex } = this.plan!;
     const columns = names.map(quote);
     const text = `{${names.map((_, k) => `'c${k}': 'VARCHAR'`).join(', ')}}`;
-    const file = stagingFile(this.path);
-    writeFileSync(file, lines);
-    let insert = `INSERT INTO ${quote(this.table)} (${columns.join(', ')})`
-      + ` SELECT ${names.map((_, k) => `c${k}`).join(', ')} FROM read_csv('${file.replaceAll("'", "''")}',`
+    const others = columns.filter((_, k) => k !== keyIndex).map((c) => `${c} = excluded.${c}`);
+    await this.load(stagingFile(this.path, 'csv'), lines, (staged) =>
+      `INSERT INTO ${quote(this.table)} (${columns.join(', ')})`
+      + ` SELECT ${names.map((_, k) => `c${k}`).join(', ')} FROM read_csv(${literal(staged)},`
       + ` header = false, auto_detect = false, delim = ',', quote = '"', escape = '"', new_line = '\\n',`
-      + ` strict_mode = true, columns = ${text}, max_line_size = ${Math.max(LINE_BYTES, longest + 1)})`;
-    if (keyed) {
-      const others = columns.filter((_, k) => k !== keyIndex).map((c) => `${c} = excluded.${c}`);
-      const update = others.length ? `UPDATE SET ${others.join(', ')}` : 'NOTHING';
-      insert += ` ON CONFLICT (${columns[keyIndex!]}) DO ${update}`;
-    }
+      + ` strict_mode = true, columns = ${text}, max_line_size = ${Math.max(LINE_BYTES, longest + 1)})`
+      + ` ON CONFLICT (${columns[keyIndex!]}) DO ${others.length ? `UPDATE SET ${others.join(', ')}` : 'NOTHING'}`);
+  }
+
+  /** Runs the statement made for the staging file `staged`, which holds `bytes` until it has run. */
+  private async load(staged: string, bytes: Uint8Array, statement: (staged: string) => string): Promise<void> {
+    writeFileSync(staged, bytes);
     try {
-      await this.db.run(insert);
+      await this.db.run(statement(staged));
     } finally {
-      rmSync(file, { force: true });
+      rmSync(staged, { force: true });
     }
   }
 }
@@ -216,29 +237,24 @@ class DuckDbTarget implements ImportTarget {
 const ROW_BYTES = 1 << 20;
 
 /**
- * A commit gathered as its rows' CSV lines (the workers reuse the rows' bytes once staged), in one buffer rather
- * than held as strings, and loaded in one go inside the commit's transaction.
+ * A commit gathered in one buffer (the workers reuse the rows' bytes once staged) rather than held as strings,
+ * and loaded in one go inside the commit's transaction.
  */
 function duckdbBatch(target: DuckDbTarget): TargetBatch {
   // At most two batches live at once (one staging while the last one commits): their buffers are reused.
-  const lines = target.spareRows.pop() ?? new PackedOutput(ROW_BYTES);
-  lines.used = 0;
+  const staged = target.spareRows.pop() ?? new PackedOutput(ROW_BYTES);
+  staged.used = 0;
   let rows = 0;
+  /** The rows of the chunk's Parquet file: the commit loads all of them, or its first `rows`. */
+  let fileRows = 0;
   let longest = 0;
   /** With --key, a chunk's last row of each key: one upsert may not touch a row twice. */
   const keyed = new Map<string, Uint8Array>();
   const records: [string, Uint8Array | undefined][] = [];
   const rejects: unknown[][] = [];
-  /** Appends the row's line to `lines`; answers where it starts. */
-  const append = (bytes: Uint8Array) => {
-    const start = lines.used;
-    target.appendRow(lines, bytes);
-    longest = Math.max(longest, lines.used - start);
-    return start;
-  };
   const writeAll = async () => {
-    if (rows > 0) await target.insert(lines.bytes.subarray(0, lines.used), longest, false);
-    if (keyed.size > 0) await target.insert(Buffer.concat([...keyed.values()]), longest, true);
+    if (rows > 0) await target.insert(staged.bytes.subarray(0, staged.used), rows < fileRows ? rows : undefined);
+    if (keyed.size > 0) await target.upsert(Buffer.concat([...keyed.values()]), longest);
     for (const [key, value] of records) await target.writeRecord(key, value);
     for (const reject of rejects) {
       await target.db.run(`INSERT INTO ${quote(rejectsTable(target.table))} (run, line, reason, column_name)`
@@ -249,14 +265,20 @@ function duckdbBatch(target: DuckDbTarget): TargetBatch {
     put: (key, value) => records.push([key, value]),
     del: (key) => records.push([key, undefined]),
     putRows(_firstId, run) {
-      appendRun(lines, run);
+      // The chunk's good rows are one file, every row ending at its end: its first run brings the file, the runs
+      // after it (split from it by bad rows, which the file does not hold) only more of its rows, in order.
+      if (run.from === 0) {
+        appendRun(staged, run);
+        fileRows = run.ends.length;
+      }
       rows += run.to - run.from;
-      for (let r = run.from; r < run.to; r++) longest = Math.max(longest, run.ends[r]! - rowStart(run, r));
     },
     putKeyed(key, _id, _fresh, bytes) {
-      const start = append(bytes);
-      keyed.set(key, Buffer.from(lines.bytes.subarray(start, lines.used)));
-      lines.used = start;
+      const start = staged.used;
+      target.appendRow(staged, bytes);
+      longest = Math.max(longest, staged.used - start);
+      keyed.set(key, Buffer.from(staged.bytes.subarray(start, staged.used)));
+      staged.used = start;
     },
     reject: (line, reason, column) =>
       rejects.push([target.idem, line, reason, column === undefined ? null : target.plan!.names[column]!]),
@@ -266,7 +288,7 @@ function duckdbBatch(target: DuckDbTarget): TargetBatch {
     // DuckDB syncs its log at every commit: --no-sync changes nothing here.
     async write() {
       await target.transaction(writeAll);
-      target.spareRows.push(lines);
+      target.spareRows.push(staged);
     },
   };
 }

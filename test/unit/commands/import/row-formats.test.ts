@@ -7,7 +7,6 @@ import { RowFormat } from '../../../../src/commands/import/map/rows/row-format.j
 import { SqlType } from '../../../../src/commands/import/map/sql-type.js';
 import { PackedOutput } from '../../../../src/engine/worker/packed-output.js';
 import { appendCopyRow } from '../../../../src/commands/import/map/rows/copy-text-row.js';
-import { appendDuckCsvRow } from '../../../../src/commands/import/map/rows/duckdb-csv-rows.js';
 import { appendJsonbRow } from '../../../../src/commands/import/map/rows/jsonb-rows.js';
 
 // A worker writes a database target's rows in the form it loads; the main thread writes a keyed row the same way
@@ -15,7 +14,6 @@ import { appendJsonbRow } from '../../../../src/commands/import/map/rows/jsonb-r
 
 const TYPES = [SqlType.Integer, SqlType.Boolean, SqlType.Text, SqlType.Timestamp, SqlType.Text];
 const booleans = TYPES.map((type) => type === SqlType.Boolean);
-const timestamps = TYPES.map((type) => type === SqlType.Timestamp);
 
 /** A CSV of rows that fit TYPES, with quoted fields, escapes, empties, long fields and a few bad rows. */
 function sampleCsv(rows: number, seed: number): string {
@@ -59,7 +57,6 @@ type RowWriter = (output: PackedOutput, row: Uint8Array) => boolean;
 
 const WRITERS: Partial<Record<RowFormat, RowWriter>> = {
   [RowFormat.CopyText]: (output: PackedOutput, row: Uint8Array) => appendCopyRow(output, row),
-  [RowFormat.DuckDbCsv]: (output: PackedOutput, row: Uint8Array) => appendDuckCsvRow(output, row, timestamps),
   // The main thread's keyed row ends with its id; a worker's row has none: the id is dropped to compare.
   [RowFormat.Jsonb]: (output: PackedOutput, row: Uint8Array) => appendJsonbRow(output, row, 0, booleans),
 };

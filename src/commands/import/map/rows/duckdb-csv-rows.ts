@@ -1,10 +1,9 @@
-// A typed row appended as a line of the CSV a commit's rows reach DuckDB in: its own CSV reader loads them, in
-// parallel, far faster than appending them value by value from JavaScript. An empty field (nil, in a row the
-// workers packed as MessagePack) stays empty, which the reader takes as NULL (a typed import has no empty
-// text: an empty field is NULL); a timestamp is spelled the way DuckDB's cast reads it. A worker writes a
-// record so (appendDuckCsvRecord); the main thread a keyed row packed as MessagePack (appendDuckCsvRow).
+// A keyed row (packed as MessagePack by the workers) appended as a line of the CSV an upsert's rows reach
+// DuckDB in: its own CSV reader loads them far faster than appending them value by value from JavaScript. A nil
+// stays empty, which the reader takes as NULL (a typed import has no empty text: an empty field is NULL); a
+// timestamp is spelled the way DuckDB's cast reads it. Rows that are not keyed go as Parquet
+// (duckdb-parquet-rows.ts).
 import type { PackedOutput } from '../../../../engine/worker/packed-output.js';
-import type { PackedRecord } from '../../../../engine/worker/csv-records.js';
 import { arrayAt, NIL, stringAt } from '../../../../engine/worker/packed-items.js';
 import { COMMA, LF, writeCsvField } from '../../../../engine/worker/csv-field-bytes.js';
 import { duckdbTimestamp } from './duckdb-timestamp.js';
@@ -46,20 +45,4 @@ export function appendDuckCsvRow(output: PackedOutput, b: Uint8Array, timestamps
   out[o++] = LF;
   output.used = o;
   return true;
-}
-
-/** Appends a record (packed in another output) as one CSV line; `timestamps` marks the timestamp columns. */
-export function appendDuckCsvRecord(output: PackedOutput, record: PackedRecord, timestamps: readonly boolean[]): void {
-  const out = output.reserve(2 * (record.end - record.start) + 8 * record.count + 1);
-  let o = output.used;
-  for (let f = 0; f < record.count; f++) {
-    if (f > 0) out[o++] = COMMA;
-    const from = record.fieldStarts[f]!;
-    const to = record.fieldEnds[f]!;
-    if (from === to) continue;
-    const b = record.bytes;
-    o = timestamps[f] ? writeTimestamp(out, o, b, from, to) : writeCsvField(out, o, b, from, to);
-  }
-  out[o++] = LF;
-  output.used = o;
 }

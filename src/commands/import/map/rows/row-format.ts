@@ -10,7 +10,7 @@ export const RowFormat = {
   CopyText: 'copy-text',
   /** SQLite's JSONB arrays of a row's fields, without its id (jsonb-rows.ts). */
   Jsonb: 'jsonb',
-  /** CSV lines as DuckDB's reader loads them (duckdb-csv-rows.ts). */
-  DuckDbCsv: 'duckdb-csv',
+  /** A Parquet file of the chunk's rows, every column text (duckdb-parquet-rows.ts). */
+  DuckDbParquet: 'duckdb-parquet',
 } as const;
 export type RowFormat = (typeof RowFormat)[keyof typeof RowFormat];

@@ -1,0 +1,123 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { unpack } from 'msgpackr';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { map, type ImportMapOptions } from '../../../../src/commands/import/map/import-map.js';
+import { releaseSlot } from '../../../../src/commands/import/map/row-slots.js';
+import { RowFormat } from '../../../../src/commands/import/map/rows/row-format.js';
+import { duckdbTimestamp } from '../../../../src/commands/import/map/rows/duckdb-timestamp.js';
+import { SqlType } from '../../../../src/commands/import/map/sql-type.js';
+import { GROUP_ROWS } from '../../../../src/commands/import/map/rows/parquet/text-column.js';
+
+// The file a worker writes of a chunk's rows for DuckDB, read back by DuckDB itself: each column's text, empty
+// fields as NULL, bad rows left out, whatever the columns hold.
+
+/** The chunk's rows as the worker packs them for other targets: MessagePack arrays of strings, nil when empty. */
+function packedRows(csv: string, types: readonly SqlType[]): (string | null)[][] {
+  const options: ImportMapOptions = { width: types.length, types, precision: 15, rowFormat: RowFormat.MessagePack };
+  const chunk = map(Buffer.from(csv), { start: 0, end: csv.length, options });
+  const rows = Array.from({ length: chunk.rows }, (_, r) =>
+    unpack(chunk.packed.subarray(r === 0 ? 0 : chunk.ends[r - 1]!, chunk.ends[r]!)) as (string | null)[]);
+  releaseSlot(chunk.slot);
+  return rows;
+}
+
+/** The chunk's Parquet file, and the rows it should hold (the packed rows, timestamps as DuckDB reads them). */
+function written(csv: string, types: readonly SqlType[]): { file: Buffer; rows: (string | null)[][] } {
+  const options: ImportMapOptions = { width: types.length, types, precision: 15, rowFormat: RowFormat.DuckDbParquet };
+  const chunk = map(Buffer.from(csv), { start: 0, end: csv.length, options });
+  const size = chunk.rows === 0 ? 0 : chunk.ends[chunk.rows - 1]!;
+  assert.ok(chunk.ends.every((end) => end === size), 'every row ends at the file\'s end');
+  const file = Buffer.from(chunk.packed.subarray(0, size));
+  releaseSlot(chunk.slot);
+  const rows = packedRows(csv, types).map((fields) =>
+    fields.map((field, k) => (field !== null && types[k] === SqlType.Timestamp ? duckdbTimestamp(field) : field)));
+  assert.equal(chunk.rows, rows.length);
+  return { file, rows };
+}
+
+/** What DuckDB answers to `query` of the file (at the path it is given). */
+async function readBack(file: Buffer, query = (path: string) => `SELECT * FROM read_parquet('${path}')`) {
+  const folder = mkdtempSync(join(tmpdir(), 'stint-parquet-'));
+  try {
+    writeFileSync(join(folder, 'rows.parquet'), file);
+    const instance = await DuckDBInstance.create(':memory:');
+    const connection = await instance.connect();
+    const read = await connection.runAndReadAll(query(join(folder, 'rows.parquet')));
+    connection.closeSync();
+    instance.closeSync();
+    return read.getRows();
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+/** A seeded CSV of `width` columns: quoted fields, escapes, line breaks, long and multi-byte values, bad rows. */
+function sampleCsv(rows: number, width: number, seed: number, empties: (column: number) => number): string {
+  let s = seed;
+  const rnd = () => ((s = (s * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const alphabet = ['a', 'Z', '0', '\\', '\t', '\r', '"', ',', 'é', '東', '😀', ' ', '\n'];
+  const text = (length: number) => Array.from({ length }, () => alphabet[Math.floor(rnd() * alphabet.length)]).join('');
+  const lines: string[] = [];
+  for (let r = 0; r < rows; r++) {
+    if (rnd() < 0.03) {
+      lines.push('too,few');
+      continue;
+    }
+    lines.push(Array.from({ length: width }, (_, k) => {
+      if (rnd() < empties(k)) return rnd() < 0.5 ? '' : '""';
+      const value = rnd() < 0.02 ? 'x'.repeat(70_000) : text(1 + Math.floor(rnd() * 40));
+      return `"${value.replaceAll('"', '""')}"`;
+    }).join(','));
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+test('text columns with NULLs, none, or only NULLs read back as the CSV\'s fields', async () => {
+  const types = [SqlType.Text, SqlType.Text, SqlType.Text, SqlType.Text];
+  for (const seed of [1, 2, 3]) {
+    const { file, rows } = written(sampleCsv(3_000, 4, seed, (k) => [0.2, 0, 1, 0.9][k]!), types);
+    assert.deepEqual(await readBack(file), rows, `seed ${seed}`);
+  }
+});
+
+test('many columns, typed ones as their text, and timestamps respelled the way DuckDB casts them', async () => {
+  const width = 20;
+  const types = Array.from({ length: width }, () => SqlType.Text);
+  const wide = written(sampleCsv(500, width, 7, (k) => k / width), types);
+  assert.deepEqual(await readBack(wide.file), wide.rows);
+  const typed = [SqlType.Integer, SqlType.Decimal, SqlType.Boolean, SqlType.Date, SqlType.Timestamp];
+  const csv = [
+    '-42,1.5,TRUE,2024-03-01,2024-03-01t10:00:00z',
+    ',,,,',
+    '7,-0.25e3,false,1999-12-31,2016-12-31T23:59:60Z',
+    'x,1,true,2024-03-01,2024-03-01 10:00:00',
+    '9007199254740993,3,False,2024-02-29,"2024-03-01T10:00:00,5+05:30"',
+  ].join('\n');
+  const { file, rows } = written(`${csv}\n`, typed);
+  assert.equal(rows[3]![0], '9007199254740993');
+  assert.deepEqual(rows[1], [null, null, null, null, null]);
+  assert.equal(rows.length, 4, 'the row whose integer is not one is left out');
+  assert.deepEqual(await readBack(file), rows);
+});
+
+test('a chunk of more rows than a row group holds is cut into DuckDB\'s row groups', async () => {
+  const rows = 2 * GROUP_ROWS + 1_000;
+  // The first column has a value in every row, the second in every third: both kinds of definition levels.
+  const lines = Array.from({ length: rows }, (_, r) => `${r},${r % 3 === 0 ? `"v,${r}"` : ''}`);
+  const { file, rows: expected } = written(`${lines.join('\n')}\n`, [SqlType.Integer, SqlType.Text]);
+  const groups = await readBack(file, (path) =>
+    `SELECT row_group_id, max(row_group_num_rows) FROM parquet_metadata('${path}') GROUP BY ALL ORDER BY 1`);
+  assert.deepEqual(groups, [[0n, 122_880n], [1n, 122_880n], [2n, 1_000n]]);
+  assert.deepEqual(await readBack(file), expected);
+});
+
+test('a chunk of one row is a file DuckDB reads; a chunk of only bad rows has none', async () => {
+  const types = [SqlType.Text, SqlType.Integer];
+  const one = written('only,1\n', types);
+  assert.deepEqual(await readBack(one.file), [['only', '1']]);
+  assert.equal(written('a,b,c\nd\n', types).rows.length, 0);
+});
