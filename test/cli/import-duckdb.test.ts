@@ -115,6 +115,19 @@ describe('import into DuckDB: types, rejects, upserts', () => {
     await assertDuckDbTableEquals(db, 'rejecting', csvFileRecords(file).filter((_, k) => ![1, 3, 5].includes(k)), 'id');
   });
 
+  test('a table\'s own number types (not the ones stint declares) get what DuckDB\'s cast of the text gives',
+    async () => {
+    const file = world.path('prices.csv');
+    // 1.025 as a double is a little under 1.025: were it loaded as one, DECIMAL(12,2) would hold 1.02.
+    writeFileSync(file, 'n,price,ok\n1,1.025,true\n2,0.125,FALSE\n3,,\n');
+    const db = world.path('prices.duckdb');
+    await withDuckDb(db, (d) => d.run('CREATE TABLE prices (n INTEGER, price DECIMAL(12,2), ok BOOLEAN)'), true);
+    const { run } = await runJson(['import', file, '--into', `duckdb:${db}`], { env: freshHome() });
+    assert.equal(run.code, 0, run.stdout);
+    assert.deepEqual(await duckRows(db, 'SELECT n, price::VARCHAR, ok FROM prices ORDER BY n'),
+      [[1, '1.03', true], [2, '0.13', false], [3, null, null]]);
+  });
+
   test('--on-bad-row fail keeps the rows before the first bad one, in one chunk with rows after it', async () => {
     const file = world.path('fail-midway.csv');
     const rows = Array.from({ length: 300 }, (_, k) => `${k + 1},name ${k + 1}`);

@@ -223,7 +223,9 @@ function fileWork(
   const keyed = call.keyIndex !== undefined ? { keyIndex: call.keyIndex } : {};
   const typed = types ? { types, precision: decimalDigits } : {};
   // A keyed row goes to its batch alone, by its key: it stays MessagePack, which every target reads.
-  const rowFormat = store && !call.keyed ? { rowFormat: store.target.rowFormat } : {};
+  const rowFormat = store && !call.keyed
+    ? { rowFormat: store.target.rowFormat, nativeColumns: store.target.nativeColumns }
+    : {};
   const span = store && spanWriter(call.idem, store.pack);
   return {
     path: call.file,

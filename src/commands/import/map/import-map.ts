@@ -25,6 +25,8 @@ export interface ImportMapOptions {
   readonly precision?: number;
   /** The form rows are written in (MessagePack when not given). */
   readonly rowFormat?: RowFormat;
+  /** The columns the table holds in the very type stint declares for theirs: a Parquet file has them so. */
+  readonly nativeColumns?: readonly boolean[];
 }
 
 /** A chunk's rows, packed back to back; line numbers are offsets from the chunk's first line. */
@@ -85,7 +87,7 @@ function read(bytes: Uint8Array, info: ChunkInfo, limit: number, atEof: boolean)
   output.used = 0;
   scratch.used = 0;
   const options = info.options as ImportMapOptions;
-  const writer = options.types ? writerFor(options.rowFormat ?? RowFormat.MessagePack, options.types) : undefined;
+  const writer = options.types ? writerFor(options, options.types) : undefined;
   const scanned = scan(bytes, options, writer, limit, atEof);
   const { framed, ...found } = scanned;
   if (framed && writer?.finish) {
@@ -131,28 +133,28 @@ interface RecordWriter {
 
 /**
  * The last chunk's Parquet columns, kept for the next one of the same columns (their buffers grow to a chunk's
- * rows); each chunk's options are a copy, so its columns are known by their types' names.
+ * rows); each chunk's options are a copy, so its columns are known by their types and forms.
  */
 let parquetRows: { readonly columns: string; readonly rows: DuckParquetRows } | undefined;
 
-function duckParquetWriter(types: readonly SqlType[], timestamps: readonly boolean[]): RecordWriter {
-  const columns = types.join();
-  if (parquetRows?.columns !== columns) parquetRows = { columns, rows: new DuckParquetRows(timestamps) };
+function duckParquetWriter(types: readonly SqlType[], native: readonly boolean[]): RecordWriter {
+  const columns = `${types.join()} ${native.join()}`;
+  if (parquetRows?.columns !== columns) parquetRows = { columns, rows: new DuckParquetRows(types, native) };
   const { rows } = parquetRows;
   rows.clear();
   return { write: (_, record) => rows.append(record), finish: (into) => rows.writeFile(into) };
 }
 
-/** How a kept record is written in `format` (undefined: it stays as packed), given the columns' types. */
-function writerFor(format: RowFormat, types: readonly SqlType[]): RecordWriter | undefined {
+/** How a kept record is written in the options' rowFormat (undefined: it stays as packed), given the types. */
+function writerFor(options: ImportMapOptions, types: readonly SqlType[]): RecordWriter | undefined {
   const marks = (type: SqlType) => types.map((t) => t === type);
-  switch (format) {
+  switch (options.rowFormat ?? RowFormat.MessagePack) {
     case RowFormat.CopyText: return { write: appendCopyRecord };
     case RowFormat.Jsonb: {
       const booleans = marks(SqlType.Boolean);
       return { write: (into, record) => appendJsonbRecord(into, record, booleans) };
     }
-    case RowFormat.DuckDbParquet: return duckParquetWriter(types, marks(SqlType.Timestamp));
+    case RowFormat.DuckDbParquet: return duckParquetWriter(types, options.nativeColumns ?? []);
     default: return undefined;
   }
 }

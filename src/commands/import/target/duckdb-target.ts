@@ -36,6 +36,9 @@ function declaredType(declared: string): SqlType {
   return SqlType.Text;
 }
 
+/** The types whose columns the workers write in DuckDB's own type, when the table declares just that one. */
+const NATIVE_TYPES: ReadonlySet<SqlType> = new Set([SqlType.Integer, SqlType.Decimal, SqlType.Boolean]);
+
 export const DUCKDB_DIALECT: SqlDialect = { declare: (type) => DUCKDB_TYPE[type], read: declaredType };
 
 /**
@@ -83,6 +86,7 @@ class DuckDbTarget implements ImportTarget {
   plan: ColumnPlan | undefined;
   /** The timestamp columns: DuckDB's cast misreads some of their spellings, which are respelled. */
   timestamps: boolean[] = [];
+  nativeColumns: boolean[] = [];
   /** Row buffers of batches that were written, for the next ones. */
   readonly spareRows: PackedOutput[] = [];
 
@@ -100,17 +104,20 @@ class DuckDbTarget implements ImportTarget {
   }
 
   async open(plan: ColumnPlan): Promise<readonly SqlType[]> {
-    const checked = checkTable(DUCKDB_DIALECT, this.table, plan, await this.existing());
+    const existing = await this.existing();
+    const checked = checkTable(DUCKDB_DIALECT, this.table, plan, existing);
     await this.transaction(async () => {
       for (const statement of checked.create) await this.db.run(statement);
     });
     this.plan = plan;
     this.timestamps = checked.types.map((type) => type === SqlType.Timestamp);
+    this.nativeColumns = checked.types.map((type, k) => NATIVE_TYPES.has(type)
+      && (existing?.declared.get(plan.names[k]!) ?? DUCKDB_TYPE[type]) === DUCKDB_TYPE[type]);
     return checked.types;
   }
 
-  /** The table as DuckDB describes it, or undefined when it does not exist yet. */
-  private async existing(): Promise<ExistingTable | undefined> {
+  /** The table as DuckDB describes it (and each column's type as declared), or undefined when it is new. */
+  private async existing(): Promise<ExistingTable & { declared: Map<string, string> } | undefined> {
     const named = 'WHERE table_name = ? AND database_name = current_database() AND schema_name = current_schema()';
     const columns = await this.query(`SELECT column_name, data_type FROM duckdb_columns() ${named}`
       + ' ORDER BY column_index', [this.table]);
@@ -122,6 +129,7 @@ class DuckDbTarget implements ImportTarget {
     const indexed = indexes.map(([expressions]) => String(expressions).replace(/^\[(.*)\]$/, '$1'))
       .filter((column) => !column.includes(',')).map((column) => column.replace(/^"(.*)"$/, '$1'));
     return {
+      declared: new Map(columns.map(([name, type]) => [String(name), String(type)])),
       columns: columns.map(([name, type]) => ({ name: String(name), type: declaredType(String(type)) })),
       unique: new Set([...constraints.map(([column]) => String(column)), ...indexed]),
     };

@@ -65,6 +65,8 @@ export interface ImportTarget {
   readonly decimalDigits: number;
   /** The form the workers write rows in for it, but for a keyed import's (MessagePack). */
   readonly rowFormat: RowFormat;
+  /** Once open: the columns the table holds in the very type stint declares for theirs (see ImportMapOptions). */
+  readonly nativeColumns?: readonly boolean[];
   /**
    * Checks the table against the file's columns before any row (creating it when new) and answers the
    * column types the workers check each field against (undefined: an untyped table, every field text).

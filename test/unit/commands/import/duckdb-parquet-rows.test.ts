@@ -10,7 +10,7 @@ import { releaseSlot } from '../../../../src/commands/import/map/row-slots.js';
 import { RowFormat } from '../../../../src/commands/import/map/rows/row-format.js';
 import { duckdbTimestamp } from '../../../../src/commands/import/map/rows/duckdb-timestamp.js';
 import { SqlType } from '../../../../src/commands/import/map/sql-type.js';
-import { GROUP_ROWS } from '../../../../src/commands/import/map/rows/parquet/text-column.js';
+import { GROUP_ROWS } from '../../../../src/commands/import/map/rows/parquet/column-pages.js';
 
 // The file a worker writes of a chunk's rows for DuckDB, read back by DuckDB itself: each column's text, empty
 // fields as NULL, bad rows left out, whatever the columns hold.
@@ -26,8 +26,12 @@ function packedRows(csv: string, types: readonly SqlType[]): (string | null)[][]
 }
 
 /** The chunk's Parquet file, and the rows it should hold (the packed rows, timestamps as DuckDB reads them). */
-function written(csv: string, types: readonly SqlType[]): { file: Buffer; rows: (string | null)[][] } {
-  const options: ImportMapOptions = { width: types.length, types, precision: 15, rowFormat: RowFormat.DuckDbParquet };
+function written(
+  csv: string, types: readonly SqlType[], nativeColumns: readonly boolean[] = [],
+): { file: Buffer; rows: (string | null)[][] } {
+  const options: ImportMapOptions = {
+    width: types.length, types, precision: 15, rowFormat: RowFormat.DuckDbParquet, nativeColumns,
+  };
   const chunk = map(Buffer.from(csv), { start: 0, end: csv.length, options });
   const size = chunk.rows === 0 ? 0 : chunk.ends[chunk.rows - 1]!;
   assert.ok(chunk.ends.every((end) => end === size), 'every row ends at the file\'s end');
@@ -120,4 +124,41 @@ test('a chunk of one row is a file DuckDB reads; a chunk of only bad rows has no
   const one = written('only,1\n', types);
   assert.deepEqual(await readBack(one.file), [['only', '1']]);
   assert.equal(written('a,b,c\nd\n', types).rows.length, 0);
+});
+
+/** Numbers and booleans spelled every way the workers accept, seeded: exponents near and past the exact powers. */
+function numbersCsv(rows: number, seed: number): string {
+  let s = seed;
+  const rnd = () => ((s = (s * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const digits = (n: number) => Array.from({ length: n }, (_, k) => String(Math.floor(rnd() * 10) || (k ? 0 : 1)))
+    .join('');
+  const sign = () => ['', '-', '+'][Math.floor(rnd() * 3)]!;
+  const decimal = () => {
+    const whole = digits(1 + Math.floor(rnd() * 8));
+    const body = rnd() < 0.3 ? whole : rnd() < 0.5 ? `${whole}.${digits(Math.floor(rnd() * 7))}`
+      : `0.${'0'.repeat(Math.floor(rnd() * 6))}${digits(1 + Math.floor(rnd() * 9))}`;
+    const exponent = rnd() < 0.5 ? '' : `${rnd() < 0.5 ? 'e' : 'E'}${sign()}${Math.floor(rnd() * 40)}`;
+    return `${sign()}${body}${exponent}`;
+  };
+  const integer = () => `${sign()}${digits(1 + Math.floor(rnd() * 18))}`;
+  const lines = ['9223372036854775807,1e308,TRUE', '-9223372036854775808,-0.0,fAlSe', '-0,0,True',
+    '999999999999999,123456789012345e-30,false', '1000000000000000,4.9e-324,true', ',,'];
+  for (let r = 0; r < rows; r++) {
+    lines.push([rnd() < 0.1 ? '' : integer(), rnd() < 0.1 ? '' : decimal(), rnd() < 0.5 ? 'TRUE' : 'false'].join(','));
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+test('integers, decimals and booleans in their own type are the values DuckDB casts their text to', async () => {
+  const types = [SqlType.Integer, SqlType.Decimal, SqlType.Boolean];
+  const cast = (path: string) => `SELECT c0::BIGINT, c1::DOUBLE, c2::BOOLEAN FROM read_parquet('${path}')`;
+  for (const seed of [1, 2]) {
+    const csv = numbersCsv(20_000, seed);
+    const asText = written(csv, types);
+    const native = written(csv, types, [true, true, true]);
+    assert.ok(native.rows.length > 18_000, 'most rows fit');
+    const read = await readBack(native.file);
+    assert.deepEqual(read, await readBack(asText.file, cast), `seed ${seed}`);
+    assert.ok(read.some(([, value]) => Object.is(value, -0)), 'a negative zero is kept');
+  }
 });

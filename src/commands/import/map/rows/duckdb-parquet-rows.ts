@@ -1,21 +1,38 @@
 // A chunk's typed rows as the Parquet file a commit's rows reach DuckDB in
-// (parquet/parquet-file.ts): every column as text, which DuckDB casts to the
-// column's type as it inserts, as it cast the fields of the CSV it read
-// before. An empty field is NULL (a typed import has no empty text); a
-// timestamp is spelled the way DuckDB's cast reads it.
+// (parquet/parquet-file.ts). An integer, decimal or boolean column the table
+// holds as BIGINT, DOUBLE or BOOLEAN is written in that type, with the value
+// DuckDB's cast of its text gives; any other column as text, which DuckDB
+// casts as it inserts. An empty field is NULL (a typed import has no empty
+// text); a timestamp is spelled the way DuckDB's cast reads it.
 import type { PackedOutput } from '../../../../engine/worker/packed-output.js';
 import type { PackedRecord } from '../../../../engine/worker/csv-records.js';
+import { SqlType } from '../sql-type.js';
+import type { ColumnPages } from './parquet/column-pages.js';
 import { TextColumn } from './parquet/text-column.js';
+import { BooleanColumn, DoubleColumn, Int64Column } from './parquet/number-columns.js';
 import { writeParquetFile } from './parquet/parquet-file.js';
 import { duckdbTimestamp } from './duckdb-timestamp.js';
 
+/** A column of `type`, written in its own type (`native`) or as text. */
+function columnOf(type: SqlType, native: boolean): ColumnPages {
+  if (!native) return new TextColumn();
+  switch (type) {
+    case SqlType.Integer: return new Int64Column();
+    case SqlType.Decimal: return new DoubleColumn();
+    case SqlType.Boolean: return new BooleanColumn();
+    default: return new TextColumn();
+  }
+}
+
 export class DuckParquetRows {
-  private readonly columns: TextColumn[];
+  private readonly columns: ColumnPages[];
+  private readonly timestamps: readonly boolean[];
   private rows = 0;
 
-  /** `timestamps` marks the timestamp columns. */
-  constructor(private readonly timestamps: readonly boolean[]) {
-    this.columns = timestamps.map(() => new TextColumn());
+  /** The columns' types, and those the table holds in the type stint declares for theirs (`native`). */
+  constructor(types: readonly SqlType[], native: readonly boolean[]) {
+    this.columns = types.map((type, k) => columnOf(type, native[k] === true));
+    this.timestamps = types.map((type) => type === SqlType.Timestamp);
   }
 
   /** Empties the columns for the next chunk. */
@@ -43,7 +60,7 @@ export class DuckParquetRows {
   }
 }
 
-function addTimestamp(column: TextColumn, b: Uint8Array, from: number, to: number): void {
+function addTimestamp(column: ColumnPages, b: Uint8Array, from: number, to: number): void {
   const text = Buffer.from(b.buffer, b.byteOffset + from, to - from).toString();
   const spelled = duckdbTimestamp(text);
   if (spelled === text) return column.add(b, from, to);

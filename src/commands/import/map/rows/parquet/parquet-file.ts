@@ -1,15 +1,14 @@
 // A chunk's rows as a Parquet file DuckDB loads (read_parquet): row groups
 // of DuckDB's own size, one uncompressed data page per column of each,
-// every column text that may be NULL. DuckDB reads Parquet with less work
-// than CSV (no quotes to find, no line ends).
+// every column nullable. DuckDB reads Parquet with less work than CSV (no
+// quotes to find, no line ends, and numbers already numbers).
 import type { PackedOutput } from '../../../../../engine/worker/packed-output.js';
 import { CompactWriter, ThriftType } from './thrift-compact.js';
-import { GROUP_ROWS, type TextColumn } from './text-column.js';
+import { GROUP_ROWS, PhysicalType, type ColumnPages } from './column-pages.js';
 
 const MAGIC = Buffer.from('PAR1');
 
-/** The few values of Parquet's enumerations a file of text columns names. */
-const BYTE_ARRAY = 6;
+/** The few values of Parquet's enumerations the file names. */
 const OPTIONAL = 1;
 const UTF8 = 0;
 const DATA_PAGE = 0;
@@ -22,7 +21,7 @@ export const parquetColumnName = (k: number): string => `c${k}`;
 
 /** Rows `first`.. of a column, `rows` of them (`nulls` NULL), one row group's worth. */
 interface ColumnPart {
-  readonly column: TextColumn;
+  readonly column: ColumnPages;
   readonly first: number;
   readonly rows: number;
   readonly nulls: number;
@@ -32,7 +31,7 @@ interface ColumnPart {
 }
 
 /** The column's rows in row group `g`. */
-function partOf(column: TextColumn, g: number): ColumnPart {
+function partOf(column: ColumnPages, g: number): ColumnPart {
   const first = g * GROUP_ROWS;
   const to = column.groups[g + 1]?.at ?? column.used;
   const { at, nulls } = column.groups[g]!;
@@ -106,21 +105,23 @@ function writePart(output: PackedOutput, part: ColumnPart): Placed {
   return { offset, size: output.used - offset };
 }
 
-/** The schema: a root, and each column text that may be NULL. */
-function writeSchema(meta: CompactWriter, width: number): void {
-  meta.list(2, ThriftType.Struct, width + 1);
-  meta.begin().string(4, 'schema').i32(5, width).end();
-  for (let k = 0; k < width; k++) {
-    meta.begin().i32(1, BYTE_ARRAY).i32(3, OPTIONAL).string(4, parquetColumnName(k)).i32(6, UTF8).end();
-  }
+/** The schema: a root, and each column in its type (text as UTF-8), every one of them nullable. */
+function writeSchema(meta: CompactWriter, columns: readonly ColumnPages[]): void {
+  meta.list(2, ThriftType.Struct, columns.length + 1);
+  meta.begin().string(4, 'schema').i32(5, columns.length).end();
+  columns.forEach(({ physical }, k) => {
+    meta.begin().i32(1, physical).i32(3, OPTIONAL).string(4, parquetColumnName(k));
+    if (physical === PhysicalType.ByteArray) meta.i32(6, UTF8);
+    meta.end();
+  });
 }
 
 /** A row group of `rows` rows, its columns' chunks where they were placed. */
-function writeRowGroup(meta: CompactWriter, placed: readonly Placed[], rows: number): void {
+function writeRowGroup(meta: CompactWriter, columns: readonly ColumnPages[], placed: readonly Placed[], rows: number) {
   meta.begin().list(1, ThriftType.Struct, placed.length);
   placed.forEach(({ offset, size }, k) => {
     meta.begin().i64(2, offset).begin(3)
-      .i32(1, BYTE_ARRAY).list(2, ThriftType.I32, 2).i32Item(PLAIN).i32Item(RLE)
+      .i32(1, columns[k]!.physical).list(2, ThriftType.I32, 2).i32Item(PLAIN).i32Item(RLE)
       .list(3, ThriftType.Binary, 1).textItem(parquetColumnName(k))
       .i32(4, UNCOMPRESSED).i64(5, rows).i64(6, size).i64(7, size).i64(9, offset)
       .end().end();
@@ -129,16 +130,16 @@ function writeRowGroup(meta: CompactWriter, placed: readonly Placed[], rows: num
 }
 
 /** Writes the columns (of `rows` rows each) as a whole Parquet file at the end of `output`. */
-export function writeParquetFile(output: PackedOutput, columns: readonly TextColumn[], rows: number): void {
+export function writeParquetFile(output: PackedOutput, columns: readonly ColumnPages[], rows: number): void {
   output.reserve(MAGIC.length).set(MAGIC, output.used);
   output.used += MAGIC.length;
   const groups = Math.ceil(rows / GROUP_ROWS);
   const placed = Array.from({ length: groups }, (_, g) =>
     columns.map((column) => writePart(output, partOf(column, g))));
   const meta = new CompactWriter().i32(1, 1);
-  writeSchema(meta, columns.length);
+  writeSchema(meta, columns);
   meta.i64(3, rows).list(4, ThriftType.Struct, groups);
-  placed.forEach((group, g) => writeRowGroup(meta, group, Math.min(GROUP_ROWS, rows - g * GROUP_ROWS)));
+  placed.forEach((group, g) => writeRowGroup(meta, columns, group, Math.min(GROUP_ROWS, rows - g * GROUP_ROWS)));
   const footer = meta.string(6, 'stint').end().written;
   const out = output.reserve(footer.length + 4 + MAGIC.length);
   out.set(footer, output.used);

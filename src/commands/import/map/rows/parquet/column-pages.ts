@@ -1,0 +1,81 @@
+// One column of a chunk's rows as Parquet's data pages hold it: a bit per
+// row saying whether it has a value (empty fields are NULL), and the values
+// in Parquet's PLAIN encoding, cut into row groups of GROUP_ROWS rows. Its
+// buffers are kept from chunk to chunk. Each kind of column (text-column.ts,
+// number-columns.ts) turns a field's bytes into its value.
+
+/**
+ * Rows per row group: DuckDB's own. Loaded on several threads, each thread then fills whole row groups of the
+ * table, written compressed as they fill (the import gives DuckDB one thread today: see duckdb-target.ts).
+ */
+export const GROUP_ROWS = 122_880;
+
+/** The physical types of Parquet a column is written in (the numbers its files give them). */
+export const PhysicalType = {
+  Boolean: 0,
+  Int64: 2,
+  Double: 5,
+  ByteArray: 6,
+} as const;
+export type PhysicalType = (typeof PhysicalType)[keyof typeof PhysicalType];
+
+/** Where a row group's values start in the column's values, and how many of its rows are NULL. */
+export interface GroupStart {
+  readonly at: number;
+  nulls: number;
+}
+
+export abstract class ColumnPages {
+  abstract readonly physical: PhysicalType;
+  values = new Uint8Array(1 << 16);
+  /** The values, for writing numbers into them. */
+  view = new DataView(this.values.buffer);
+  used = 0;
+  /** Bit r (least significant first) is set when row r has a value. */
+  defined = new Uint8Array(1 << 10);
+  rows = 0;
+  readonly groups: GroupStart[] = [];
+
+  /** Adds the value the field b[from, to) spells (never empty: an empty field is NULL). */
+  abstract add(b: Uint8Array, from: number, to: number): void;
+
+  /** Empties the column for the next chunk (the bits were set by the last one). */
+  clear(): void {
+    this.defined.fill(0, 0, (this.rows + 7) >> 3);
+    this.used = 0;
+    this.rows = 0;
+    this.groups.length = 0;
+  }
+
+  addNull(): void {
+    this.room(0);
+    this.groups.at(-1)!.nulls++;
+    this.rows++;
+  }
+
+  /** Counts a row that has a value (written at `used` before). */
+  protected defineRow(): void {
+    this.defined[this.rows >> 3]! |= 1 << (this.rows & 7);
+    this.rows++;
+  }
+
+  /** Room for `bytes` more bytes of values and one more row's bit; the next row may start a row group. */
+  protected room(bytes: number): void {
+    if (this.rows % GROUP_ROWS === 0) this.startGroup();
+    if (this.used + bytes > this.values.length) {
+      const bigger = new Uint8Array(Math.max(2 * this.values.length, this.used + bytes));
+      bigger.set(this.values.subarray(0, this.used));
+      this.values = bigger;
+      this.view = new DataView(bigger.buffer);
+    }
+    if (this.rows >> 3 >= this.defined.length) {
+      const bigger = new Uint8Array(2 * this.defined.length);
+      bigger.set(this.defined);
+      this.defined = bigger;
+    }
+  }
+
+  protected startGroup(): void {
+    this.groups.push({ at: this.used, nulls: 0 });
+  }
+}
