@@ -202,8 +202,8 @@ class DuckDbTarget implements ImportTarget {
   }
 
   /**
-   * A commit's rows, a workers' Parquet file of text columns (`limit`: its first rows only), into the table;
-   * DuckDB casts each column to its type as the rows go in.
+   * A commit's rows, the workers' Parquet file (`limit`: its first rows only), into the table; DuckDB casts the
+   * columns that come as text to their types as the rows go in.
    */
   async insert(file: Uint8Array, limit: number | undefined): Promise<void> {
     const { names } = this.plan!;
