@@ -27,7 +27,6 @@ function columnOf(type: SqlType, native: boolean): ColumnPages {
 export class DuckParquetRows {
   private readonly columns: ColumnPages[];
   private readonly timestamps: readonly boolean[];
-  private rows = 0;
 
   /** The columns' types, and those the table holds in the type stint declares for theirs (`native`). */
   constructor(types: readonly SqlType[], native: readonly boolean[]) {
@@ -38,7 +37,6 @@ export class DuckParquetRows {
   /** Empties the columns for the next chunk. */
   clear(): void {
     for (const column of this.columns) column.clear();
-    this.rows = 0;
   }
 
   append(record: PackedRecord): void {
@@ -51,12 +49,12 @@ export class DuckParquetRows {
       else if (this.timestamps[k]) addTimestamp(column, b, from, to);
       else column.add(b, from, to);
     }
-    this.rows++;
   }
 
   /** Writes the rows appended since the last clear as one Parquet file at the end of `output`. */
   writeFile(output: PackedOutput): void {
-    writeParquetFile(output, this.columns, this.rows);
+    // Every column holds every row (a file has at least one column: a CSV header names one or more).
+    writeParquetFile(output, this.columns, this.columns[0]!.rows);
   }
 }
 

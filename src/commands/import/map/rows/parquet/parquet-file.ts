@@ -3,7 +3,7 @@
 // every column nullable. DuckDB reads Parquet with less work than CSV (no
 // quotes to find, no line ends, and numbers already numbers).
 import type { PackedOutput } from '../../../../../engine/worker/packed-output.js';
-import { CompactWriter, ThriftType } from './thrift-compact.js';
+import { CompactWriter, ThriftType, varint } from './thrift-compact.js';
 import { GROUP_ROWS, PhysicalType, type ColumnPages } from './column-pages.js';
 
 const MAGIC = Buffer.from('PAR1');
@@ -59,18 +59,6 @@ function runOfOnes(rows: number): Uint8Array {
   levels.set(header);
   levels[header.length] = 1;
   return levels;
-}
-
-/** An unsigned LEB128 integer. */
-function varint(value: number): Uint8Array {
-  const bytes: number[] = [];
-  let rest = value;
-  while (rest >= 0x80) {
-    bytes.push((rest % 0x80) | 0x80);
-    rest = Math.floor(rest / 0x80);
-  }
-  bytes.push(rest);
-  return Uint8Array.from(bytes);
 }
 
 function pageHeader(rows: number, size: number): Uint8Array {

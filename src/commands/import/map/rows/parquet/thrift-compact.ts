@@ -91,14 +91,12 @@ export class CompactWriter {
     return this;
   }
 
-  /** An unsigned integer below 2^53, seven bits a byte (arithmetic, not bitwise: it may pass 2^32). */
   private varint(value: number): this {
-    let rest = value;
-    while (rest >= 0x80) {
-      this.byte((rest % 0x80) | 0x80);
-      rest = Math.floor(rest / 0x80);
-    }
-    return this.byte(rest);
+    const bytes = varint(value);
+    this.room(bytes.length);
+    this.bytes.set(bytes, this.used);
+    this.used += bytes.length;
+    return this;
   }
 
   private byte(value: number): this {
@@ -113,6 +111,21 @@ export class CompactWriter {
     bigger.set(this.written);
     this.bytes = bigger;
   }
+}
+
+/**
+ * An unsigned integer below 2^53 as LEB128, seven bits a byte (arithmetic, not bitwise: it may pass 2^32): Thrift's
+ * integers, and the run headers of Parquet's definition levels.
+ */
+export function varint(value: number): Uint8Array {
+  const bytes: number[] = [];
+  let rest = value;
+  while (rest >= 0x80) {
+    bytes.push((rest % 0x80) | 0x80);
+    rest = Math.floor(rest / 0x80);
+  }
+  bytes.push(rest);
+  return Uint8Array.from(bytes);
 }
 
 /** Thrift's signed integers as unsigned: 0, -1, 1, -2 … become 0, 1, 2, 3 … */
