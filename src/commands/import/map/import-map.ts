@@ -127,7 +127,10 @@ function emptiesAsNil(record: PackedRecord): void {
  * at the file's end.
  */
 interface RecordWriter {
-  write(output: PackedOutput, record: PackedRecord): void;
+  /** Writes a record whose fields were checked against their columns' types. */
+  write?(output: PackedOutput, record: PackedRecord): void;
+  /** Or checks each field as it writes it: answers the first column whose field does not fit (none written), or -1. */
+  writeChecked?(output: PackedOutput, record: PackedRecord): number;
   finish?(output: PackedOutput): void;
 }
 
@@ -137,12 +140,12 @@ interface RecordWriter {
  */
 let parquetRows: { readonly columns: string; readonly rows: DuckParquetRows } | undefined;
 
-function duckParquetWriter(types: readonly SqlType[], native: readonly boolean[]): RecordWriter {
-  const columns = `${types.join()} ${native.join()}`;
-  if (parquetRows?.columns !== columns) parquetRows = { columns, rows: new DuckParquetRows(types, native) };
+function duckParquetWriter(types: readonly SqlType[], native: readonly boolean[], precision: number): RecordWriter {
+  const columns = `${types.join()} ${native.join()} ${precision}`;
+  if (parquetRows?.columns !== columns) parquetRows = { columns, rows: new DuckParquetRows(types, native, precision) };
   const { rows } = parquetRows;
   rows.clear();
-  return { write: (_, record) => rows.append(record), finish: (into) => rows.writeFile(into) };
+  return { writeChecked: (_, record) => rows.append(record), finish: (into) => rows.writeFile(into) };
 }
 
 /** How a kept record is written in the options' rowFormat (undefined: it stays as packed), given the types. */
@@ -154,7 +157,7 @@ function writerFor(options: ImportMapOptions, types: readonly SqlType[]): Record
       const booleans = marks(SqlType.Boolean);
       return { write: (into, record) => appendJsonbRecord(into, record, booleans) };
     }
-    case RowFormat.DuckDbParquet: return duckParquetWriter(types, options.nativeColumns ?? []);
+    case RowFormat.DuckDbParquet: return duckParquetWriter(types, options.nativeColumns ?? [], options.precision ?? 0);
     default: return undefined;
   }
 }
@@ -178,13 +181,14 @@ function scan(
         bad.push({ line, reason: BadRow.MissingKey, before: rows });
         return false;
       }
-      const column = types ? misfit(record, types, precision) : -1;
+      const column = writer?.writeChecked ? writer.writeChecked(output, record)
+        : types ? misfit(record, types, precision) : -1;
       if (column >= 0) {
         bad.push({ line, reason: BadRow.TypeMismatch, before: rows, column });
         return false;
       }
       keys?.push(fieldText(record, keyIndex!));
-      if (writer) writer.write(output, record);
+      if (writer) writer.write?.(output, record);
       else if (types) emptiesAsNil(record);
       if (rows === ends.length) growRows();
       ends[rows] = output.used;

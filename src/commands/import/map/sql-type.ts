@@ -16,17 +16,26 @@ export type SqlType = (typeof SqlType)[keyof typeof SqlType];
 /** Whether the field b[s..e) fits a column of `type`; decimals up to `precision` significant digits. */
 export function fits(type: SqlType, b: Uint8Array, s: number, e: number, precision: number): boolean {
   if (type === SqlType.Text) return true;
+  if (type === SqlType.Decimal) return fitsDecimal(b, s, e, precision);
   const found = classify(b, s, e);
   switch (found) {
     case ValueClass.Null: return true;
-    case ValueClass.Integer:
-      return type === SqlType.Integer || (type === SqlType.Decimal && lastPrecision <= precision);
-    case ValueClass.Decimal: return type === SqlType.Decimal && lastPrecision <= precision;
+    case ValueClass.Integer: return type === SqlType.Integer;
     case ValueClass.Boolean: return type === SqlType.Boolean;
     case ValueClass.Date: return type === SqlType.Date || type === SqlType.Timestamp;
     case ValueClass.Timestamp: return type === SqlType.Timestamp;
     default: return false;
   }
+}
+
+/**
+ * Whether the field b[s..e) fits a decimal column of `precision` significant digits: an integer or a decimal of
+ * that many digits at most. The number it is stays readable as lastNumberValue's until the next field is classified.
+ */
+export function fitsDecimal(b: Uint8Array, s: number, e: number, precision: number): boolean {
+  const found = classify(b, s, e);
+  if (found === ValueClass.Null) return true;
+  return (found === ValueClass.Integer || found === ValueClass.Decimal) && lastPrecision <= precision;
 }
 
 /** One column's values seen so far: the classes (a bit each) and the widest number's precision. */

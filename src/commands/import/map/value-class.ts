@@ -25,6 +25,15 @@ const SURE_EXPONENT = 290;
 
 /** The significant digits of the last number classified (leading zeros left out): its precision. */
 export let lastPrecision = 0;
+/** The last number classified as its digits (an integer, exact while they are 15 or fewer) times 10^lastPower. */
+let lastDigits = 0;
+let lastPower = 0;
+let lastNegative = false;
+
+/** Digits a double holds exactly in its integers, and more: up to 15 are read as a number. */
+export const SAFE_DIGITS = 15;
+/** The powers of ten a double holds exactly. */
+const EXACT_POWERS = Array.from({ length: 23 }, (_, k) => 10 ** k);
 
 /** Whether the integer digits b[s..e) (no sign, leading zeros allowed) fit a signed 64-bit integer. */
 function fitsInt64(b: Uint8Array, s: number, e: number, negative: boolean): boolean {
@@ -48,32 +57,54 @@ function numberClass(b: Uint8Array, s: number, e: number): ValueClass {
   if (b[k] === 48 && k + 1 < e && b[k + 1]! >= 48 && b[k + 1]! <= 57) return ValueClass.Text;
   let significant = 0;
   let dot = false;
+  let mantissa = 0;
+  let scale = 0;
   for (; k < e; k++) {
     const c = b[k]!;
     if (c >= 48 && c <= 57) {
       if (significant > 0 || c !== 48) significant++;
+      mantissa = mantissa * 10 + c - 48;
+      if (dot) scale++;
     } else if (c === 46 && !dot) dot = true;
     else break;
   }
   const digits = k - digitsStart - (dot ? 1 : 0);
   if (digits === 0) return ValueClass.Text;
   lastPrecision = Math.max(significant, 1);
+  lastDigits = mantissa;
+  lastPower = -scale;
+  lastNegative = negative;
   if (k === e) {
     if (dot) return ValueClass.Decimal;
     return fitsInt64(b, digitsStart, e, negative) ? ValueClass.Integer : ValueClass.Decimal;
   }
   if (b[k] !== 101 && b[k] !== 69) return ValueClass.Text;
   k++;
-  if (k < e && (b[k] === 43 || b[k] === 45)) k++;
+  const below = b[k] === 45;
+  if (k < e && (b[k] === 43 || below)) k++;
   const exponentStart = k;
   let exponent = 0;
   for (; k < e && b[k]! >= 48 && b[k]! <= 57; k++) exponent = Math.min(exponent * 10 + b[k]! - 48, SURE_EXPONENT);
   if (k !== e || k === exponentStart) return ValueClass.Text;
+  lastPower += below ? -exponent : exponent;
   // The value is within `digits` powers of ten of 10^exponent: far inside the doubles' range, it is one.
   if (exponent + digits < SURE_EXPONENT) return ValueClass.Decimal;
   // Past the doubles (1e400, or 1e-400 rounding to 0) it is text, as analyze reads it.
   const value = Number(Buffer.from(b.buffer, b.byteOffset + s, e - s).toString('latin1'));
   return Number.isFinite(value) && (value !== 0 || significant === 0) ? ValueClass.Decimal : ValueClass.Text;
+}
+
+/**
+ * The double nearest to the number last classified, read from b[s..e), as DuckDB's cast (and JavaScript's Number)
+ * rounds it. Up to 15 digits and a power of ten up to 22 either way, the digits and the power are both exact
+ * doubles and one multiplication or division rounds once, correctly; anything else is read by Number.
+ */
+export function lastNumberValue(b: Uint8Array, s: number, e: number): number {
+  if (lastPrecision > SAFE_DIGITS || lastPower > 22 || lastPower < -22) {
+    return Number(Buffer.from(b.buffer, b.byteOffset + s, e - s).toString('latin1'));
+  }
+  const value = lastPower >= 0 ? lastDigits * EXACT_POWERS[lastPower]! : lastDigits / EXACT_POWERS[-lastPower]!;
+  return lastNegative ? -value : value;
 }
 
 /** `true` or `false` in any letter case (`| 32` lowers an ASCII letter). */

@@ -43,6 +43,14 @@ function written(
   return { file, rows };
 }
 
+/** The bad rows the worker reports of a chunk written in `rowFormat` (with `nativeColumns`). */
+function badRows(csv: string, types: readonly SqlType[], rowFormat: RowFormat, nativeColumns: readonly boolean[] = []) {
+  const options: ImportMapOptions = { width: types.length, types, precision: 15, rowFormat, nativeColumns };
+  const chunk = map(Buffer.from(csv), { start: 0, end: csv.length, options });
+  releaseSlot(chunk.slot);
+  return chunk.bad;
+}
+
 /** What DuckDB answers to `query` of the file (at the path it is given). */
 async function readBack(file: Buffer, query = (path: string) => `SELECT * FROM read_parquet('${path}')`) {
   const folder = mkdtempSync(join(tmpdir(), 'stint-parquet-'));
@@ -162,3 +170,38 @@ test('integers, decimals and booleans in their own type are the values DuckDB ca
     assert.ok(read.some(([, value]) => Object.is(value, -0)), 'a negative zero is kept');
   }
 });
+
+test('a row with a field that does not fit leaves no trace in the columns before it, at a row group\'s edge too',
+  async () => {
+    const types = [SqlType.Text, SqlType.Boolean, SqlType.Decimal, SqlType.Integer, SqlType.Date, SqlType.Text];
+    const native = [false, true, true, true, false, false];
+    const good = (r: number) => [`t${r % 7}`, r % 3 === 1 ? 'false' : 'TRUE', `${r}.25`, `${-r}`, '2024-02-29', ''];
+    // Each bad row puts its misfit in another column, after fields with values or empty ones; each is followed by
+    // a row whose boolean is false, written where the bad row's true was.
+    const misfits = ['', 'maybe', '1.2.3', '1.5', '2024-02-30', ''];
+    const bad = (r: number) => {
+      const column = 1 + (r % 4);
+      return good(r).map((field, k) => (k === column ? misfits[k]! : k < column && r % 2 === 0 ? '' : field))
+        .map((field, k) => (k === 1 && k !== column && field !== '' ? 'true' : field));
+    };
+    // Bad rows one after another (their misfits in each column) where the rows kept so far are a row group's.
+    const edges = new Set([3, 4, GROUP_ROWS - 1, GROUP_ROWS, GROUP_ROWS + 1]);
+    const lines: string[] = [];
+    for (let kept = 0; kept < GROUP_ROWS + 3_000; kept++) {
+      if (edges.has(kept)) for (let k = 1; k <= 8; k++) lines.push(bad(lines.length).join(','));
+      if (kept % 97 === 50) lines.push(bad(lines.length).join(','));
+      lines.push(good(lines.length).join(','));
+    }
+    const csv = `${lines.join('\n')}\n`;
+    const { file, rows } = written(csv, types, native);
+    assert.equal(rows.length, GROUP_ROWS + 3_000, 'the bad rows are left out');
+    const cast = (path: string) =>
+      `SELECT c0, c1::VARCHAR, c2::VARCHAR, c3::VARCHAR, c4, c5 FROM read_parquet('${path}')`;
+    const asText = written(csv, types);
+    assert.deepEqual(await readBack(asText.file), rows, 'as text, the rows the other targets get');
+    assert.deepEqual(await readBack(file, cast), await readBack(asText.file, (path) =>
+      `SELECT c0, c1::BOOLEAN::VARCHAR, c2::DOUBLE::VARCHAR, c3::BIGINT::VARCHAR, c4, c5 FROM read_parquet('${path}')`));
+    const reported = badRows(csv, types, RowFormat.MessagePack);
+    assert.deepEqual(badRows(csv, types, RowFormat.DuckDbParquet, native), reported);
+    assert.deepEqual(new Set(reported.map(({ column }) => column)), new Set([1, 2, 3, 4]));
+  });

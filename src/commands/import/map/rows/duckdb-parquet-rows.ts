@@ -6,7 +6,8 @@
 // text); a timestamp is spelled the way DuckDB's cast reads it.
 import type { PackedOutput } from '../../../../engine/worker/packed-output.js';
 import type { PackedRecord } from '../../../../engine/worker/csv-records.js';
-import { SqlType } from '../sql-type.js';
+import { fits, fitsDecimal, SqlType } from '../sql-type.js';
+import { lastNumberValue } from '../value-class.js';
 import type { ColumnPages } from './parquet/column-pages.js';
 import { TextColumn } from './parquet/text-column.js';
 import { BooleanColumn, DoubleColumn, Int64Column } from './parquet/number-columns.js';
@@ -26,12 +27,18 @@ function columnOf(type: SqlType, native: boolean): ColumnPages {
 
 export class DuckParquetRows {
   private readonly columns: ColumnPages[];
-  private readonly timestamps: readonly boolean[];
+  private readonly types: readonly SqlType[];
+  /** Decimal columns written as doubles: their fields are checked and read in one pass. */
+  private readonly doubles: readonly (DoubleColumn | undefined)[];
 
-  /** The columns' types, and those the table holds in the type stint declares for theirs (`native`). */
-  constructor(types: readonly SqlType[], native: readonly boolean[]) {
+  /**
+   * The columns' types, those the table holds in the type stint declares for theirs (`native`), and the
+   * significant digits a decimal column holds.
+   */
+  constructor(types: readonly SqlType[], native: readonly boolean[], private readonly precision: number) {
     this.columns = types.map((type, k) => columnOf(type, native[k] === true));
-    this.timestamps = types.map((type) => type === SqlType.Timestamp);
+    this.types = types;
+    this.doubles = this.columns.map((column) => (column instanceof DoubleColumn ? column : undefined));
   }
 
   /** Empties the columns for the next chunk. */
@@ -39,16 +46,39 @@ export class DuckParquetRows {
     for (const column of this.columns) column.clear();
   }
 
-  append(record: PackedRecord): void {
+  /**
+   * Adds the record's fields to their columns, each checked against its column's type as it is: answers the first
+   * column whose field does not fit (the row is then taken back out of the columns before it), or -1.
+   */
+  append(record: PackedRecord): number {
     const b = record.bytes;
     for (let k = 0; k < this.columns.length; k++) {
-      const column = this.columns[k]!;
-      const from = record.fieldStarts[k]!;
-      const to = record.fieldEnds[k]!;
-      if (from === to) column.addNull();
-      else if (this.timestamps[k]) addTimestamp(column, b, from, to);
-      else column.add(b, from, to);
+      if (!this.put(k, b, record.fieldStarts[k]!, record.fieldEnds[k]!)) {
+        for (let j = 0; j < k; j++) this.columns[j]!.undoRow();
+        return k;
+      }
     }
+    return -1;
+  }
+
+  /** Adds the field b[from, to) to column k, when it fits the column's type. */
+  private put(k: number, b: Uint8Array, from: number, to: number): boolean {
+    const column = this.columns[k]!;
+    const type = this.types[k]!;
+    if (from === to) column.addNull();
+    else if (type === SqlType.Text) column.add(b, from, to);
+    else if (this.doubles[k]) return this.putDouble(this.doubles[k], b, from, to);
+    else if (!fits(type, b, from, to, this.precision)) return false;
+    else if (type === SqlType.Timestamp) addTimestamp(column, b, from, to);
+    else column.add(b, from, to);
+    return true;
+  }
+
+  /** A decimal is checked and read in one pass: the number its check read is the one written. */
+  private putDouble(column: DoubleColumn, b: Uint8Array, from: number, to: number): boolean {
+    if (!fitsDecimal(b, from, to, this.precision)) return false;
+    column.addNumber(lastNumberValue(b, from, to));
+    return true;
   }
 
   /** Writes the rows appended since the last clear as one Parquet file at the end of `output`. */

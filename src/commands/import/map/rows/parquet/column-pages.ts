@@ -35,6 +35,8 @@ export abstract class ColumnPages {
   defined = new Uint8Array(1 << 10);
   rows = 0;
   readonly groups: GroupStart[] = [];
+  /** Where the last row's value starts in `values`: what undoRow goes back to. */
+  private lastRowAt = 0;
 
   /** Adds the value the field b[from, to) spells (never empty: an empty field is NULL). */
   abstract add(b: Uint8Array, from: number, to: number): void;
@@ -53,6 +55,21 @@ export abstract class ColumnPages {
     this.rows++;
   }
 
+  /**
+   * Takes the last row back out (another of its fields did not fit its column); answers whether it had a value.
+   * A row group the row started is taken out with it.
+   */
+  undoRow(): boolean {
+    this.rows--;
+    const bit = 1 << (this.rows & 7);
+    const valued = (this.defined[this.rows >> 3]! & bit) !== 0;
+    if (valued) this.defined[this.rows >> 3]! &= ~bit;
+    else this.groups.at(-1)!.nulls--;
+    this.used = this.lastRowAt;
+    if (this.rows % GROUP_ROWS === 0) this.groups.pop();
+    return valued;
+  }
+
   /** Counts a row that has a value (written at `used` before). */
   protected defineRow(): void {
     this.defined[this.rows >> 3]! |= 1 << (this.rows & 7);
@@ -61,6 +78,7 @@ export abstract class ColumnPages {
 
   /** Room for `bytes` more bytes of values and one more row's bit; the next row may start a row group. */
   protected room(bytes: number): void {
+    this.lastRowAt = this.used;
     if (this.rows % GROUP_ROWS === 0) this.startGroup();
     if (this.used + bytes > this.values.length) {
       const bigger = new Uint8Array(Math.max(2 * this.values.length, this.used + bytes));
