@@ -8,7 +8,7 @@ import { wordOffset } from './word-offset.js';
 /** Bytes read past a chunk's end to find where its last record ends (more are read when a record runs on). */
 const LOOKAHEAD = 64 * 1024;
 /** For a remote input, where the next chunk's reader reads the same bytes again over the network: less. */
-const REMOTE_LOOKAHEAD = 4 * 1024;
+export const REMOTE_LOOKAHEAD = 4 * 1024;
 
 /** Another file now has the input's name: it was replaced (moved over) while being read. */
 function inputReplaced(path: string): StintError {
