@@ -3,7 +3,9 @@
 // holds as BIGINT, DOUBLE or BOOLEAN is written in that type, with the value
 // DuckDB's cast of its text gives; any other column as text, which DuckDB
 // casts as it inserts. An empty field is NULL (a typed import has no empty
-// text); a timestamp is spelled the way DuckDB's cast reads it.
+// text); a timestamp is spelled the way DuckDB's cast reads it. Each field
+// is checked against its column's type as it is added, so that a decimal is
+// read once; a row with a field that does not fit is taken back out.
 import type { PackedOutput } from '../../../../engine/worker/packed-output.js';
 import type { PackedRecord } from '../../../../engine/worker/csv-records.js';
 import { fits, fitsDecimal, SqlType } from '../sql-type.js';

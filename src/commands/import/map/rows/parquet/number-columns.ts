@@ -1,8 +1,8 @@
 // Columns whose values DuckDB would otherwise cast from text as it inserts:
-// written in their own type, with the value that cast gives. The workers
-// checked each field first (value-class.ts): an integer fits 64 bits, a
-// decimal has at most 15 significant digits, a boolean is true or false in
-// any letter case.
+// written in their own type, with the value that cast gives. Each field
+// was checked before it is added (value-class.ts): an integer fits 64 bits,
+// a decimal has at most 15 significant digits, a boolean is true or false
+// in any letter case.
 import { classify, lastNumberValue, SAFE_DIGITS } from '../../value-class.js';
 import { ColumnPages, GROUP_ROWS, PhysicalType } from './column-pages.js';
 
@@ -41,6 +41,7 @@ export class DoubleColumn extends ColumnPages {
   readonly physical = PhysicalType.Double;
 
   add(b: Uint8Array, from: number, to: number): void {
+    // Classifying the field is reading its number: lastNumberValue gives it.
     classify(b, from, to);
     this.addNumber(lastNumberValue(b, from, to));
   }
