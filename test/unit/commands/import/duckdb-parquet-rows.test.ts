@@ -199,8 +199,9 @@ test('a row with a field that does not fit leaves no trace in the columns before
       `SELECT c0, c1::VARCHAR, c2::VARCHAR, c3::VARCHAR, c4, c5 FROM read_parquet('${path}')`;
     const asText = written(csv, types);
     assert.deepEqual(await readBack(asText.file), rows, 'as text, the rows the other targets get');
-    assert.deepEqual(await readBack(file, cast), await readBack(asText.file, (path) =>
-      `SELECT c0, c1::BOOLEAN::VARCHAR, c2::DOUBLE::VARCHAR, c3::BIGINT::VARCHAR, c4, c5 FROM read_parquet('${path}')`));
+    const castText = (path: string) =>
+      `SELECT c0, c1::BOOLEAN::VARCHAR, c2::DOUBLE::VARCHAR, c3::BIGINT::VARCHAR, c4, c5 FROM read_parquet('${path}')`;
+    assert.deepEqual(await readBack(file, cast), await readBack(asText.file, castText));
     const reported = badRows(csv, types, RowFormat.MessagePack);
     assert.deepEqual(badRows(csv, types, RowFormat.DuckDbParquet, native), reported);
     assert.deepEqual(new Set(reported.map(({ column }) => column)), new Set([1, 2, 3, 4]));
