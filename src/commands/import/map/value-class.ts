@@ -25,7 +25,10 @@ const SURE_EXPONENT = 290;
 
 /** The significant digits of the last number classified (leading zeros left out): its precision. */
 export let lastPrecision = 0;
-/** The last number classified as its digits (an integer, exact while they are 15 or fewer) times 10^lastPower. */
+/**
+ * The last number classified as its digits (an integer, exact while they are 15 or fewer) times 10^lastPower,
+ * negated when lastNegative: what lastNumberValue makes its double of.
+ */
 let lastDigits = 0;
 let lastPower = 0;
 let lastNegative = false;

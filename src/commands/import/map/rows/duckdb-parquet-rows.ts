@@ -30,8 +30,6 @@ function columnOf(type: SqlType, native: boolean): ColumnPages {
 export class DuckParquetRows {
   private readonly columns: ColumnPages[];
   private readonly types: readonly SqlType[];
-  /** Decimal columns written as doubles: their fields are checked and read in one pass. */
-  private readonly doubles: readonly (DoubleColumn | undefined)[];
 
   /**
    * The columns' types, those the table holds in the type stint declares for theirs (`native`), and the
@@ -40,7 +38,6 @@ export class DuckParquetRows {
   constructor(types: readonly SqlType[], native: readonly boolean[], private readonly precision: number) {
     this.columns = types.map((type, k) => columnOf(type, native[k] === true));
     this.types = types;
-    this.doubles = this.columns.map((column) => (column instanceof DoubleColumn ? column : undefined));
   }
 
   /** Empties the columns for the next chunk. */
@@ -69,7 +66,7 @@ export class DuckParquetRows {
     const type = this.types[k]!;
     if (from === to) column.addNull();
     else if (type === SqlType.Text) column.add(b, from, to);
-    else if (this.doubles[k]) return this.putDouble(this.doubles[k], b, from, to);
+    else if (column instanceof DoubleColumn) return this.putDouble(column, b, from, to);
     else if (!fits(type, b, from, to, this.precision)) return false;
     else if (type === SqlType.Timestamp) addTimestamp(column, b, from, to);
     else column.add(b, from, to);
