@@ -2,10 +2,10 @@
 // bytes of `"`, `,`, CR and LF occur only as those characters, so quoting byte by byte writes what quoting the
 // decoded string would.
 
-const QUOTE = 0x22;
+export const QUOTE = 0x22;
 export const COMMA = 0x2c;
 export const LF = 0x0a;
-const CR = 0x0d;
+export const CR = 0x0d;
 /** Fields this short are copied byte by byte: cheaper than a view and a copy call. */
 const SHORT = 32;
 

@@ -2,12 +2,9 @@
 // import), not just statistics: each record is packed as a MessagePack array
 // of strings while it is scanned, and bad records come back as data.
 import { isUtf8 } from 'node:buffer';
+import { COMMA, CR, LF, QUOTE } from './csv-field-bytes.js';
 import { arrayHeaderSize, closeArray, closeString, MARGIN, type PackedOutput } from './packed-output.js';
 
-const COMMA = 44;
-const QUOTE = 34;
-const LF = 10;
-const CR = 13;
 const SPECIAL = new Uint8Array(256);
 SPECIAL[COMMA] = SPECIAL[LF] = SPECIAL[QUOTE] = 1;
 
@@ -30,9 +27,9 @@ export const BAD_RECORD_MESSAGE: Readonly<Record<BadRecord, string>> = {
 
 /** One packed record, valid only during the sink's call. */
 export interface PackedRecord {
-  /** The output buffer the record is in (PackedOutput.bytes). */
+  /** The buffer the record is in: the output it was packed into (PackedOutput.bytes), or the chunk (csv-fields.ts). */
   bytes: Buffer;
-  /** The record's MessagePack array in `bytes`: [start, end). */
+  /** The record in `bytes`, its fields within: [start, end), its MessagePack array or its CSV text. */
   start: number;
   end: number;
   count: number;
@@ -56,20 +53,21 @@ export function fieldText(record: PackedRecord, k: number): string {
   return record.bytes.toString('utf8', record.fieldStarts[k], record.fieldEnds[k]);
 }
 
-const current: PackedRecord = {
-  bytes: Buffer.alloc(0),
-  start: 0,
-  end: 0,
-  count: 0,
-  fieldStarts: new Int32Array(256),
-  fieldEnds: new Int32Array(256),
-};
-
-function growFields(): void {
-  const k = current.fieldStarts.length;
-  const s = new Int32Array(k * 2); s.set(current.fieldStarts); current.fieldStarts = s;
-  const e = new Int32Array(k * 2); e.set(current.fieldEnds); current.fieldEnds = e;
+/** A record a reader fills in and hands to its sink, record after record. */
+export function reusedRecord(): PackedRecord {
+  return {
+    bytes: Buffer.alloc(0), start: 0, end: 0, count: 0, fieldStarts: new Int32Array(256), fieldEnds: new Int32Array(256),
+  };
 }
+
+/** Doubles the fields a record can note. */
+export function growFields(record: PackedRecord): void {
+  const k = record.fieldStarts.length;
+  const s = new Int32Array(k * 2); s.set(record.fieldStarts); record.fieldStarts = s;
+  const e = new Int32Array(k * 2); e.set(record.fieldEnds); record.fieldEnds = e;
+}
+
+const current = reusedRecord();
 
 /**
  * Closes field `index`'s string (its header at `header`, its bytes up to `end`) and notes where its bytes are;
@@ -120,7 +118,7 @@ export function readCsvRecords(
     o += arrayHeader;
     for (;;) {
       if (out.length - o < 2 * MARGIN) { output.used = o; out = output.reserve(2 * MARGIN); }
-      if (count === current.fieldStarts.length) growFields();
+      if (count === current.fieldStarts.length) growFields(current);
       // One byte for the string's header, fixed once its length is known.
       const header = o++;
       if (i < n && b[i] === QUOTE) {

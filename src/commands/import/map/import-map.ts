@@ -3,7 +3,8 @@
 // reads back as string[]), and check each, so the main thread only writes.
 // A database target's rows are written again in the form it loads
 // (rows/row-format.ts), so the main thread only copies them.
-import { fieldText, readCsvRecords, type PackedRecord } from '../../../engine/worker/csv-records.js';
+import { fieldText, readCsvRecords, type PackedRecord, type RecordSink } from '../../../engine/worker/csv-records.js';
+import { readCsvFields } from '../../../engine/worker/csv-fields.js';
 import { emptyAsNil, MARGIN, PackedOutput } from '../../../engine/worker/packed-output.js';
 import type { ChunkInfo, WindowInfo, WindowResult } from '../../../engine/worker/worker-protocol.js';
 import { BadRow } from './bad-row.js';
@@ -52,8 +53,6 @@ export interface ImportChunk {
 
 /** This thread's output: a shared slot per chunk, or (past the slots) its own buffer, which a reply copies whole. */
 const output = new PackedOutput(1 << 20);
-/** Where a record is packed before it is written into `output` in another form: one record at a time. */
-const scratch = new PackedOutput(1 << 16);
 let own = output.bytes;
 const slots = new RowSlots();
 /** The largest packed chunk so far: slots are made at least this big. */
@@ -85,7 +84,6 @@ function read(bytes: Uint8Array, info: ChunkInfo, limit: number, atEof: boolean)
   const slot = slots.take(Math.max(slotSize, bytes.length + (bytes.length >> 3) + 4 * MARGIN));
   output.bytes = slot?.bytes ?? own;
   output.used = 0;
-  scratch.used = 0;
   const options = info.options as ImportMapOptions;
   const writer = options.types ? writerFor(options, options.types) : undefined;
   const scanned = scan(bytes, options, writer, limit, atEof);
@@ -170,8 +168,7 @@ function scan(
   let rows = 0;
   const keys: string[] | null = keyIndex === undefined ? null : [];
   const bad: ImportChunk['bad'][number][] = [];
-  // Written in another form, a record is packed aside, then dropped there once written.
-  const framed = readCsvRecords(bytes, writer ? scratch : output, {
+  const sink: RecordSink = {
     record(record, line) {
       if (record.count !== width) {
         bad.push({ line, reason: BadRow.FieldCount, before: rows });
@@ -199,7 +196,10 @@ function scan(
     bad(line, reason) {
       bad.push({ line, reason, before: rows });
     },
-  }, limit, atEof);
+  };
+  // Written in another form, a record's fields are read where they are, not packed.
+  const framed = writer ? readCsvFields(bytes, width, sink, limit, atEof)
+    : readCsvRecords(bytes, output, sink, limit, atEof);
   return { framed, rows, keys, bad };
 }
 

@@ -15,6 +15,7 @@
 // table, the report, the arena for unescaped quoted fields, then the
 // chunk's bytes (and a little slack: a few readers look past a field's end).
 
+import { fieldEndFrom, newlinesPassed, quoteFrom } from '../../../../engine/worker/wasm/csv-search';
 import { configureExtras, observeNumber, observeText, resetExtras } from './column-extras';
 export {
   EXACT_LIMIT, HLL_BITS, FREQUENT_SLOTS, EXTRAS_BYTES, X_N, X_MEAN, X_M2, X_FREQUENT_ERROR,
@@ -438,9 +439,6 @@ export function scan(b: usize, n: i32, from: i32, line0: i32, limit: i32, atEof:
   let rows = load<i32>(report + REPORT_ROWS);
   store<i32>(report + REPORT_DEFERRED, 0);
   const first = i;
-  const commas = i8x16.splat(<i8>delimiter);
-  const newlines = i8x16.splat(<i8>LF);
-  const quotes = i8x16.splat(<i8>QUOTE);
   const pauseAbove = min(deferLimit, deferCapacity) - w;
   while (i < stop) {
     // Pauses only after a record, so every call makes progress.
@@ -471,36 +469,16 @@ export function scan(b: usize, n: i32, from: i32, line0: i32, limit: i32, atEof:
         let j = i + 1;
         let doubled = 0;
         while (true) {
-          // Sixteen bytes at a time to the next quote, counting the newlines passed.
-          while (j + 16 <= end) {
-            const v = v128.load(j);
-            const quoteBits = i8x16.bitmask(i8x16.eq(v, quotes));
-            const newlineBits = i8x16.bitmask(i8x16.eq(v, newlines));
-            if (quoteBits != 0) {
-              const at = ctz(quoteBits);
-              line += popcnt(newlineBits & ((1 << at) - 1));
-              j += <usize>at;
-              break;
-            }
-            line += popcnt(newlineBits);
-            j += 16;
-          }
+          j = quoteFrom(j, end);
+          line += newlinesPassed;
           if (j >= end) {
             if (!atEof) return NEED_MORE;
             return fail(UNCLOSED_QUOTE, recordLine);
           }
-          const d = <u32>load<u8>(j);
-          if (d == QUOTE) {
-            if (j + 1 >= end && !atEof) return NEED_MORE;
-            if (j + 1 < end && load<u8>(j + 1) == QUOTE) {
-              doubled = 1;
-              j += 2;
-              continue;
-            }
-            break;
-          }
-          if (d == LF) line++;
-          j++;
+          if (j + 1 >= end && !atEof) return NEED_MORE;
+          if (j + 1 >= end || load<u8>(j + 1) != QUOTE) break;
+          doubled = 1;
+          j += 2;
         }
         if (field < w) {
           const slot = fields + <usize>field * FIELD_BYTES;
@@ -535,26 +513,9 @@ export function scan(b: usize, n: i32, from: i32, line0: i32, limit: i32, atEof:
         return fail(TEXT_AFTER_QUOTE, line);
       }
       const start = i;
-      c = 0xffffffff;
-      // Sixteen bytes at a time to the field's end; the byte loop below confirms it.
-      while (i + 16 <= end) {
-        const v = v128.load(i);
-        const bits = i8x16.bitmask(v128.or(v128.or(i8x16.eq(v, commas), i8x16.eq(v, newlines)), i8x16.eq(v, quotes)));
-        if (bits != 0) {
-          i += <usize>ctz(bits);
-          break;
-        }
-        i += 16;
-      }
-      while (i < end) {
-        c = load<u8>(i);
-        if (c == delimiter || c == LF || c == QUOTE) break;
-        i++;
-      }
-      if (i >= end) {
-        if (!atEof) return NEED_MORE;
-        c = 0xffffffff;
-      }
+      i = fieldEndFrom(i, end, delimiter);
+      if (i >= end && !atEof) return NEED_MORE;
+      c = i < end ? <u32>load<u8>(i) : 0xffffffff;
       if (c == QUOTE) return fail(QUOTE_IN_FIELD, line);
       if (field < w) {
         const slot = fields + <usize>field * FIELD_BYTES;
