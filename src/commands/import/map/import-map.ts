@@ -10,7 +10,7 @@ import type { ChunkInfo, WindowInfo, WindowResult } from '../../../engine/worker
 import { BadRow } from './bad-row.js';
 import { spanDigest } from './import-ledger.js';
 import { releaseSlot, RowSlots, type Slot, type SlotFlag } from './row-slots.js';
-import { fits, SqlType } from './sql-type.js';
+import { fits, ownSqlType, SqlType } from './sql-type.js';
 import { RowFormat } from './rows/row-format.js';
 import { appendCopyRecord } from './rows/copy-text-row.js';
 import { appendJsonbRecord } from './rows/jsonb-rows.js';
@@ -84,7 +84,8 @@ function read(bytes: Uint8Array, info: ChunkInfo, limit: number, atEof: boolean)
   const slot = slots.take(Math.max(slotSize, bytes.length + (bytes.length >> 3) + 4 * MARGIN));
   output.bytes = slot?.bytes ?? own;
   output.used = 0;
-  const options = info.options as ImportMapOptions;
+  const cloned = info.options as ImportMapOptions;
+  const options = cloned.types ? { ...cloned, types: cloned.types.map(ownSqlType) } : cloned;
   const writer = options.types ? writerFor(options, options.types) : undefined;
   const scanned = scan(bytes, options, writer, limit, atEof);
   const { framed, ...found } = scanned;
