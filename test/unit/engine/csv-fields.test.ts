@@ -13,7 +13,8 @@ function answer(reader: Reader, bytes: Buffer, width: number, limit = bytes.leng
   const sink = {
     record(record: PackedRecord, line: number) {
       const noted = Math.min(record.count, width);
-      const texts = Array.from({ length: noted }, (_, k) => record.bytes.toString('utf8', record.fieldStarts[k], record.fieldEnds[k]));
+      const text = (k: number) => record.bytes.toString('utf8', record.fieldStarts[k], record.fieldEnds[k]);
+      const texts = Array.from({ length: noted }, (_, k) => text(k));
       assert.ok(record.start <= record.fieldStarts[0]! && record.fieldEnds[noted - 1]! <= record.end);
       seen.push({ line, count: record.count, texts });
       return false;
@@ -26,23 +27,27 @@ function answer(reader: Reader, bytes: Buffer, width: number, limit = bytes.leng
   return framed ? { framed, seen } : undefined;
 }
 
-/** The windows a chunk is read in: cut at `cuts` places, each the end of the file or not, read up to its end or half. */
+/** The windows a chunk is read in: cut at `cuts` places, each the file's end or not, read to its end or half. */
 function assertSameAnswers(bytes: Buffer, width: number, cuts = 24): void {
   for (let c = 1; c <= cuts; c++) {
     const window = bytes.subarray(0, Math.round((bytes.length * c) / cuts));
     for (const atEof of [true, false]) {
       for (const limit of [window.length, window.length >> 1]) {
         const expected = answer('records', window, width, limit, atEof);
-        assert.deepEqual(answer('fields', window, width, limit, atEof), expected, `cut ${window.length} ${atEof} ${limit}`);
+        const found = answer('fields', window, width, limit, atEof);
+        assert.deepEqual(found, expected, `cut ${window.length} ${atEof} ${limit}`);
       }
     }
   }
 }
 
-test('fields are read as readCsvRecords reads them: quotes, doubled quotes, newlines, CRLF, Unicode, ragged rows', () => {
+test('fields read as readCsvRecords reads them: quotes, doubled quotes, newlines, CRLF, Unicode, ragged rows', () => {
   for (let seed = 1; seed <= 20; seed++) {
     const columns = 1 + (seed % 20);
-    const csv = generateCsv(seed, { rows: 200, columns, crlf: seed % 2 === 0, newlines: 0.05, ragged: 0.05, emptyLines: 0.05, trailingNewline: seed % 3 !== 0 });
+    const csv = generateCsv(seed, {
+      rows: 200, columns, crlf: seed % 2 === 0, newlines: 0.05, ragged: 0.05, emptyLines: 0.05,
+      trailingNewline: seed % 3 !== 0,
+    });
     assertSameAnswers(csv[0] === 0xef ? csv.subarray(3) : csv, columns);
   }
 });
@@ -78,6 +83,7 @@ test('a table of entries too small for the chunk is handed over a tableful at a 
   const csv = Buffer.from(Array.from({ length: 50 }, (_, k) => `${k},"q""${k}"\n${k % 7 === 0 ? '\n' : ''}`).join(''));
   const { framed, seen } = answer('fields', csv, width)!;
   assert.deepEqual(framed, { consumed: csv.length, newlines: 58 });
-  assert.deepEqual(seen.map((r) => (r as { texts: string[] }).texts), Array.from({ length: 50 }, (_, k) => [`${k}`, `q"${k}`]));
+  const texts = seen.map((r) => (r as { texts: string[] }).texts);
+  assert.deepEqual(texts, Array.from({ length: 50 }, (_, k) => [`${k}`, `q"${k}`]));
   assert.deepEqual(answer('fields', csv, width, 40), answer('records', csv, width, 40));
 });

@@ -9,21 +9,18 @@
 // The caller (../csv-fields.ts) lays memory out from heapBase(): the entry
 // table, then the chunk's bytes.
 
-import { fieldEndFrom, lineEndFrom, newlinesPassed, quoteFrom } from './csv-search';
+import {
+  afterQuote, CR, fieldEndFrom, lineEndFrom, LF, newlinesPassed, NEXT_FIELD, NEXT_LINE, NEXT_TEXT, NEXT_UNKNOWN,
+  nextAt, QUOTE, QUOTE_IN_FIELD, quoteFrom, TEXT_AFTER_QUOTE, UNCLOSED_QUOTE,
+} from './csv-search';
+/** Why a record is bad: its entry's count, negated. */
+export { QUOTE_IN_FIELD, TEXT_AFTER_QUOTE, UNCLOSED_QUOTE } from './csv-search';
 
 const COMMA: u32 = 44;
-const QUOTE: u32 = 34;
-const LF: u32 = 10;
-const CR: u32 = 13;
 
 /** Status codes returned by scan(). */
 export const NEED_MORE: i32 = -1;
 export const PAUSED: i32 = -2;
-
-/** Why a record is bad: its entry's count, negated. */
-export const UNCLOSED_QUOTE: i32 = 1;
-export const TEXT_AFTER_QUOTE: i32 = 2;
-export const QUOTE_IN_FIELD: i32 = 3;
 
 /**
  * A record's entry in the table, in bytes: its first line, its field count, where it starts and ends in the
@@ -134,30 +131,12 @@ export function scan(
           store<i32>(slot + 4, <i32>((doubled ? unescape(i + 1, j) : j) - b));
         }
         count++;
-        i = j + 1;
-        if (i >= end) {
-          if (!atEof) return NEED_MORE;
-          break;
-        }
-        c = load<u8>(i);
-        if (c == COMMA) {
-          i++;
-          continue;
-        }
-        if (c == LF) {
-          i++;
-          line++;
-          break;
-        }
-        if (c == CR) {
-          if (i + 1 >= end && !atEof) return NEED_MORE;
-          if (i + 1 < end && load<u8>(i + 1) == LF) {
-            i += 2;
-            line++;
-            break;
-          }
-        }
-        bad = TEXT_AFTER_QUOTE;
+        const next = afterQuote(j + 1, end, COMMA, atEof);
+        if (next == NEXT_UNKNOWN) return NEED_MORE;
+        i = nextAt;
+        if (next == NEXT_FIELD) continue;
+        if (next == NEXT_LINE) line++;
+        if (next == NEXT_TEXT) bad = TEXT_AFTER_QUOTE;
         break;
       }
       const start = i;

@@ -2,8 +2,14 @@
 // with (this folder's csv-fields.ts and analyze's csv-scan.ts), sixteen
 // bytes at a time, then byte by byte near the end of the bytes.
 
-const QUOTE: u32 = 34;
-const LF: u32 = 10;
+export const QUOTE: u32 = 34;
+export const LF: u32 = 10;
+export const CR: u32 = 13;
+
+/** Why a record is malformed, as both scanners report it. */
+export const UNCLOSED_QUOTE: i32 = 1;
+export const TEXT_AFTER_QUOTE: i32 = 2;
+export const QUOTE_IN_FIELD: i32 = 3;
 
 /** The newlines the last quoteFrom() passed. */
 export let newlinesPassed: i32 = 0;
@@ -64,4 +70,35 @@ export function lineEndFrom(i: usize, end: usize): usize {
   }
   while (i < end && load<u8>(i) != LF) i++;
   return i;
+}
+
+/** What follows a field's closing quote (afterQuote()). */
+export const NEXT_FIELD: i32 = 0;
+export const NEXT_LINE: i32 = 1;
+/** The bytes end after the quote, and so does the file. */
+export const NEXT_NONE: i32 = 2;
+/** The bytes end too soon to tell, and the file goes on. */
+export const NEXT_UNKNOWN: i32 = 3;
+export const NEXT_TEXT: i32 = 4;
+
+/** Where what follows the last afterQuote()'s quote starts: the next field or line (or the text after it). */
+export let nextAt: usize = 0;
+
+/** What follows a closing quote just before i: a delimiter, a line end (LF or CRLF), the end, or text. */
+@inline export function afterQuote(i: usize, end: usize, delimiter: u32, atEof: bool): i32 {
+  nextAt = i;
+  if (i >= end) return atEof ? NEXT_NONE : NEXT_UNKNOWN;
+  const c = <u32>load<u8>(i);
+  nextAt = i + 1;
+  if (c == delimiter) return NEXT_FIELD;
+  if (c == LF) return NEXT_LINE;
+  nextAt = i;
+  if (c == CR) {
+    if (i + 1 >= end && !atEof) return NEXT_UNKNOWN;
+    if (i + 1 < end && load<u8>(i + 1) == LF) {
+      nextAt = i + 2;
+      return NEXT_LINE;
+    }
+  }
+  return NEXT_TEXT;
 }

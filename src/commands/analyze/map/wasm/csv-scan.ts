@@ -15,7 +15,10 @@
 // table, the report, the arena for unescaped quoted fields, then the
 // chunk's bytes (and a little slack: a few readers look past a field's end).
 
-import { fieldEndFrom, newlinesPassed, quoteFrom } from '../../../../engine/worker/wasm/csv-search';
+import {
+  afterQuote, CR, fieldEndFrom, LF, newlinesPassed, NEXT_FIELD, NEXT_LINE, NEXT_TEXT, NEXT_UNKNOWN, nextAt, QUOTE,
+  QUOTE_IN_FIELD, quoteFrom, TEXT_AFTER_QUOTE, UNCLOSED_QUOTE,
+} from '../../../../engine/worker/wasm/csv-search';
 import { configureExtras, observeNumber, observeText, resetExtras } from './column-extras';
 export {
   EXACT_LIMIT, HLL_BITS, FREQUENT_SLOTS, EXTRAS_BYTES, X_N, X_MEAN, X_M2, X_FREQUENT_ERROR,
@@ -29,9 +32,6 @@ export { isoInstant } from './iso-date';
 
 /** The byte between fields (configure() sets it: comma, tab, semicolon or pipe). */
 let delimiter: u32 = 44;
-const QUOTE: u32 = 34;
-const LF: u32 = 10;
-const CR: u32 = 13;
 
 /** Status codes returned by scan(). */
 export const NEED_MORE: i32 = -1;
@@ -39,9 +39,7 @@ export const MALFORMED: i32 = -2;
 export const PAUSED: i32 = -3;
 
 /** Malformed kinds, reported at REPORT_ERROR_KIND. */
-export const UNCLOSED_QUOTE: i32 = 1;
-export const TEXT_AFTER_QUOTE: i32 = 2;
-export const QUOTE_IN_FIELD: i32 = 3;
+export { QUOTE_IN_FIELD, TEXT_AFTER_QUOTE, UNCLOSED_QUOTE } from '../../../../engine/worker/wasm/csv-search';
 
 /** Column kinds (bit set), as Kind in column-stats.ts. */
 export const KIND_INTEGER: i32 = 1;
@@ -486,31 +484,16 @@ export function scan(b: usize, n: i32, from: i32, line0: i32, limit: i32, atEof:
           store<i32>(slot + 4, <i32>j);
           store<i32>(slot + 8, doubled);
         }
-        i = j + 1;
-        if (i >= end) {
-          if (!atEof) return NEED_MORE;
-          break;
-        }
-        c = load<u8>(i);
-        if (c == delimiter) {
-          i++;
+        const next = afterQuote(j + 1, end, delimiter, atEof);
+        if (next == NEXT_UNKNOWN) return NEED_MORE;
+        if (next == NEXT_TEXT) return fail(TEXT_AFTER_QUOTE, line);
+        i = nextAt;
+        if (next == NEXT_FIELD) {
           field++;
           continue;
         }
-        if (c == LF) {
-          i++;
-          line++;
-          break;
-        }
-        if (c == CR) {
-          if (i + 1 >= end && !atEof) return NEED_MORE;
-          if (i + 1 < end && load<u8>(i + 1) == LF) {
-            i += 2;
-            line++;
-            break;
-          }
-        }
-        return fail(TEXT_AFTER_QUOTE, line);
+        if (next == NEXT_LINE) line++;
+        break;
       }
       const start = i;
       i = fieldEndFrom(i, end, delimiter);
