@@ -25,7 +25,7 @@ export const BAD_RECORD_MESSAGE: Readonly<Record<BadRecord, string>> = {
   [BadRecord.InvalidUtf8]: 'the row is not valid UTF-8',
 };
 
-/** One packed record, valid only during the sink's call. */
+/** One record as a reader hands it over, valid only during the sink's call. */
 export interface PackedRecord {
   /** The buffer the record is in: the output it was packed into (PackedOutput.bytes), or the chunk (csv-fields.ts). */
   bytes: Buffer;

@@ -1,8 +1,9 @@
-// Worker side of `stint import`: read a chunk's records, packed as
-// MessagePack arrays of strings as they are scanned (what msgpackr's unpack
-// reads back as string[]), and check each, so the main thread only writes.
-// A database target's rows are written again in the form it loads
-// (rows/row-format.ts), so the main thread only copies them.
+// Worker side of `stint import`: read a chunk's records and check each, so
+// the main thread only writes. Into LevelDB they are packed as MessagePack
+// arrays of strings as they are scanned (what msgpackr's unpack reads back
+// as string[]). A database target's rows are written in the form it loads
+// (rows/row-format.ts), from the fields a WebAssembly scanner finds
+// (csv-fields.ts), so the main thread only copies them.
 import { fieldText, readCsvRecords, type PackedRecord, type RecordSink } from '../../../engine/worker/csv-records.js';
 import { readCsvFields } from '../../../engine/worker/csv-fields.js';
 import { emptyAsNil, MARGIN, PackedOutput } from '../../../engine/worker/packed-output.js';
