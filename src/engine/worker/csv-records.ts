@@ -55,9 +55,8 @@ export function fieldText(record: PackedRecord, k: number): string {
 
 /** A record a reader fills in and hands to its sink, record after record. */
 export function reusedRecord(): PackedRecord {
-  return {
-    bytes: Buffer.alloc(0), start: 0, end: 0, count: 0, fieldStarts: new Int32Array(256), fieldEnds: new Int32Array(256),
-  };
+  const fields = () => new Int32Array(256);
+  return { bytes: Buffer.alloc(0), start: 0, end: 0, count: 0, fieldStarts: fields(), fieldEnds: fields() };
 }
 
 /** Doubles the fields a record can note. */
