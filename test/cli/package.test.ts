@@ -82,7 +82,8 @@ test('the tarball holds the library, its bin and WebAssembly, and no tests, fixt
   assert.deepEqual(unwanted, []);
   const needs = ['build/src/index.js', 'build/src/index.d.ts', 'build/src/worker.js', 'build/src/client/index.js',
     'build/src/contract/index.js', 'build/src/bin/stint.js', 'README.md', 'LICENSE',
-    'build/src/commands/analyze/map/wasm/csv-scan.wasm'];
+    'build/src/commands/analyze/map/wasm/csv-scan.wasm', 'build/src/engine/worker/wasm/csv-fields.wasm',
+    'build/src/commands/import/map/wasm/parquet-columns.wasm'];
   for (const needed of needs) {
     assert.ok(files.includes(`package/${needed}`), `the tarball holds ${needed}`);
   }

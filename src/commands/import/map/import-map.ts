@@ -16,6 +16,7 @@ import { RowFormat } from './rows/row-format.js';
 import { appendCopyRecord } from './rows/copy-text-row.js';
 import { appendJsonbRecord } from './rows/jsonb-rows.js';
 import { DuckParquetRows } from './rows/duckdb-parquet-rows.js';
+import { DuckWasmRows, type RowsFound } from './rows/duckdb-wasm-rows.js';
 
 export interface ImportMapOptions {
   readonly width: number;
@@ -132,20 +133,43 @@ interface RecordWriter {
   /** Or checks each field as it writes it: answers the first column whose field does not fit (none written), or -1. */
   writeChecked?(output: PackedOutput, record: PackedRecord): number;
   finish?(output: PackedOutput): void;
+  /**
+   * Or reads the window's records itself, when it takes the window (answering what readCsvFields would), and
+   * notes each kept row's line and each bad row; finish then writes them.
+   */
+  readWindow?(bytes: Uint8Array, limit: number, atEof: boolean, found: RowsFound): Framing | null | false;
 }
+
+type Framing = { consumed: number; newlines: number };
 
 /**
  * The last chunk's Parquet columns, kept for the next one of the same columns (their buffers grow to a chunk's
  * rows); each chunk's options are a copy, so its columns are known by their types and forms.
  */
-let parquetRows: { readonly columns: string; readonly rows: DuckParquetRows } | undefined;
+let parquetRows: {
+  readonly columns: string;
+  readonly rows: DuckParquetRows;
+  readonly wasm: DuckWasmRows | undefined;
+} | undefined;
 
+/** DuckDB's Parquet rows: written by WebAssembly when it takes the window, else record by record. */
 function duckParquetWriter(types: readonly SqlType[], native: readonly boolean[], precision: number): RecordWriter {
   const columns = `${types.join()} ${native.join()} ${precision}`;
-  if (parquetRows?.columns !== columns) parquetRows = { columns, rows: new DuckParquetRows(types, native, precision) };
-  const { rows } = parquetRows;
+  if (parquetRows?.columns !== columns) {
+    const rows = new DuckParquetRows(types, native, precision);
+    parquetRows = { columns, rows, wasm: DuckWasmRows.of(types, native, precision) };
+  }
+  const { rows, wasm } = parquetRows;
   rows.clear();
-  return { writeChecked: (_, record) => rows.append(record), finish: (into) => rows.writeFile(into) };
+  let byWasm = false;
+  return {
+    writeChecked: (_, record) => rows.append(record),
+    readWindow: (bytes, limit, atEof, found) => {
+      byWasm = wasm !== undefined && DuckWasmRows.takes(bytes);
+      return byWasm && (wasm!.read(bytes, limit, atEof, found) ?? null);
+    },
+    finish: (into) => (byWasm ? wasm!.writeFile(into) : rows.writeFile(into)),
+  };
 }
 
 /** How a kept record is written in the options' rowFormat (undefined: it stays as packed), given the types. */
@@ -199,6 +223,19 @@ function scan(
       bad.push({ line, reason, before: rows });
     },
   };
+  if (writer?.readWindow) {
+    const whole = writer.readWindow(bytes, limit, atEof, {
+      keep(kept, first) {
+        while (first + kept.length > ends.length) growRows();
+        lines.set(kept, first);
+        rows = first + kept.length;
+      },
+      bad(line, reason, before, column) {
+        bad.push({ line, reason, before, ...(column === undefined ? {} : { column }) });
+      },
+    });
+    if (whole !== false) return { framed: whole ?? undefined, rows, keys, bad };
+  }
   // Written in another form, a record's fields are read where they are, not packed.
   const framed = writer ? readCsvFields(bytes, width, sink, limit, atEof)
     : readCsvRecords(bytes, output, sink, limit, atEof);

@@ -61,11 +61,11 @@ export async function duckdbTarget(path: string, table: string, idem: string): P
   try {
     connection = await instance.connect();
     await connection.run("SET TimeZone = 'UTC'");
-    // The workers take every core but one (the default of --workers), which is left to the commits: a second
-    // DuckDB thread competes with the workers. On 2 cores the bench's 1 GiB file took 27.6 to 29.6 s with one
-    // thread (44 to 47 s of CPU), 30.2 to 36.5 s with two (55 to 68 s of CPU), in three runs each, from CSV.
-    // From Parquet's row groups two threads no longer recompress later, but still lose: 29.3 s against 26.6 s.
-    await connection.run('SET threads = 1');
+    // Two threads store a commit's rows: with the workers' Parquet written by WebAssembly, the one worker (the
+    // default of --workers on 2 cores) leaves a core idle half the time. The bench's 1 GiB file on 2 cores took
+    // 21.2 and 22.8 s with two threads, 24.8 and 25.6 s with one, in alternating runs. (While the workers wrote
+    // their rows in JavaScript, a second thread lost: 29.3 s against 26.6 s.)
+    await connection.run('SET threads = 2');
     // Every commit's staging file has the same name: DuckDB's cache of files it read would serve the last
     // commit's bytes for a new file written within the same second ("Out of buffer" at best).
     await connection.run('SET enable_external_file_cache = false');

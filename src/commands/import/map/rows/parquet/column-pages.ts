@@ -6,7 +6,7 @@
 
 /**
  * Rows per row group: DuckDB's own. Loaded on several threads, each thread then fills whole row groups of the
- * table, written compressed as they fill (the import gives DuckDB one thread today: see duckdb-target.ts).
+ * table, written compressed as they fill (the import gives DuckDB two: see duckdb-target.ts).
  */
 export const GROUP_ROWS = 122_880;
 
@@ -25,7 +25,18 @@ export interface GroupStart {
   nulls: number;
 }
 
-export abstract class ColumnPages {
+/** What a Parquet file is written from: a column's values, its bits of rows with a value, its row groups. */
+export interface ColumnData {
+  readonly physical: PhysicalType;
+  readonly values: Uint8Array;
+  /** The bytes of `values` in use. */
+  readonly used: number;
+  readonly defined: Uint8Array;
+  readonly rows: number;
+  readonly groups: readonly GroupStart[];
+}
+
+export abstract class ColumnPages implements ColumnData {
   abstract readonly physical: PhysicalType;
   values = new Uint8Array(1 << 16);
   /** The values, for writing numbers into them. */

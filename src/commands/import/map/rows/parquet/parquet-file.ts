@@ -4,7 +4,7 @@
 // quotes to find, no line ends, and numbers already numbers).
 import type { PackedOutput } from '../../../../../engine/worker/packed-output.js';
 import { CompactWriter, ThriftType, varint } from './thrift-compact.js';
-import { GROUP_ROWS, PhysicalType, type ColumnPages } from './column-pages.js';
+import { GROUP_ROWS, PhysicalType, type ColumnData } from './column-pages.js';
 
 const MAGIC = Buffer.from('PAR1');
 
@@ -21,7 +21,7 @@ export const parquetColumnName = (k: number): string => `c${k}`;
 
 /** Rows `first`.. of a column, `rows` of them (`nulls` NULL), one row group's worth. */
 interface ColumnPart {
-  readonly column: ColumnPages;
+  readonly column: ColumnData;
   readonly first: number;
   readonly rows: number;
   readonly nulls: number;
@@ -31,7 +31,7 @@ interface ColumnPart {
 }
 
 /** The column's rows in row group `g`. */
-function partOf(column: ColumnPages, g: number): ColumnPart {
+function partOf(column: ColumnData, g: number): ColumnPart {
   const first = g * GROUP_ROWS;
   const to = column.groups[g + 1]?.at ?? column.used;
   const { at, nulls } = column.groups[g]!;
@@ -94,7 +94,7 @@ function writePart(output: PackedOutput, part: ColumnPart): Placed {
 }
 
 /** The schema: a root, and each column in its type (text as UTF-8), every one of them nullable. */
-function writeSchema(meta: CompactWriter, columns: readonly ColumnPages[]): void {
+function writeSchema(meta: CompactWriter, columns: readonly ColumnData[]): void {
   meta.list(2, ThriftType.Struct, columns.length + 1);
   meta.begin().string(4, 'schema').i32(5, columns.length).end();
   columns.forEach(({ physical }, k) => {
@@ -105,7 +105,7 @@ function writeSchema(meta: CompactWriter, columns: readonly ColumnPages[]): void
 }
 
 /** A row group of `rows` rows, its columns' chunks where they were placed. */
-function writeRowGroup(meta: CompactWriter, columns: readonly ColumnPages[], placed: readonly Placed[], rows: number) {
+function writeRowGroup(meta: CompactWriter, columns: readonly ColumnData[], placed: readonly Placed[], rows: number) {
   meta.begin().list(1, ThriftType.Struct, placed.length);
   placed.forEach(({ offset, size }, k) => {
     meta.begin().i64(2, offset).begin(3)
@@ -118,7 +118,7 @@ function writeRowGroup(meta: CompactWriter, columns: readonly ColumnPages[], pla
 }
 
 /** Writes the columns (of `rows` rows each) as a whole Parquet file at the end of `output`. */
-export function writeParquetFile(output: PackedOutput, columns: readonly ColumnPages[], rows: number): void {
+export function writeParquetFile(output: PackedOutput, columns: readonly ColumnData[], rows: number): void {
   output.reserve(MAGIC.length).set(MAGIC, output.used);
   output.used += MAGIC.length;
   const groups = Math.ceil(rows / GROUP_ROWS);

@@ -1,0 +1,254 @@
+// DuckDB's Parquet rows written by WebAssembly (../wasm/parquet-columns.ts,
+// built by `npm run build` with the engine's field scanner in the same
+// module): each tableful of the scanner's records is checked and written
+// into columns in the module's own memory, with no call per field, then the
+// columns are copied out as one Parquet file. The file is the one
+// duckdb-parquet-rows.ts writes (their tests hold the two to one answer);
+// that writer still takes a chunk with a date or timestamp column, bytes
+// that are not UTF-8, or a window too big for the module's memory.
+import { isUtf8 } from 'node:buffer';
+import {
+  fieldScanner, growMemory, MEMORY_LIMIT, scanFields, TABLE_BYTES, type FieldScanner, type FieldTable,
+} from '../../../../engine/worker/csv-fields.js';
+import type { PackedOutput } from '../../../../engine/worker/packed-output.js';
+import { BadRow } from '../bad-row.js';
+import { SqlType } from '../sql-type.js';
+import { PhysicalType, type ColumnData, type GroupStart } from './parquet/column-pages.js';
+import { writeParquetFile } from './parquet/parquet-file.js';
+
+const WASM_URL = new URL('../wasm/parquet-columns.wasm', import.meta.url);
+
+/**
+ * Windows up to this size are written here: the chunk's copy and its columns' values (at most five times the
+ * chunk, and twice that while a column moves to a bigger region) then fit the module's 2 GiB.
+ */
+const MAX_WINDOW = 128 * 1024 * 1024;
+/** A column's first room in a chunk beyond its estimate. */
+const SLACK = 64 * 1024;
+
+const CONSTANT_NAMES = [
+  'TEXT', 'INT64', 'DOUBLE', 'BOOLEAN', 'INTEGER_TEXT', 'DECIMAL_TEXT', 'BOOLEAN_TEXT',
+  'COLUMN_KIND', 'COLUMN_VALUES', 'COLUMN_CAPACITY', 'COLUMN_USED', 'COLUMN_DEFINED', 'COLUMN_GROUPS',
+  'COLUMN_BYTES', 'GROUP_ROWS', 'BAD_LINE', 'BAD_REASON', 'BAD_BEFORE', 'BAD_COLUMN', 'BAD_BYTES',
+  'FIELD_COUNT', 'TYPE_MISMATCH', 'ENTRY_FIELDS',
+] as const;
+type Constants = Record<(typeof CONSTANT_NAMES)[number], number>;
+
+interface WriterExports {
+  begin(definedAt: number, definedBytes: number): void;
+  writeRows(
+    b: number, table: number, from: number, count: number, width: number, columns: number, precision: number,
+    scratch: number, lines: number, bad: number,
+  ): number;
+  rowsWritten(): number;
+  badRows(): number;
+  fullColumn(): number;
+}
+
+/** The memory the last instance used: where numberOf reads a number's text. */
+let live: WebAssembly.Memory | undefined;
+const imports = {
+  numberOf: (at: number, length: number) => Number(Buffer.from(live!.buffer, at, length).toString('latin1')),
+};
+
+function writer(): { scanner: FieldScanner; w: WriterExports; k: Constants } {
+  const scanner = fieldScanner(WASM_URL, imports);
+  live = scanner.x.memory;
+  const k = Object.fromEntries(
+    CONSTANT_NAMES.map((name) => [name, (scanner.exports[name] as WebAssembly.Global).value as number]),
+  ) as Constants;
+  return { scanner, w: scanner.exports as unknown as WriterExports, k };
+}
+
+/** What a chunk's rows leave beside the file: each kept row's line, and the bad rows. */
+export interface RowsFound {
+  /** Kept rows first.. have these lines. */
+  keep(lines: Int32Array, first: number): void;
+  bad(line: number, reason: BadRow, before: number, column?: number): void;
+}
+
+/** Where the current chunk's regions lie in the module's memory. */
+interface Layout {
+  readonly columns: number;
+  readonly scratch: number;
+  readonly bad: number;
+  readonly lines: number;
+  readonly defined: number;
+  readonly definedBytes: number;
+  readonly groups: number;
+  readonly groupBytes: number;
+  /** The end of the regions laid out so far. */
+  top: number;
+}
+
+const align = (at: number) => (at + 15) & ~15;
+
+export class DuckWasmRows {
+  /** Each column's values bytes per byte of the last chunk: its room in the next. */
+  private readonly perByte: number[];
+  private chunk: { readonly layout: Layout; readonly length: number } | undefined;
+
+  private constructor(private readonly kinds: readonly number[], private readonly precision: number) {
+    this.perByte = kinds.map(() => 0);
+  }
+
+  /** A writer for these columns, or undefined when one is a date or a timestamp (duckdb-parquet-rows.ts's). */
+  static of(types: readonly SqlType[], native: readonly boolean[], precision: number): DuckWasmRows | undefined {
+    const { k } = writer();
+    const kinds = types.map((type, c) => kindOf(k, type, native[c] === true));
+    return kinds.every((kind) => kind !== undefined) ? new DuckWasmRows(kinds as number[], precision) : undefined;
+  }
+
+  /** Whether this writer takes the window: UTF-8 through and through, and small enough. */
+  static takes(bytes: Uint8Array): boolean {
+    return bytes.length <= MAX_WINDOW && isUtf8(bytes);
+  }
+
+  /**
+   * Reads the window's records that start before `limit` into the columns (scanFields's answer): each kept row's
+   * line and each bad row go to `found`.
+   */
+  read(
+    bytes: Uint8Array, limit: number, atEof: boolean, found: RowsFound,
+  ): { consumed: number; newlines: number } | undefined {
+    const { scanner, w, k } = writer();
+    this.chunk = undefined;
+    const width = this.kinds.length;
+    return scanFields(scanner, bytes, width, limit, atEof, (table) => {
+      this.chunk ??= { layout: this.lay(scanner, k, table.chunkAt + bytes.length, bytes.length), length: bytes.length };
+      this.write(scanner, w, k, table, found);
+    });
+  }
+
+  /** Writes a tableful of records, making room in a column as the writer asks for it. */
+  private write(scanner: FieldScanner, w: WriterExports, k: Constants, table: FieldTable, found: RowsFound): void {
+    const { layout } = this.chunk!;
+    const width = this.kinds.length;
+    const first = w.rowsWritten();
+    // The writer puts row r's line at lines + 4r: from here, the tableful's first row's lands at layout.lines.
+    const lines = layout.lines - 4 * first;
+    for (let from = 0; ;) {
+      from = w.writeRows(table.chunkAt, table.tableAt, from, table.entries, width, layout.columns, this.precision,
+        layout.scratch, lines, layout.bad);
+      this.noteBad(scanner, w, k, found);
+      if (from === table.entries) break;
+      this.widen(scanner, k, w.fullColumn());
+    }
+    found.keep(new Int32Array(scanner.x.memory.buffer, layout.lines, w.rowsWritten() - first), first);
+  }
+
+  private noteBad(scanner: FieldScanner, w: WriterExports, k: Constants, found: RowsFound): void {
+    const count = w.badRows();
+    if (count === 0) return;
+    const bad = new Int32Array(scanner.x.memory.buffer, this.chunk!.layout.bad, (count * k.BAD_BYTES) >> 2);
+    for (let r = 0, at = 0; r < count; r++, at += k.BAD_BYTES >> 2) {
+      const reason = bad[at + (k.BAD_REASON >> 2)]!;
+      const line = bad[at + (k.BAD_LINE >> 2)]!;
+      const before = bad[at + (k.BAD_BEFORE >> 2)]!;
+      if (reason === k.TYPE_MISMATCH) found.bad(line, BadRow.TypeMismatch, before, bad[at + (k.BAD_COLUMN >> 2)]!);
+      else found.bad(line, reason === k.FIELD_COUNT ? BadRow.FieldCount : scanner.reasons[reason]!, before);
+    }
+  }
+
+  /**
+   * Lays the chunk's regions out from `at`: the column records, a double per column for the row in hand, a
+   * tableful of bad rows and of lines, each column's bits and row groups for the most rows a chunk of `length`
+   * bytes holds, then each column's values, as much as it took per byte of the last chunk.
+   */
+  private lay(scanner: FieldScanner, k: Constants, at: number, length: number): Layout {
+    const width = this.kinds.length;
+    // A row of `width` fields takes at least `width` bytes: commas and a line end (the last may have none).
+    const maxRows = Math.floor(length / width) + 1;
+    const tableful = Math.floor(TABLE_BYTES / k.ENTRY_FIELDS);
+    const columns = align(at);
+    const scratch = align(columns + width * k.COLUMN_BYTES);
+    const bad = align(scratch + 8 * width);
+    const lines = align(bad + tableful * k.BAD_BYTES);
+    const defined = align(lines + 4 * tableful);
+    const definedBytes = (maxRows >> 3) + 1;
+    const groups = align(defined + width * definedBytes);
+    const groupBytes = 8 * (Math.floor(maxRows / k.GROUP_ROWS) + 1);
+    const layout: Layout = { columns, scratch, bad, lines, defined, definedBytes, groups, groupBytes, top: 0 };
+    layout.top = align(groups + width * groupBytes);
+    const rooms = this.kinds.map((_, c) => align(Math.ceil(this.perByte[c]! * length * 1.125)
+      || Math.ceil(length / width)) + SLACK);
+    this.reserve(scanner, layout.top + rooms.reduce((sum, room) => sum + room, 0));
+    const record = new Int32Array(scanner.x.memory.buffer, columns, (width * k.COLUMN_BYTES) >> 2);
+    for (let c = 0, o = 0; c < width; c++, o += k.COLUMN_BYTES >> 2) {
+      record[o + (k.COLUMN_KIND >> 2)] = this.kinds[c]!;
+      record[o + (k.COLUMN_VALUES >> 2)] = layout.top;
+      record[o + (k.COLUMN_CAPACITY >> 2)] = rooms[c]!;
+      record[o + (k.COLUMN_USED >> 2)] = 0;
+      record[o + (k.COLUMN_DEFINED >> 2)] = defined + c * definedBytes;
+      record[o + (k.COLUMN_GROUPS >> 2)] = groups + c * groupBytes;
+      layout.top += rooms[c]!;
+    }
+    (scanner.exports as unknown as WriterExports).begin(defined, width * definedBytes);
+    return layout;
+  }
+
+  /** Moves column c's values to a region twice its room, at the top of the memory. */
+  private widen(scanner: FieldScanner, k: Constants, c: number): void {
+    const { layout } = this.chunk!;
+    const o = (layout.columns + c * k.COLUMN_BYTES) >> 2;
+    const record = () => new Int32Array(scanner.x.memory.buffer);
+    const room = 2 * record()[o + (k.COLUMN_CAPACITY >> 2)]! + SLACK;
+    const at = layout.top;
+    this.reserve(scanner, at + room);
+    const memory = new Uint8Array(scanner.x.memory.buffer);
+    const values = record()[o + (k.COLUMN_VALUES >> 2)]!;
+    memory.copyWithin(at, values, values + record()[o + (k.COLUMN_USED >> 2)]!);
+    record()[o + (k.COLUMN_VALUES >> 2)] = at;
+    record()[o + (k.COLUMN_CAPACITY >> 2)] = room;
+    layout.top = align(at + room);
+  }
+
+  private reserve(scanner: FieldScanner, bytes: number): void {
+    if (bytes > MEMORY_LIMIT) throw new RangeError(`the Parquet writer's memory would pass ${MEMORY_LIMIT} bytes`);
+    growMemory(scanner.x.memory, bytes);
+  }
+
+  /** Writes the rows read since the last read() as one Parquet file at the end of `output`. */
+  writeFile(output: PackedOutput): void {
+    const { scanner, w, k } = writer();
+    const rows = w.rowsWritten();
+    const { layout, length } = this.chunk!;
+    const { buffer } = scanner.x.memory;
+    const record = new Int32Array(buffer);
+    const groupCount = Math.ceil(rows / k.GROUP_ROWS);
+    const columns: ColumnData[] = this.kinds.map((kind, c) => {
+      const o = (layout.columns + c * k.COLUMN_BYTES) >> 2;
+      const used = record[o + (k.COLUMN_USED >> 2)]!;
+      this.perByte[c] = used / Math.max(length, 1);
+      const groupsAt = record[o + (k.COLUMN_GROUPS >> 2)]! >> 2;
+      const groups: GroupStart[] = Array.from({ length: groupCount }, (_, g) =>
+        ({ at: record[groupsAt + 2 * g]!, nulls: record[groupsAt + 2 * g + 1]! }));
+      return {
+        physical: physicalOf(k, kind), used, rows, groups,
+        values: new Uint8Array(buffer, record[o + (k.COLUMN_VALUES >> 2)]!, used),
+        defined: new Uint8Array(buffer, record[o + (k.COLUMN_DEFINED >> 2)]!, layout.definedBytes),
+      };
+    });
+    writeParquetFile(output, columns, rows);
+  }
+}
+
+/** How the writer checks and writes a column of `type` (undefined: it does not, for dates and timestamps). */
+function kindOf(k: Constants, type: SqlType, native: boolean): number | undefined {
+  switch (type) {
+    case SqlType.Text: return k.TEXT;
+    case SqlType.Integer: return native ? k.INT64 : k.INTEGER_TEXT;
+    case SqlType.Decimal: return native ? k.DOUBLE : k.DECIMAL_TEXT;
+    case SqlType.Boolean: return native ? k.BOOLEAN : k.BOOLEAN_TEXT;
+    default: return undefined;
+  }
+}
+
+function physicalOf(k: Constants, kind: number): PhysicalType {
+  switch (kind) {
+    case k.INT64: return PhysicalType.Int64;
+    case k.DOUBLE: return PhysicalType.Double;
+    case k.BOOLEAN: return PhysicalType.Boolean;
+    default: return PhysicalType.ByteArray;
+  }
+}
