@@ -134,8 +134,8 @@ interface RecordWriter {
   writeChecked?(output: PackedOutput, record: PackedRecord): number;
   finish?(output: PackedOutput): void;
   /**
-   * Or reads the window's records itself, when it takes the window (answering what readCsvFields would), and
-   * notes each kept row's line and each bad row; finish then writes them.
+   * Or reads the window's records itself, noting each kept row's line and each bad row, and answers what
+   * readCsvFields would (null for undefined); finish then writes them. False leaves them to writeChecked.
    */
   readWindow?(bytes: Uint8Array, limit: number, atEof: boolean, found: RowsFound): Framing | null | false;
 }
@@ -149,7 +149,7 @@ type Framing = { consumed: number; newlines: number };
 let parquetRows: {
   readonly columns: string;
   readonly rows: DuckParquetRows;
-  readonly wasm: DuckWasmRows | undefined;
+  readonly wasm: DuckWasmRows;
 } | undefined;
 
 /** DuckDB's Parquet rows: written by WebAssembly when it takes the window, else record by record. */
@@ -165,10 +165,11 @@ function duckParquetWriter(types: readonly SqlType[], native: readonly boolean[]
   return {
     writeChecked: (_, record) => rows.append(record),
     readWindow: (bytes, limit, atEof, found) => {
-      byWasm = wasm !== undefined && DuckWasmRows.takes(bytes);
-      return byWasm && (wasm!.read(bytes, limit, atEof, found) ?? null);
+      const framed = DuckWasmRows.takes(bytes) ? wasm.read(bytes, limit, atEof, found) : false;
+      byWasm = framed !== false;
+      return framed ?? null;
     },
-    finish: (into) => (byWasm ? wasm!.writeFile(into) : rows.writeFile(into)),
+    finish: (into) => (byWasm ? wasm.writeFile(into) : rows.writeFile(into)),
   };
 }
 
@@ -235,6 +236,9 @@ function scan(
       },
     });
     if (whole !== false) return { framed: whole ?? undefined, rows, keys, bad };
+    // Left to be written record by record: what the writer found so far goes.
+    rows = 0;
+    bad.length = 0;
   }
   // Written in another form, a record's fields are read where they are, not packed.
   const framed = writer ? readCsvFields(bytes, width, sink, limit, atEof)

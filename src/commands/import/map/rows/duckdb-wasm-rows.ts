@@ -4,8 +4,9 @@
 // into columns in the module's own memory, with no call per field, then the
 // columns are copied out as one Parquet file. The file is the one
 // duckdb-parquet-rows.ts writes (their tests hold the two to one answer);
-// that writer still takes a chunk with a date or timestamp column, bytes
-// that are not UTF-8, or a window too big for the module's memory.
+// that writer still takes a chunk with a leap second in a timestamp
+// column, bytes that are not UTF-8, or a window too big for the module's
+// memory.
 import { isUtf8 } from 'node:buffer';
 import {
   fieldScanner, growMemory, MEMORY_LIMIT, scanFields, TABLE_BYTES, type FieldScanner, type FieldTable,
@@ -27,7 +28,8 @@ const MAX_WINDOW = 128 * 1024 * 1024;
 const SLACK = 64 * 1024;
 
 const CONSTANT_NAMES = [
-  'TEXT', 'INT64', 'DOUBLE', 'BOOLEAN', 'INTEGER_TEXT', 'DECIMAL_TEXT', 'BOOLEAN_TEXT',
+  'TEXT', 'INT64', 'DOUBLE', 'BOOLEAN', 'INTEGER_TEXT', 'DECIMAL_TEXT', 'BOOLEAN_TEXT', 'DATE_TEXT',
+  'TIMESTAMP_TEXT', 'LEAP_SECOND',
   'COLUMN_KIND', 'COLUMN_VALUES', 'COLUMN_CAPACITY', 'COLUMN_USED', 'COLUMN_DEFINED', 'COLUMN_GROUPS',
   'COLUMN_BYTES', 'GROUP_ROWS', 'BAD_LINE', 'BAD_REASON', 'BAD_BEFORE', 'BAD_COLUMN', 'BAD_BYTES',
   'FIELD_COUNT', 'TYPE_MISMATCH', 'ENTRY_FIELDS',
@@ -83,6 +85,9 @@ interface Layout {
 
 const align = (at: number) => (at + 15) & ~15;
 
+/** Thrown out of a scan that found a record this writer leaves to the JavaScript one. */
+const LEFT = Symbol('left to the JavaScript writer');
+
 export class DuckWasmRows {
   /** Each column's values bytes per byte of the last chunk: its room in the next. */
   private readonly perByte: number[];
@@ -92,11 +97,9 @@ export class DuckWasmRows {
     this.perByte = kinds.map(() => 0);
   }
 
-  /** A writer for these columns, or undefined when one is a date or a timestamp (duckdb-parquet-rows.ts's). */
-  static of(types: readonly SqlType[], native: readonly boolean[], precision: number): DuckWasmRows | undefined {
+  static of(types: readonly SqlType[], native: readonly boolean[], precision: number): DuckWasmRows {
     const { k } = writer();
-    const kinds = types.map((type, c) => kindOf(k, type, native[c] === true));
-    return kinds.every((kind) => kind !== undefined) ? new DuckWasmRows(kinds as number[], precision) : undefined;
+    return new DuckWasmRows(types.map((type, c) => kindOf(k, type, native[c] === true)), precision);
   }
 
   /** Whether this writer takes the window: UTF-8 through and through, and small enough. */
@@ -106,18 +109,25 @@ export class DuckWasmRows {
 
   /**
    * Reads the window's records that start before `limit` into the columns (scanFields's answer): each kept row's
-   * line and each bad row go to `found`.
+   * line and each bad row go to `found`. Answers false, with the rows found so far to be dropped, for a window
+   * with a leap second, which duckdb-parquet-rows.ts spells.
    */
   read(
     bytes: Uint8Array, limit: number, atEof: boolean, found: RowsFound,
-  ): { consumed: number; newlines: number } | undefined {
+  ): { consumed: number; newlines: number } | undefined | false {
     const { scanner, w, k } = writer();
     this.chunk = undefined;
     const width = this.kinds.length;
-    return scanFields(scanner, bytes, width, limit, atEof, (table) => {
-      this.chunk ??= { layout: this.lay(scanner, k, table.chunkAt + bytes.length, bytes.length), length: bytes.length };
-      this.write(scanner, w, k, table, found);
-    });
+    try {
+      return scanFields(scanner, bytes, width, limit, atEof, (table) => {
+        this.chunk ??= { layout: this.lay(scanner, k, table.chunkAt + bytes.length, bytes.length),
+          length: bytes.length };
+        this.write(scanner, w, k, table, found);
+      });
+    } catch (error) {
+      if (error === LEFT) return false;
+      throw error;
+    }
   }
 
   /** Writes a tableful of records, making room in a column as the writer asks for it. */
@@ -132,6 +142,7 @@ export class DuckWasmRows {
         layout.scratch, lines, layout.bad);
       this.noteBad(scanner, w, k, found);
       if (from === table.entries) break;
+      if (w.fullColumn() === k.LEAP_SECOND) throw LEFT;
       this.widen(scanner, k, w.fullColumn());
     }
     found.keep(new Int32Array(scanner.x.memory.buffer, layout.lines, w.rowsWritten() - first), first);
@@ -233,14 +244,15 @@ export class DuckWasmRows {
   }
 }
 
-/** How the writer checks and writes a column of `type` (undefined: it does not, for dates and timestamps). */
-function kindOf(k: Constants, type: SqlType, native: boolean): number | undefined {
+/** How the writer checks and writes a column of `type`, in its own type when `native`. */
+function kindOf(k: Constants, type: SqlType, native: boolean): number {
   switch (type) {
     case SqlType.Text: return k.TEXT;
     case SqlType.Integer: return native ? k.INT64 : k.INTEGER_TEXT;
     case SqlType.Decimal: return native ? k.DOUBLE : k.DECIMAL_TEXT;
     case SqlType.Boolean: return native ? k.BOOLEAN : k.BOOLEAN_TEXT;
-    default: return undefined;
+    case SqlType.Date: return k.DATE_TEXT;
+    case SqlType.Timestamp: return k.TIMESTAMP_TEXT;
   }
 }
 

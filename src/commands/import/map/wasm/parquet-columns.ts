@@ -14,8 +14,9 @@
 export * from '../../../../engine/worker/wasm/csv-fields';
 import { ENTRY_COUNT, ENTRY_FIELDS, ENTRY_LINE } from '../../../../engine/worker/wasm/csv-fields';
 import {
-  DECIMAL, INTEGER, integerValue, isBooleanWord, lastPrecision, mayBeNumber, numberClass, numberValue,
+  DECIMAL, INTEGER, integerValue, isBooleanWord, lastPrecision, mayBeNumber, NOT_NUMBER, numberClass, numberValue,
 } from './field-values';
+import { DATE, isoDate, lastSeconds, NOT_DATE } from './iso-date';
 
 /** How a column's fields are checked and written. */
 export const TEXT: i32 = 0;
@@ -26,6 +27,9 @@ export const BOOLEAN: i32 = 3;
 export const INTEGER_TEXT: i32 = 4;
 export const DECIMAL_TEXT: i32 = 5;
 export const BOOLEAN_TEXT: i32 = 6;
+/** Checked as a date, or a date or a timestamp; written as text, a timestamp spelled as DuckDB's cast reads it. */
+export const DATE_TEXT: i32 = 7;
+export const TIMESTAMP_TEXT: i32 = 8;
 
 /** A column record, in bytes: all i32. Offsets in the values are from their start. */
 export const COLUMN_KIND: i32 = 0;
@@ -66,7 +70,10 @@ export function badRows(): i32 {
   return badCount;
 }
 
-/** The column that had no room for the record writeRows() stopped at. */
+/** What fullColumn() is when the record writeRows() stopped at has a leap second, which this writer leaves. */
+export const LEAP_SECOND: i32 = -2;
+
+/** The column that had no room for the record writeRows() stopped at (or LEAP_SECOND). */
 export function fullColumn(): i32 {
   return full;
 }
@@ -87,11 +94,23 @@ function fits(kind: i32, s: usize, e: usize, precision: i32, scratch: usize): bo
   if (kind == BOOLEAN || kind == BOOLEAN_TEXT) return isBooleanWord(s, e);
   if (!mayBeNumber(load<u8>(s))) return false;
   const found = numberClass(s, e);
+  if (kind == DATE_TEXT || kind == TIMESTAMP_TEXT) return found == NOT_NUMBER && fitsDate(kind, s, e);
   if (kind == INT64 || kind == INTEGER_TEXT) return found == INTEGER;
   if ((found != INTEGER && found != DECIMAL) || lastPrecision > precision) return false;
   if (kind == DOUBLE) store<f64>(scratch, numberValue(s, e));
   return true;
 }
+
+/** Whether a field that is not a number fits a date column (a date) or a timestamp column (either). */
+function fitsDate(kind: i32, s: usize, e: usize): bool {
+  const found = isoDate(s, e);
+  if (kind == DATE_TEXT) return found == DATE;
+  if (found != NOT_DATE && lastSeconds == 60) leapSecond = true;
+  return found != NOT_DATE;
+}
+
+/** Set when a timestamp checked has a leap second. */
+let leapSecond = false;
 
 /**
  * The bytes a field of `length` bytes takes in a column of `kind` (a boolean's byte at most); text is copied
@@ -108,6 +127,7 @@ let roomless: i32 = -1;
 /** The first column whose field in the record does not fit, or -1 (roomless() is then found too). */
 function misfit(b: usize, entry: usize, width: i32, columns: usize, precision: i32, scratch: usize): i32 {
   roomless = -1;
+  leapSecond = false;
   for (let k = 0; k < width; k++) {
     const s = b + <usize>load<i32>(field(entry, k));
     const e = b + <usize>load<i32>(field(entry, k), 4);
@@ -158,9 +178,26 @@ function put(column: usize, s: usize, e: usize, scratch: usize, group: usize, st
     const length = <i32>(e - s);
     store<i32>(at, length);
     copyText(at + 4, s, length);
+    if (kind == TIMESTAMP_TEXT) respell(at + 4, length);
     used += length + 4;
   }
   store<i32>(column, used, COLUMN_USED);
+}
+
+/**
+ * Spells the timestamp of `length` bytes at `at` as DuckDB's cast reads it: one with a lower-case t or z or a
+ * comma before its fraction (the only places they can be) has T between its date and time, Z, and a dot.
+ */
+function respell(at: usize, length: i32): void {
+  let misread = false;
+  for (let i: usize = 10; i < <usize>length; i++) {
+    const c = <u32>load<u8>(at + i);
+    if (c == 116 || c == 122 || c == 44) {
+      store<u8>(at + i, <u8>(c == 44 ? 46 : c - 32));
+      misread = true;
+    }
+  }
+  if (misread) store<u8>(at + 10, 84);
 }
 
 /** Appends a boolean to the group's bits (first value lowest); answers the column's bytes used after it. */
@@ -205,8 +242,8 @@ export function writeRows(
         noteBad(bad, line, TYPE_MISMATCH, k);
         continue;
       }
-      if (roomless >= 0) {
-        full = roomless;
+      if (roomless >= 0 || leapSecond) {
+        full = leapSecond ? LEAP_SECOND : roomless;
         return e;
       }
       const group = <usize>(rows / GROUP_ROWS) << 3;
