@@ -53,13 +53,19 @@ const imports = {
   numberOf: (at: number, length: number) => Number(Buffer.from(live!.buffer, at, length).toString('latin1')),
 };
 
-function writer(): { scanner: FieldScanner; w: WriterExports; k: Constants } {
+type Writer = { readonly scanner: FieldScanner; readonly w: WriterExports; readonly k: Constants };
+let current: Writer | undefined;
+
+/** This thread's instance of the module (a new one after a chunk that grew its memory too far). */
+function writer(): Writer {
   const scanner = fieldScanner(WASM_URL, imports);
+  if (current?.scanner === scanner) return current;
   live = scanner.x.memory;
   const k = Object.fromEntries(
     CONSTANT_NAMES.map((name) => [name, (scanner.exports[name] as WebAssembly.Global).value as number]),
   ) as Constants;
-  return { scanner, w: scanner.exports as unknown as WriterExports, k };
+  current = { scanner, w: scanner.exports as unknown as WriterExports, k };
+  return current;
 }
 
 /** What a chunk's rows leave beside the file: each kept row's line, and the bad rows. */
