@@ -60,7 +60,7 @@ export const importCommand = defineCommand({
       description: 'Commit without fsync: faster; a kill still loses nothing, a power loss may lose the last commits',
     },
     workers: { ...WORKERS_FLAG, description: 'Worker threads (default: one per core but one, which the writes need)' },
-    'chunk-size': chunkSizeFlag('Bytes per chunk, one committed batch each (default: 4MiB; 16MiB into DuckDB)'),
+    'chunk-size': chunkSizeFlag('Bytes per chunk, one committed batch each (default: 4MiB; 32MiB into DuckDB)'),
   },
   interruption: { detach: false, resume: true },
   exitCodes: {

@@ -25,16 +25,18 @@ export const DECIMAL_DIGITS: Readonly<Record<DatabaseKind, number>> = {
 };
 
 /**
- * Bytes per chunk (one commit each) when --chunk-size is not given. DuckDB writes a commit of 122,880 rows or more
- * straight to its file as compressed row groups, and a smaller one through its log, which costs it as much again
- * at each commit: the bench's 1 GiB file (51 bytes a row) took 47 to 53 s in 4 MiB commits, 31 to 38 s in 16 MiB
- * ones. The others gain nothing measurable from bigger commits, which cost memory (see IMPORT_CHUNK_SIZE).
+ * Bytes per chunk (one commit each) when --chunk-size is not given. DuckDB writes a commit's whole row groups
+ * (122,880 rows) straight to its file, compressed, and the rest through its log, which costs it as much again: the
+ * bench's 1 GiB file (51 bytes a row) took 47 to 53 s in 4 MiB commits and 31 to 38 s in 16 MiB ones while the
+ * workers wrote their rows in JavaScript; now 24.0 and 24.6 s in 16 MiB, 20.9 and 22.4 s in 32 MiB (1.18 GB peak
+ * RSS against 1.10), 22.2 and 22.7 s in 64 MiB (1.5 GB). The others gain nothing measurable from bigger commits,
+ * which cost memory (see IMPORT_CHUNK_SIZE).
  */
 export const COMMIT_BYTES: Readonly<Record<TargetKind, number>> = {
   [TargetKind.Level]: IMPORT_CHUNK_SIZE,
   [TargetKind.Sqlite]: IMPORT_CHUNK_SIZE,
   [TargetKind.Postgres]: IMPORT_CHUNK_SIZE,
-  [TargetKind.DuckDb]: 16 * 1024 * 1024,
+  [TargetKind.DuckDb]: 32 * 1024 * 1024,
 };
 
 /** Where --into points: its kind and, past the scheme, the file or connection string. */
