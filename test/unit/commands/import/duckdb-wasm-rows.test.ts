@@ -1,5 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
 import { readCsvFields } from '../../../../src/engine/worker/csv-fields.js';
 import { PackedOutput } from '../../../../src/engine/worker/packed-output.js';
 import { BadRow } from '../../../../src/commands/import/map/bad-row.js';
@@ -66,8 +70,10 @@ function fileOf(write: (output: PackedOutput) => void): Buffer {
 }
 
 /** Both writers over each chunk in turn (one WebAssembly writer for them all, as a worker keeps it). */
-function assertSame(chunks: readonly Buffer[], columns: Columns, cuts = false): void {
-  const rows = DuckWasmRows.of(columns.types, columns.native, columns.precision);
+function assertSame(
+  chunks: readonly Buffer[], columns: Columns, cuts = false,
+  rows = DuckWasmRows.of(columns.types, columns.native, columns.precision),
+): void {
   for (const [c, csv] of chunks.entries()) {
     assert.ok(DuckWasmRows.takes(csv));
     const windows = cuts ? [[csv.length >> 1, false], [csv.length >> 2, true]] as const : [];
@@ -172,4 +178,37 @@ test('a window with a leap second in a timestamp column is left to the JavaScrip
   });
   assert.equal(DuckWasmRows.takes(Buffer.from([0x61, 0xff, 0x0a])), false);
   assert.equal(DuckWasmRows.takes(Buffer.from('é,1\n')), true);
+});
+
+test('a chunk that grows the module\'s memory past what an instance keeps is written whole, and the next chunk by a '
+  + 'fresh instance', async () => {
+  const columns = { types: [SqlType.Text], native: [false], precision: 15 };
+  const rows = DuckWasmRows.of(columns.types, columns.native, columns.precision);
+  // 32 M rows of one byte: their values (five bytes each) outgrow their first room twice, past 256 MiB in all.
+  const count = 32 * 1024 * 1024;
+  const big = Buffer.alloc(2 * count, 'a\n');
+  let kept = 0;
+  const framed = rows.read(big, big.length, true, {
+    keep: (lines, first) => {
+      assert.equal(first, kept);
+      kept += lines.length;
+    },
+    bad: () => assert.fail('no row is bad'),
+  });
+  assert.deepEqual(framed, { consumed: big.length, newlines: count });
+  assert.equal(kept, count);
+  const folder = mkdtempSync(join(tmpdir(), 'stint-wasm-rows-'));
+  try {
+    writeFileSync(join(folder, 'rows.parquet'), fileOf((output) => rows.writeFile(output)));
+    const instance = await DuckDBInstance.create(':memory:');
+    const connection = await instance.connect();
+    const read = await connection.runAndReadAll(
+      `SELECT count(*), count(DISTINCT c0), min(c0) FROM read_parquet('${join(folder, 'rows.parquet')}')`);
+    connection.closeSync();
+    instance.closeSync();
+    assert.deepEqual(read.getRows(), [[BigInt(count), 1n, 'a']]);
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+  assertSame([chunkOf(5, 2_000, 1)], columns, false, rows);
 });

@@ -97,7 +97,11 @@ const LEFT = Symbol('left to the JavaScript writer');
 export class DuckWasmRows {
   /** Each column's values bytes per byte of the last chunk: its room in the next. */
   private readonly perByte: number[];
-  private chunk: { readonly layout: Layout; readonly length: number } | undefined;
+  /**
+   * The chunk read last: the instance it was read by (the module lets an instance go once a chunk has grown its
+   * memory too far, and the next read takes a fresh one), where it lies there, and its length.
+   */
+  private chunk: { readonly writer: Writer; readonly layout: Layout; readonly length: number } | undefined;
 
   private constructor(private readonly kinds: readonly number[], private readonly precision: number) {
     this.perByte = kinds.map(() => 0);
@@ -121,12 +125,13 @@ export class DuckWasmRows {
   read(
     bytes: Uint8Array, limit: number, atEof: boolean, found: RowsFound,
   ): { consumed: number; newlines: number } | undefined | false {
-    const { scanner, w, k } = writer();
+    const instance = writer();
+    const { scanner, w, k } = instance;
     this.chunk = undefined;
     const width = this.kinds.length;
     try {
       return scanFields(scanner, bytes, width, limit, atEof, (table) => {
-        this.chunk ??= { layout: this.lay(scanner, k, table.chunkAt + bytes.length, bytes.length),
+        this.chunk ??= { writer: instance, layout: this.lay(scanner, k, table.chunkAt + bytes.length, bytes.length),
           length: bytes.length };
         this.write(scanner, w, k, table, found);
       });
@@ -227,9 +232,8 @@ export class DuckWasmRows {
 
   /** Writes the rows read since the last read() as one Parquet file at the end of `output`. */
   writeFile(output: PackedOutput): void {
-    const { scanner, w, k } = writer();
+    const { writer: { scanner, w, k }, layout, length } = this.chunk!;
     const rows = w.rowsWritten();
-    const { layout, length } = this.chunk!;
     const { buffer } = scanner.x.memory;
     const record = new Int32Array(buffer);
     const groupCount = Math.ceil(rows / k.GROUP_ROWS);
