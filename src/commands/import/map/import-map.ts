@@ -165,7 +165,7 @@ function duckParquetWriter(types: readonly SqlType[], native: readonly boolean[]
   return {
     writeChecked: (_, record) => rows.append(record),
     readWindow: (bytes, limit, atEof, found) => {
-      const framed = DuckWasmRows.takes(bytes) ? wasm.read(bytes, limit, atEof, found) : false;
+      const framed = DuckWasmRows.takes(bytes, atEof) ? wasm.read(bytes, limit, atEof, found) : false;
       byWasm = framed !== false;
       return framed ?? null;
     },
@@ -224,7 +224,8 @@ function scan(
       bad.push({ line, reason, before: rows });
     },
   };
-  if (writer?.readWindow) {
+  // A keyed import's rows are packed (import-run.ts), never a file: the writer that reads for itself checks no key.
+  if (writer?.readWindow && !keys) {
     const whole = writer.readWindow(bytes, limit, atEof, {
       keep(kept, first) {
         while (first + kept.length > ends.length) growRows();

@@ -75,7 +75,7 @@ function assertSame(
   rows = DuckWasmRows.of(columns.types, columns.native, columns.precision),
 ): void {
   for (const [c, csv] of chunks.entries()) {
-    assert.ok(DuckWasmRows.takes(csv));
+    assert.ok(DuckWasmRows.takes(csv, true));
     const windows = cuts ? [[csv.length >> 1, false], [csv.length >> 2, true]] as const : [];
     for (const [limit, atEof] of [[csv.length, true] as const, ...windows]) {
       const expected = byJavaScript(csv, columns, limit, atEof);
@@ -95,8 +95,8 @@ function random(seed: number): () => number {
 
 /** Dates and timestamps in every spelling the workers accept, and some they do not (no leap second: see below). */
 const DATES = ['2024-02-29', '2023-02-29', '1900-02-29', '2000-02-29', '0000-01-01', '2024-03-01T10:00:00Z',
-  '2024-03-01t10:00:00z', '2024-03-01 10:00', '"2024-03-01T10:00:00,5+05:30"', '2024-03-01T10:00:00.123-0800', '2024-03-01 10:00:59.5z',
-  '2024-13-01', '2024-03-01T24:00', '2024-03-01T10:00:00+05', '2024-03-01X10:00', '2024-03-01T10:00:00.',
+  '2024-03-01t10:00:00z', '2024-03-01 10:00', '"2024-03-01T10:00:00,5+05:30"', '2024-03-01T10:00:00.123-0800',
+  '2024-03-01 10:00:59.5z', '2024-13-01', '2024-03-01T24:00', '2024-03-01T10:00:00+05', '2024-03-01X10:00', '2024-03-01T10:00:00.',
   '2024-03-01T10:00:00+5:30', '2024-03-01T10:00+23:59', '2024-03-01T10:00-24:00', '2024-3-01', '20240301'];
 
 /** A field of each kind a column may hold, and some that fit none of the number and boolean columns. */
@@ -166,8 +166,8 @@ test('a window whose last record runs on asks for more, as the scanner does', ()
   assert.deepEqual(byWasm(rows, csv, 4, false).lines, [0]);
 });
 
-test('a window with a leap second in a timestamp column is left to the JavaScript writer, as are bytes that are not '
-  + 'UTF-8', () => {
+test('a window with a leap second in a timestamp column is left to the JavaScript writer, as are records that are '
+  + 'not UTF-8', () => {
   const types = [SqlType.Date, SqlType.Timestamp];
   const rows = DuckWasmRows.of(types, [false, false], 15);
   const leap = Buffer.from('2024-03-01,2024-03-01T10:00:00\n2016-12-31,2016-12-31T23:59:60Z\n');
@@ -176,8 +176,13 @@ test('a window with a leap second in a timestamp column is left to the JavaScrip
   assertSame([Buffer.from('2016-12-31T23:59:60Z,2016-12-31\n2016-12-31,2016-12-31T23:59:59Z\n')], {
     types, native: [false, false], precision: 15,
   });
-  assert.equal(DuckWasmRows.takes(Buffer.from([0x61, 0xff, 0x0a])), false);
-  assert.equal(DuckWasmRows.takes(Buffer.from('é,1\n')), true);
+  assert.equal(DuckWasmRows.takes(Buffer.from([0x61, 0xff, 0x0a]), true), false);
+  assert.equal(DuckWasmRows.takes(Buffer.from('é,1\n'), true), true);
+  // A window that is not the file's end may stop inside a character, after the line ends its records are read to.
+  const cut = Buffer.from('é,1\né,2').subarray(0, -3);
+  assert.equal(DuckWasmRows.takes(cut, false), true);
+  assert.equal(DuckWasmRows.takes(cut, true), false);
+  assert.equal(DuckWasmRows.takes(Buffer.from([0xff, 0x2c, 0x31, 0x0a, 0x61]), false), false);
 });
 
 test('a chunk that grows the module\'s memory past what an instance keeps is written whole, and the next chunk by a '

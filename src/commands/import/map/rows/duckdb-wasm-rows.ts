@@ -6,7 +6,7 @@
 // duckdb-parquet-rows.ts writes (their tests hold the two to one answer);
 // that writer still takes a chunk with a leap second in a timestamp
 // column, bytes that are not UTF-8, or a window too big for the module's
-// memory.
+// memory (or whose columns would grow it past 2 GiB).
 import { isUtf8 } from 'node:buffer';
 import {
   fieldScanner, growMemory, MEMORY_LIMIT, scanFields, TABLE_BYTES, type FieldScanner, type FieldTable,
@@ -19,13 +19,11 @@ import { writeParquetFile } from './parquet/parquet-file.js';
 
 const WASM_URL = new URL('../wasm/parquet-columns.wasm', import.meta.url);
 
-/**
- * Windows up to this size are written here: the chunk's copy and its columns' values (at most five times the
- * chunk, and twice that while a column moves to a bigger region) then fit the module's 2 GiB.
- */
+/** Windows up to this size are written here: past it, the JavaScript writer's memory is not bounded by 2 GiB. */
 const MAX_WINDOW = 128 * 1024 * 1024;
-/** A column's first room in a chunk beyond its estimate. */
+/** A column's room beyond its estimate: this much, or (in a table of thousands of columns) its share of 8 MiB. */
 const SLACK = 64 * 1024;
+const slackOf = (width: number) => Math.max(256, Math.min(SLACK, Math.floor((8 << 20) / width) & ~15));
 
 const CONSTANT_NAMES = [
   'TEXT', 'INT64', 'DOUBLE', 'BOOLEAN', 'INTEGER_TEXT', 'DECIMAL_TEXT', 'BOOLEAN_TEXT', 'DATE_TEXT',
@@ -90,6 +88,7 @@ interface Layout {
 }
 
 const align = (at: number) => (at + 15) & ~15;
+const LF = 10;
 
 /** Thrown out of a scan that found a record this writer leaves to the JavaScript one. */
 const LEFT = Symbol('left to the JavaScript writer');
@@ -112,15 +111,18 @@ export class DuckWasmRows {
     return new DuckWasmRows(types.map((type, c) => kindOf(k, type, native[c] === true)), precision);
   }
 
-  /** Whether this writer takes the window: UTF-8 through and through, and small enough. */
-  static takes(bytes: Uint8Array): boolean {
-    return bytes.length <= MAX_WINDOW && isUtf8(bytes);
+  /**
+   * Whether this writer takes the window: small enough, and UTF-8 through the last line end (a window that is not
+   * the file's end may stop inside a character; the records read from it end at a line end).
+   */
+  static takes(bytes: Uint8Array, atEof: boolean): boolean {
+    return bytes.length <= MAX_WINDOW && isUtf8(atEof ? bytes : bytes.subarray(0, bytes.lastIndexOf(LF) + 1));
   }
 
   /**
    * Reads the window's records that start before `limit` into the columns (scanFields's answer): each kept row's
    * line and each bad row go to `found`. Answers false, with the rows found so far to be dropped, for a window
-   * with a leap second, which duckdb-parquet-rows.ts spells.
+   * with a leap second, which duckdb-parquet-rows.ts spells, or whose columns would not fit the module's memory.
    */
   read(
     bytes: Uint8Array, limit: number, atEof: boolean, found: RowsFound,
@@ -193,7 +195,7 @@ export class DuckWasmRows {
     const layout: Layout = { columns, scratch, bad, lines, defined, definedBytes, groups, groupBytes, top: 0 };
     layout.top = align(groups + width * groupBytes);
     const rooms = this.kinds.map((_, c) => align(Math.ceil(this.perByte[c]! * length * 1.125)
-      || Math.ceil(length / width)) + SLACK);
+      || Math.ceil(length / width)) + slackOf(width));
     this.reserve(scanner, layout.top + rooms.reduce((sum, room) => sum + room, 0));
     const record = new Int32Array(scanner.x.memory.buffer, columns, (width * k.COLUMN_BYTES) >> 2);
     for (let c = 0, o = 0; c < width; c++, o += k.COLUMN_BYTES >> 2) {
@@ -209,24 +211,28 @@ export class DuckWasmRows {
     return layout;
   }
 
-  /** Moves column c's values to a region twice its room, at the top of the memory. */
+  /** Doubles column c's room: where it is when it ends the regions, else in a new region at their end. */
   private widen(scanner: FieldScanner, k: Constants, c: number): void {
     const { layout } = this.chunk!;
     const o = (layout.columns + c * k.COLUMN_BYTES) >> 2;
     const record = () => new Int32Array(scanner.x.memory.buffer);
-    const room = 2 * record()[o + (k.COLUMN_CAPACITY >> 2)]! + SLACK;
-    const at = layout.top;
-    this.reserve(scanner, at + room);
-    const memory = new Uint8Array(scanner.x.memory.buffer);
     const values = record()[o + (k.COLUMN_VALUES >> 2)]!;
-    memory.copyWithin(at, values, values + record()[o + (k.COLUMN_USED >> 2)]!);
-    record()[o + (k.COLUMN_VALUES >> 2)] = at;
+    const capacity = record()[o + (k.COLUMN_CAPACITY >> 2)]!;
+    const room = 2 * capacity + slackOf(this.kinds.length);
+    const last = values + capacity === layout.top;
+    const at = last ? values : layout.top;
+    this.reserve(scanner, at + room);
+    if (!last) {
+      new Uint8Array(scanner.x.memory.buffer).copyWithin(at, values, values + record()[o + (k.COLUMN_USED >> 2)]!);
+      record()[o + (k.COLUMN_VALUES >> 2)] = at;
+    }
     record()[o + (k.COLUMN_CAPACITY >> 2)] = room;
-    layout.top = align(at + room);
+    layout.top = at + room;
   }
 
+  /** Grows the memory to `bytes`; past the module's limit, the window is left to the JavaScript writer. */
   private reserve(scanner: FieldScanner, bytes: number): void {
-    if (bytes > MEMORY_LIMIT) throw new RangeError(`the Parquet writer's memory would pass ${MEMORY_LIMIT} bytes`);
+    if (bytes > MEMORY_LIMIT) throw LEFT;
     growMemory(scanner.x.memory, bytes);
   }
 
@@ -251,6 +257,8 @@ export class DuckWasmRows {
       };
     });
     writeParquetFile(output, columns, rows);
+    // The instance may be one the module let go: its memory goes with it.
+    this.chunk = undefined;
   }
 }
 

@@ -8,7 +8,7 @@
 // row saying whether it has a value, and a row group every GROUP_ROWS rows.
 // A record that does not fit is noted as a bad row, with nothing written.
 //
-// The caller (../rows/wasm-parquet-rows.ts) lays out each column's regions
+// The caller (../rows/duckdb-wasm-rows.ts) lays out each column's regions
 // and describes them in a column record, which this writer updates.
 
 export * from '../../../../engine/worker/wasm/csv-fields';
