@@ -4,13 +4,13 @@
 // memory so that no value crosses into JavaScript: Welford's moments, an
 // exact tally of the values (past EXACT_LIMIT of them, HyperLogLog registers
 // and a Misra-Gries table of frequent values seeded from the tally), the
-// range of ISO 8601 dates (iso-date.ts), and the quantile sketch's lowest
+// range of ISO 8601 dates (engine/worker/wasm/iso-date.ts), and the quantile sketch's lowest
 // levels (quantile-levels.ts). After a chunk csv-scanner.ts
 // (scanner-extras.ts) turns each into its ../stats/*.ts form,
 // which merges across chunks and goes into checkpoints; each update here
 // mirrors its stats/*.ts twin.
 
-import { isoInstant } from './iso-date';
+import { isoInstant } from '../../../../engine/worker/wasm/iso-date';
 import {
   addQuantile, levelsBytes, QUANTILE_BUFFER, resetCoin, setLevelStride, sortFirstLevel,
 } from './quantile-levels';

@@ -28,7 +28,7 @@ export {
   extrasBytes, fieldKey, sortLevels,
 } from './column-extras';
 export { QUANTILE_BUFFER, QUANTILE_LEVELS, LEVEL_ITEMS, LEVEL_STRIDE } from './quantile-levels';
-export { isoInstant } from './iso-date';
+export { isoInstant } from '../../../../engine/worker/wasm/iso-date';
 
 /** The byte between fields (configure() sets it: comma, tab, semicolon or pipe). */
 let delimiter: u32 = 44;

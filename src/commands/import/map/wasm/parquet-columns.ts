@@ -16,7 +16,7 @@ import { ENTRY_COUNT, ENTRY_FIELDS, ENTRY_LINE } from '../../../../engine/worker
 import {
   DECIMAL, INTEGER, integerValue, isBooleanWord, lastPrecision, mayBeNumber, NOT_NUMBER, numberClass, numberValue,
 } from './field-values';
-import { DATE, isoDate, lastSeconds, NOT_DATE } from './iso-date';
+import { isoInstant, lastSeconds } from '../../../../engine/worker/wasm/iso-date';
 
 /** How a column's fields are checked and written. */
 export const TEXT: i32 = 0;
@@ -103,10 +103,10 @@ function fits(kind: i32, s: usize, e: usize, precision: i32, scratch: usize): bo
 
 /** Whether a field that is not a number fits a date column (a date) or a timestamp column (either). */
 function fitsDate(kind: i32, s: usize, e: usize): bool {
-  const found = isoDate(s, e);
-  if (kind == DATE_TEXT) return found == DATE;
-  if (found != NOT_DATE && lastSeconds == 60) leapSecond = true;
-  return found != NOT_DATE;
+  if (isNaN(isoInstant(s, e))) return false;
+  if (kind == DATE_TEXT) return e - s == 10;
+  if (lastSeconds == 60) leapSecond = true;
+  return true;
 }
 
 /** Set when a timestamp checked has a leap second. */

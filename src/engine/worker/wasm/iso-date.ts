@@ -1,10 +1,11 @@
-// AssemblyScript, compiled with csv-scan.ts (column-extras.ts calls it for
-// a value that may be a date).
+// AssemblyScript, compiled into analyze's scanner (its column-extras.ts
+// calls it for a value that may be a date) and the import's Parquet writer
+// (parquet-columns.ts checks a date or timestamp column's fields with it).
 //
-// ISO 8601 dates and timestamps as engine/worker/iso-date.ts reads them, byte for
+// ISO 8601 dates and timestamps as ../iso-date.ts reads them, byte for
 // byte and operation for operation (a unit test compares the two): days
 // from the civil date, no Date. It may look a few bytes past a field's end
-// (the caller leaves slack after the chunk), as its twin may.
+// (the callers leave memory after the chunk), as its twin may.
 
 const DASH: u32 = 45;
 const COLON: u32 = 58;
@@ -36,6 +37,8 @@ function daysIn(year: i32, month: i32): i32 {
 
 /** Where the last time of day read ended. */
 let timeEnd: usize = 0;
+/** The seconds of the last value read, -1 when it had none: 60 is a leap second. */
+export let lastSeconds: i32 = -1;
 
 /** As its twin: nothing at or past `e` is read as the time's (the byte after a field may be a comma). */
 function timeOfDay(at: usize, e: usize): f64 {
@@ -48,6 +51,7 @@ function timeOfDay(at: usize, e: usize): f64 {
   if (end < e && load<u8>(end) == COLON) {
     const seconds = end + 3 <= e ? digitsAt(end + 1, 2) : -1;
     if (seconds < 0 || seconds > 60) return NaN;
+    lastSeconds = seconds;
     ms += <f64>(seconds * 1000);
     end += 3;
     const mark = end < e ? load<u8>(end) : 0;
@@ -77,6 +81,7 @@ function zoneOffset(at: usize, e: usize): f64 {
 
 /** The instant (ms since 1970) the date or timestamp in bytes s..e names; NaN when it is neither. */
 export function isoInstant(s: usize, e: usize): f64 {
+  lastSeconds = -1;
   if (e - s < 10 || load<u8>(s + 4) != DASH || load<u8>(s + 7) != DASH) return NaN;
   const year = digitsAt(s, 4);
   const month = digitsAt(s + 5, 2);
