@@ -260,7 +260,9 @@ describe('dry runs, locks and bad arguments', () => {
   async function lockedThenContinued(name: string, seed: number, whileHeld: WhileHeld) {
     const env = freshHome();
     const input = world.path(`${name}.csv`);
-    writeFileSync(input, generateCsv(seed, { rows: 60_000, columns: 4, newlines: 0, crlf: false }));
+    // Enough rows that a call's 500 ms cannot import them all, even where a commit's fsync is quick (60,000 rows
+    // once took 370 ms).
+    writeFileSync(input, generateCsv(seed, { rows: 240_000, columns: 4, newlines: 0, crlf: false }));
     const db = world.path(`${name}.db`);
     const args = ['import', input, '--into', db, '--chunk-size', '64KiB', '--idempotency-key', name];
     let kept = 0;
