@@ -19,7 +19,7 @@ import { writeParquetFile } from './parquet/parquet-file.js';
 
 const WASM_URL = new URL('../wasm/parquet-columns.wasm', import.meta.url);
 
-/** Windows up to this size are written here: past it, the JavaScript writer's memory is not bounded by 2 GiB. */
+/** Windows up to this size are written here; a bigger one, whose columns could outgrow 2 GiB, by JavaScript. */
 const MAX_WINDOW = 128 * 1024 * 1024;
 /** A column's room beyond its estimate: this much, or (in a table of thousands of columns) its share of 8 MiB. */
 const SLACK = 64 * 1024;
