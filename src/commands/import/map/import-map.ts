@@ -148,28 +148,31 @@ type Framing = { consumed: number; newlines: number };
  */
 let parquetRows: {
   readonly columns: string;
-  readonly rows: DuckParquetRows;
   readonly wasm: DuckWasmRows;
+  /** Made when a window first needs it: a column's buffers are 64 KiB from the start. */
+  js?: DuckParquetRows;
 } | undefined;
 
 /** DuckDB's Parquet rows: written by WebAssembly when it takes the window, else record by record. */
 function duckParquetWriter(types: readonly SqlType[], native: readonly boolean[], precision: number): RecordWriter {
   const columns = `${types.join()} ${native.join()} ${precision}`;
-  if (parquetRows?.columns !== columns) {
-    const rows = new DuckParquetRows(types, native, precision);
-    parquetRows = { columns, rows, wasm: DuckWasmRows.of(types, native, precision) };
-  }
-  const { rows, wasm } = parquetRows;
-  rows.clear();
+  if (parquetRows?.columns !== columns) parquetRows = { columns, wasm: DuckWasmRows.of(types, native, precision) };
+  const kept = parquetRows;
+  let js = (): DuckParquetRows => {
+    const rows = (kept.js ??= new DuckParquetRows(types, native, precision));
+    rows.clear();
+    js = () => rows;
+    return rows;
+  };
   let byWasm = false;
   return {
-    writeChecked: (_, record) => rows.append(record),
+    writeChecked: (_, record) => js().append(record),
     readWindow: (bytes, limit, atEof, found) => {
-      const framed = DuckWasmRows.takes(bytes, atEof) ? wasm.read(bytes, limit, atEof, found) : false;
+      const framed = DuckWasmRows.takes(bytes, atEof) ? kept.wasm.read(bytes, limit, atEof, found) : false;
       byWasm = framed !== false;
       return framed ?? null;
     },
-    finish: (into) => (byWasm ? wasm.writeFile(into) : rows.writeFile(into)),
+    finish: (into) => (byWasm ? kept.wasm.writeFile(into) : js().writeFile(into)),
   };
 }
 
