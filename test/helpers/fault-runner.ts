@@ -34,6 +34,8 @@ export interface Call {
   progress?: CallProgress;
   /** It answered the work's end (0 or 3). */
   endedWork?: boolean;
+  /** Its process, so that a finding naming a pid names the call. */
+  pid?: number;
 }
 
 /** Where a schedule runs: its own STINT_HOME, input, table and export files. */
@@ -124,6 +126,7 @@ export class ScheduleRunner {
     const call: Call = { label, line, command: commandOfLine(line), sent: [], progress: this.progress.begin(label) };
     this.calls.push(call);
     const proc = startLine(line, this.world.env);
+    call.pid = proc.pid;
     const watching = watchStatuses(call.progress!);
     if (signal && aim) await this.land(proc, call, signal, aim);
     call.run = await proc.done;
@@ -292,6 +295,7 @@ export class ScheduleRunner {
     const call: Call = { label, line, command: commandOfLine(line), sent: [], progress: this.progress.begin(label) };
     this.calls.push(call);
     const proc = startLine(line, this.world.env);
+    call.pid = proc.pid;
     await this.arrive(proc, aim);
     let id = proc.ended() ? undefined : this.liveJob();
     if (!id) {

@@ -46,7 +46,25 @@ interface StatusShape {
 /** Jobs still `running` or `paused`. */
 export function staleJobs(home: string): string[] {
   const unfinished = jobFolders(home).filter(({ status }) => status?.state === 'running' || status?.state === 'paused');
-  return unfinished.map(({ id, status }) => `${id}: ${status!.state} (pid ${status!.pid ?? '-'})`);
+  const line = ({ id, dir, status }: JobFolder) =>
+    `${id}: ${status!.state} (pid ${status!.pid ?? '-'}) ${folderFacts(dir)}`;
+  return unfinished.map(line);
+}
+
+/** What a stale job's folder holds, for a finding that can be understood without the folder: files, end, words. */
+function folderFacts(dir: string): string {
+  const read = (name: string): { status?: { state?: string }; argv?: string[]; createdAt?: number } | undefined => {
+    try {
+      return JSON.parse(readFileSync(join(dir, name), 'utf8')) as ReturnType<typeof read>;
+    } catch {
+      return undefined;
+    }
+  };
+  const record = read('job.json');
+  const budget = record?.argv?.slice(record.argv.indexOf('--budget')).join(' ') ?? '-';
+  const created = record?.createdAt ? new Date(record.createdAt).toISOString() : '-';
+  const end = read('end.json')?.status?.state ?? 'none';
+  return `[files ${readdirSync(dir).join(',')}; end ${end}; created ${created} by a call with ${budget}]`;
 }
 
 /** Leases left in job folders, with the state of their job. */
@@ -57,7 +75,13 @@ export function staleLeases(home: string): string[] {
   });
 }
 
-function jobFolders(home: string): { id: string; dir: string; status: StatusShape | undefined }[] {
+interface JobFolder {
+  readonly id: string;
+  readonly dir: string;
+  readonly status: StatusShape | undefined;
+}
+
+function jobFolders(home: string): JobFolder[] {
   const jobs = join(home, 'jobs');
   if (!existsSync(jobs)) return [];
   return readdirSync(jobs).map((id) => {

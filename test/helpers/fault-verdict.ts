@@ -125,7 +125,7 @@ function traceOf(runner: ScheduleRunner): string[] {
       ? `exit ${envelope.meta.exit_code}${envelope.error ? ` ${envelope.error.code}` : ''}${job ? ` (${job})` : ''}`
       : `no envelope (exit ${c.run?.code}, signal ${c.run?.signal})`;
     const sent = c.sent.length > 0 ? ` [sent ${c.sent.join(',')}]` : '';
-    return `${c.label}${sent}: ${end}`;
+    return `${c.label} (pid ${c.pid ?? '-'})${sent}: ${end}`;
   });
 }
 
