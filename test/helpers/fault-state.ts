@@ -47,8 +47,20 @@ interface StatusShape {
 export function staleJobs(home: string): string[] {
   const unfinished = jobFolders(home).filter(({ status }) => status?.state === 'running' || status?.state === 'paused');
   const line = ({ id, dir, status }: JobFolder) =>
-    `${id}: ${status!.state} (pid ${status!.pid ?? '-'}) ${folderFacts(dir)}`;
+    `${id}: ${status!.state} (pid ${status!.pid ?? '-'}: ${pidFacts(status!.pid)}) ${folderFacts(dir)}`;
   return unfinished.map(line);
+}
+
+/** What the system says of a pid now: gone, or its state letter, start time and command line. */
+function pidFacts(pid: number | undefined): string {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').slice(0, 120);
+    return `state ${fields[0]}, start ${fields[19]}, ${cmdline || 'no command line'}`;
+  } catch {
+    return 'gone';
+  }
 }
 
 /** What a stale job's folder holds, for a finding that can be understood without the folder: files, end, words. */
