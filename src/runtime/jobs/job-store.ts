@@ -9,6 +9,7 @@ import { ensurePrivateDir } from '../storage/state-dir.js';
 import { isJobRecord, isJobStatus, type JobRecord, type JobResult, type JobStatus } from './job-record.js';
 import { DELETE_SLICE_MS, PrunedJobs } from './pruned-jobs.js';
 import { formatIdentity, identityOf, isAlive, parseIdentity, type ProcessIdentity } from './process-identity.js';
+import { breakStaleLease, readLease } from './stale-lease.js';
 
 /** Finished jobs are kept this long, then cleaned. */
 export const JOB_RETENTION_MS = 24 * 60 * 60 * 1000;
@@ -209,24 +210,24 @@ export class JobStore {
     const lease = formatIdentity(identityOf(pid));
     for (let attempt = 0; attempt < 3; attempt++) {
       if (createFileOnce(path, lease, false)) return true;
-      const holder = this.leaseHolder(id);
-      if (holder === 'gone') continue;
-      if (holder === 'unreadable' ? !this.leaseAbandoned(path) : isAlive(holder)) return false;
-      rmSync(path, { force: true });
+      const text = readLease(path);
+      if (text === undefined) continue;
+      if (!this.leaseStale(path, text)) return false;
+      breakStaleLease(path, text);
     }
     return false;
   }
 
   /** Who holds the lease: 'unreadable' while its writer is between create and write (or left it so). */
   private leaseHolder(id: string): ProcessIdentity | 'gone' | 'unreadable' {
-    try {
-      return parseIdentity(readFileSync(join(this.dir(id), 'lease'), 'utf8')) ?? 'unreadable';
-    } catch {
-      return 'gone';
-    }
+    const text = readLease(join(this.dir(id), 'lease'));
+    return text === undefined ? 'gone' : parseIdentity(text) ?? 'unreadable';
   }
 
-  private leaseAbandoned(path: string): boolean {
+  /** A lease whose process is gone, or one left unreadable past LEASE_WRITE_GRACE_MS. */
+  private leaseStale(path: string, text: string): boolean {
+    const holder = parseIdentity(text);
+    if (holder) return !isAlive(holder);
     try {
       return fileAgeMs(path) > LEASE_WRITE_GRACE_MS;
     } catch {
@@ -237,9 +238,8 @@ export class JobStore {
   /** Removes a lease whose holder is gone (a job judged lost or stalled), so none is left behind. */
   dropStaleLease(id: string): void {
     const path = join(this.dir(id), 'lease');
-    const holder = this.leaseHolder(id);
-    const stale = holder === 'unreadable' ? this.leaseAbandoned(path) : holder !== 'gone' && !isAlive(holder);
-    if (stale) rmSync(path, { force: true });
+    const text = readLease(path);
+    if (text !== undefined && this.leaseStale(path, text)) breakStaleLease(path, text);
   }
 
   releaseLease(id: string, pid: number): void {

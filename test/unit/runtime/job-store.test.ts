@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { JobStore, JOB_RETENTION_MS, SWEEP_EVERY_MS } from '../../../src/runtime/jobs/job-store.js';
 import { JobState } from '../../../src/contract/vocabulary/job-state.js';
 import type { JobRecord } from '../../../src/runtime/jobs/job-record.js';
+import { breakStaleLease } from '../../../src/runtime/jobs/stale-lease.js';
 import { tempWorld } from '../../helpers/temp-world.js';
 
 const world = tempWorld('job-store');
@@ -68,4 +69,29 @@ test('a lease appears whole, and an empty one (its writer killed mid-write) is d
   utimesSync(lease, old, old);
   store.dropStaleLease(id);
   assert.ok(!existsSync(lease), 'past its grace it is stale: dropped');
+});
+
+test('a stale lease is broken by one process at a time, and never the lease taken after it', () => {
+  const store = new JobStore(world.path('breaks'));
+  const id = 'analyze-0000000f';
+  store.create(record(id, 'k-break'), { state: JobState.Lost, startedAt: 0, updatedAt: 0, progressAt: 0, endedAt: 0 });
+  const lease = join(store.dir(id), 'lease');
+  const dead = JSON.stringify({ pid: 999_999_999, start: 1 });
+  writeFileSync(lease, dead);
+  // Another process is breaking that holding at this moment (its mark is fresh): it is left to that one.
+  const mark = `${lease}.breaking-999999999-1`;
+  writeFileSync(mark, '');
+  assert.equal(store.takeLease(id, process.pid), false, 'not taken while another breaks it');
+  store.dropStaleLease(id);
+  assert.equal(readFileSync(lease, 'utf8'), dead, 'nor dropped');
+  // A mark past its grace was left by a breaker killed mid-way: the holding is broken, and the lease taken.
+  const old = new Date(Date.now() - 60_000);
+  utimesSync(mark, old, old);
+  assert.equal(store.takeLease(id, process.pid), true);
+  assert.ok(!existsSync(mark), 'the mark goes with the break');
+  // A process that judged the dead holding stale before that, and looks only now, leaves the new lease alone.
+  const mine = readFileSync(lease, 'utf8');
+  breakStaleLease(lease, dead);
+  assert.equal(readFileSync(lease, 'utf8'), mine, 'the live lease stays');
+  assert.deepEqual(readdirSync(store.dir(id)).filter((name) => name.startsWith('lease')), ['lease'], 'no mark left');
 });
