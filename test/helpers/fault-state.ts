@@ -3,6 +3,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { parseProcStat } from '../../src/runtime/jobs/process-identity.js';
 
 /** Live processes whose environment holds STINT_HOME=home (zombies have an empty environ). */
 export function processesOf(home: string): { pid: number; cmdline: string }[] {
@@ -54,10 +55,9 @@ export function staleJobs(home: string): string[] {
 /** What the system says of a pid now: gone, or its state letter, start time and command line. */
 function pidFacts(pid: number | undefined): string {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const stat = parseProcStat(readFileSync(`/proc/${pid}/stat`, 'utf8'));
     const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').slice(0, 120);
-    return `state ${fields[0]}, start ${fields[19]}, ${cmdline || 'no command line'}`;
+    return `state ${stat?.state}, start ${stat?.start}, ${cmdline || 'no command line'}`;
   } catch {
     return 'gone';
   }

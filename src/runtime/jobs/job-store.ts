@@ -8,8 +8,8 @@ import { fileAgeMs } from '../storage/file-age.js';
 import { ensurePrivateDir } from '../storage/state-dir.js';
 import { isJobRecord, isJobStatus, type JobRecord, type JobResult, type JobStatus } from './job-record.js';
 import { DELETE_SLICE_MS, PrunedJobs } from './pruned-jobs.js';
-import { formatIdentity, identityOf, isAlive, parseIdentity, type ProcessIdentity } from './process-identity.js';
-import { breakStaleLease, readLease } from './stale-lease.js';
+import { formatIdentity, identityOf, parseIdentity, type ProcessIdentity } from './process-identity.js';
+import { breakStaleLease, isStaleLease, readLease } from './stale-lease.js';
 
 /** Finished jobs are kept this long, then cleaned. */
 export const JOB_RETENTION_MS = 24 * 60 * 60 * 1000;
@@ -17,8 +17,6 @@ export const JOB_RETENTION_MS = 24 * 60 * 60 * 1000;
 export const SWEEP_EVERY_MS = 10 * 60 * 1000;
 const LAST_SWEEP_FILE = 'last-sweep';
 const LOG_TAIL_BYTES = 2048;
-/** A lease file still empty or unreadable after this long was left by a writer that died mid-write. */
-const LEASE_WRITE_GRACE_MS = 2_000;
 
 /** A job's end: its terminal status and, when it has one, its final answer, written together in one file. */
 export interface JobEnd {
@@ -203,7 +201,7 @@ export class JobStore {
    * The right to run a job: one process at a time. The lease appears whole (written aside, then linked into
    * place, which fails if one is there), so a process killed while taking it never leaves an empty one that
    * nobody could judge. A lease whose process is gone (or whose pid another process holds now) is stale and
-   * is taken over; so is one left unreadable (an older version's) for LEASE_WRITE_GRACE_MS.
+   * is taken over; so is one left unreadable (an older version's) for a grace (stale-lease.ts).
    */
   takeLease(id: string, pid: number): boolean {
     const path = join(this.dir(id), 'lease');
@@ -212,7 +210,7 @@ export class JobStore {
       if (createFileOnce(path, lease, false)) return true;
       const text = readLease(path);
       if (text === undefined) continue;
-      if (!this.leaseStale(path, text)) return false;
+      if (!isStaleLease(path, text)) return false;
       breakStaleLease(path, text);
     }
     return false;
@@ -224,22 +222,11 @@ export class JobStore {
     return text === undefined ? 'gone' : parseIdentity(text) ?? 'unreadable';
   }
 
-  /** A lease whose process is gone, or one left unreadable past LEASE_WRITE_GRACE_MS. */
-  private leaseStale(path: string, text: string): boolean {
-    const holder = parseIdentity(text);
-    if (holder) return !isAlive(holder);
-    try {
-      return fileAgeMs(path) > LEASE_WRITE_GRACE_MS;
-    } catch {
-      return true;
-    }
-  }
-
   /** Removes a lease whose holder is gone (a job judged lost or stalled), so none is left behind. */
   dropStaleLease(id: string): void {
     const path = join(this.dir(id), 'lease');
     const text = readLease(path);
-    if (text !== undefined && this.leaseStale(path, text)) breakStaleLease(path, text);
+    if (text !== undefined && isStaleLease(path, text)) breakStaleLease(path, text);
   }
 
   releaseLease(id: string, pid: number): void {

@@ -1,10 +1,13 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { createFileOnce } from '../storage/atomic-file.js';
 import { fileAgeMs } from '../storage/file-age.js';
-import { parseIdentity } from './process-identity.js';
+import { isAlive, parseIdentity } from './process-identity.js';
 
-/** A break mark older than this was left by a process killed between making it and removing it. */
-const MARK_GRACE_MS = 2_000;
+/**
+ * A lease still unreadable after this long (an older version's writer killed mid-write), or a break mark this old
+ * (its breaker killed between making and removing it), was left by a process that is gone.
+ */
+const WRITE_GRACE_MS = 2_000;
 
 /** The lease file's text; undefined when there is none. */
 export function readLease(path: string): string | undefined {
@@ -13,6 +16,12 @@ export function readLease(path: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** Whether the lease holding `text` is stale: its process is gone, or it is unreadable past WRITE_GRACE_MS. */
+export function isStaleLease(path: string, text: string): boolean {
+  const holder = parseIdentity(text);
+  return holder ? !isAlive(holder) : leftBehind(path, true);
 }
 
 /**
@@ -26,7 +35,7 @@ export function breakStaleLease(path: string, text: string): void {
   const mark = `${path}.breaking-${holdingName(text)}`;
   if (!createFileOnce(mark, '', false)) {
     // Another process is breaking this holding now; a mark past its grace was left by one killed meanwhile.
-    if (!markAbandoned(mark)) return;
+    if (!leftBehind(mark, false)) return;
     rmSync(mark, { force: true });
     if (!createFileOnce(mark, '', false)) return;
   }
@@ -43,11 +52,11 @@ function holdingName(text: string): string {
   return holder ? `${holder.pid}-${holder.start ?? 'any'}` : 'unreadable';
 }
 
-function markAbandoned(mark: string): boolean {
+/** Whether the file at `path` is older than WRITE_GRACE_MS; `whenGone` if it went meanwhile. */
+function leftBehind(path: string, whenGone: boolean): boolean {
   try {
-    return fileAgeMs(mark) > MARK_GRACE_MS;
+    return fileAgeMs(path) > WRITE_GRACE_MS;
   } catch {
-    // Gone meanwhile: its breaker finished.
-    return false;
+    return whenGone;
   }
 }
