@@ -1,11 +1,12 @@
 // http:// inputs read by byte range from a real HTTP server started here (test/helpers/range-server.ts): analyze
 // and import answer what the local file answers; a budget, a SIGINT and a kill -9 each followed by the identical
 // call resume by range (the server's log shows what was read twice); an object replaced between calls or mid-run,
-// a server that resets connections and answers 503 at random, and every refusal answer with their codes.
-// Waits on facts (answers, progress lines), never on a clock.
+// a server that resets connections and answers 503 at random, and every refusal answer with their codes. s3://
+// objects from s3rver, and from an endpoint that sends a range too short or too long, or SlowDown. Waits on facts (answers, progress lines), never on a clock.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
 import { envelopeOf, runJson, runShell, startCli, type CliRun } from '../helpers/run-cli.js';
 import { tempWorld } from '../helpers/temp-world.js';
 import { filesUnder } from '../helpers/files-under.js';
@@ -334,6 +335,60 @@ test('s3:// objects: analyze and import answer what the local file does; a missi
     await s3.close();
   }
 });
+
+/** How the S3 endpoint below answers a GET of a range. */
+type S3Misstep = 'short body' | 'long body' | 'SlowDown';
+
+/**
+ * An S3-compatible endpoint that answers HEAD as a store does and every ranged GET with one misstep, so that the
+ * real AWS SDK in stint meets what a failing store sends. Stops with the test.
+ */
+async function misstepping(misstep: S3Misstep): Promise<{ readonly env: Record<string, string>; server: Server }> {
+  const etag = '"e1"';
+  const server = createServer((request, response) => {
+    const head = { 'Content-Type': 'text/csv', ETag: etag, 'Last-Modified': new Date(0).toUTCString() };
+    if (request.method === 'HEAD') {
+      return void response.writeHead(200, { ...head, 'Content-Length': bytes.length }).end();
+    }
+    if (misstep === 'SlowDown') {
+      const xml = '<?xml version="1.0"?><Error><Code>SlowDown</Code><Message>Reduce your rate</Message></Error>';
+      return void response.writeHead(503, { 'Content-Type': 'application/xml' }).end(xml);
+    }
+    const [, from, to] = /bytes=(\d+)-(\d+)/.exec(request.headers.range ?? '')!.map(Number) as number[];
+    const end = misstep === 'short body' ? to! : to! + 2;
+    const body = bytes.subarray(from!, Math.min(end, bytes.length));
+    const range = `bytes ${from}-${from! + body.length - 1}/${bytes.length}`;
+    response.writeHead(206, { ...head, 'Content-Range': range, 'Content-Length': body.length }).end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  const env = {
+    AWS_ENDPOINT_URL: `http://127.0.0.1:${port}`, AWS_ACCESS_KEY_ID: 'K', AWS_SECRET_ACCESS_KEY: 'S',
+    AWS_REGION: 'us-east-1', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+  };
+  return { env, server };
+}
+
+test('an S3 store that sends a range one byte short or over, or SlowDown: 12 or 11, retryable, never a wrong answer',
+  async () => {
+    const cases = [
+      { misstep: 'short body', exit: 12, code: 'REMOTE_UNAVAILABLE' },
+      { misstep: 'long body', exit: 12, code: 'REMOTE_UNAVAILABLE' },
+      { misstep: 'SlowDown', exit: 11, code: 'REMOTE_THROTTLED' },
+    ] as const;
+    for (const c of cases) {
+      const { env, server } = await misstepping(c.misstep);
+      try {
+        const { envelope } = await analyze('s3://bucket/mixed.csv', { ...home(`s3-${c.misstep}`), ...env });
+        assert.equal(envelope.meta.exit_code, c.exit, `${c.misstep}: ${JSON.stringify(envelope.error)}`);
+        assert.equal(envelope.error?.code, c.code, c.misstep);
+        assert.equal(envelope.error?.retryable, true, c.misstep);
+      } finally {
+        server.closeAllConnections();
+        await new Promise((resolve) => server.close(resolve));
+      }
+    }
+  });
 
 test('--queue with two workers reading an s3:// object, no file shared: the local file\'s answer',
   { skip: redisAbsent ? `skipped: ${redisAbsent}` : false }, async () => {

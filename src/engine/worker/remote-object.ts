@@ -14,8 +14,8 @@ export const probeObject = (url: string): Promise<Answer<RemoteIdentity>> =>
   answer(() => (isS3(url) ? s3Probe(url) : httpProbe(url)));
 
 /**
- * Bytes [from, to) of the object's version `identity` (retried while another attempt may pass); an http(s) body
- * is read into memory `buffer` gives.
+ * Bytes [from, to) of the object's version `identity` (retried while another attempt may pass), read into memory
+ * `buffer` gives.
  */
 export const readObjectRange = (url: string, identity: RemoteIdentity, from: number, to: number, buffer?: BodyBuffer) =>
-  answer(() => (isS3(url) ? s3Range(url, identity, from, to) : httpRange(url, identity, from, to, buffer)));
+  answer(() => (isS3(url) ? s3Range(url, identity, from, to, buffer) : httpRange(url, identity, from, to, buffer)));

@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import { ErrorCode } from '../../contract/error-code.js';
 import { failure, lostFailure, RemoteFailure, statusFailure } from './remote-failure.js';
 import type { RemoteIdentity } from './remote-identity.js';
+import { freshBuffer, type BodyBuffer } from './http-answer.js';
 
 const CLIENT = '@aws-sdk/client-s3';
 
@@ -20,7 +21,8 @@ interface S3Output {
   readonly ContentLength?: number;
   readonly ETag?: string;
   readonly LastModified?: Date;
-  readonly Body?: { transformToByteArray(): Promise<Uint8Array> };
+  /** In Node.js, the answer's body as it arrives, a piece at a time. */
+  readonly Body?: AsyncIterable<Uint8Array>;
 }
 
 let client: { readonly sdk: S3Sdk; readonly s3: { send(command: unknown): Promise<S3Output> } } | undefined;
@@ -79,21 +81,41 @@ export async function s3Probe(url: string): Promise<RemoteIdentity> {
   return { size: head.ContentLength ?? 0, ...tag, ...(lastModified ? { lastModified } : {}) };
 }
 
-/** Bytes [from, to) of the version `identity` names; a store that ignores If-Match is caught by the ETag it sends. */
-export async function s3Range(url: string, identity: RemoteIdentity, from: number, to: number): Promise<Uint8Array> {
+/** A body too long or too short for its range: the store is taken as failing, and the range is read again. */
+function wrongLength(url: string, sent: number, length: number): RemoteFailure {
+  const message = `${url} sent ${sent} bytes for a range of ${length}`;
+  return new RemoteFailure(failure(ErrorCode.RemoteUnavailable, message, { url }), true);
+}
+
+/**
+ * The body's pieces copied into `into` as they arrive: the SDK's own way (transformToByteArray) gathers them in
+ * fresh memory first, a page fault per 4 KiB, and its result sits at no word offset (word-offset.ts).
+ */
+async function readBody(url: string, body: AsyncIterable<Uint8Array> | undefined, into: Uint8Array): Promise<void> {
+  let filled = 0;
+  try {
+    for await (const piece of body ?? []) {
+      if (filled + piece.length > into.length) throw wrongLength(url, filled + piece.length, into.length);
+      into.set(piece, filled);
+      filled += piece.length;
+    }
+  } catch (error) {
+    throw error instanceof RemoteFailure ? error : lostFailure(error, url);
+  }
+  if (filled !== into.length) throw wrongLength(url, filled, into.length);
+}
+
+/**
+ * Bytes [from, to) of the version `identity` names, read into `buffer`'s memory; a store that ignores If-Match is
+ * caught by the ETag it sends.
+ */
+export async function s3Range(url: string, identity: RemoteIdentity, from: number, to: number,
+  buffer: BodyBuffer = freshBuffer): Promise<Uint8Array> {
   const ifMatch = identity.tag ? { IfMatch: identity.tag } : {};
   const input = { ...location(url), Range: `bytes=${from}-${to - 1}`, ...ifMatch };
   const got = await send(url, (sdk) => new sdk.GetObjectCommand(input));
   if (identity.tag && got.ETag && got.ETag !== identity.tag) throw statusFailure(412, url, null);
-  let bytes: Uint8Array;
-  try {
-    bytes = (await got.Body?.transformToByteArray()) ?? new Uint8Array(0);
-  } catch (error) {
-    throw lostFailure(error, url);
-  }
-  if (bytes.length !== to - from) {
-    const message = `${url} sent ${bytes.length} bytes for a range of ${to - from}`;
-    throw new RemoteFailure(failure(ErrorCode.RemoteUnavailable, message, { url }), true);
-  }
+  const bytes = buffer(to - from);
+  await readBody(url, got.Body, bytes);
   return bytes;
 }

@@ -3,9 +3,9 @@
 // same offset within a word; otherwise it goes byte by byte, several times
 // slower (measured: about 0.3 s against 0.04 s per GiB, and most of the fetch
 // thread's CPU). So every buffer a remote object's bytes pass through holds the
-// object's byte p at an offset with the same remainder as p. Answers read into
-// memory of their own (an s3:// range, which the AWS SDK reads; a body of
-// unknown length) do not, and are still copied byte by byte.
+// object's byte p at an offset with the same remainder as p. An answer read into
+// memory of its own (a body of unknown length) does not, and is still copied
+// byte by byte.
 
 /** Bytes a copy moves at once when source and destination line up. */
 const WORD = 8;
