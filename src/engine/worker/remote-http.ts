@@ -10,7 +10,7 @@ import { httpGet } from './http-get.js';
 import type { BodyBuffer, HttpAnswer } from './http-answer.js';
 
 /** A server that sends nothing for this long is taken as gone (and retried). */
-const REQUEST_TIMEOUT_MS = 60_000;
+export const REQUEST_TIMEOUT_MS = 60_000;
 
 /** GET with `headers`, a user and password in the URL moved into Basic authorization; a lost request retries. */
 async function get(url: string, headers: Record<string, string>, buffer?: BodyBuffer): Promise<HttpAnswer> {

@@ -7,7 +7,10 @@ import { createRequire } from 'node:module';
 import { ErrorCode } from '../../contract/error-code.js';
 import { failure, lostFailure, RemoteFailure, statusFailure } from './remote-failure.js';
 import type { RemoteIdentity } from './remote-identity.js';
-import { freshBuffer, type BodyBuffer } from './http-answer.js';
+import { freshBuffer, type BodyBuffer, type HttpAnswer } from './http-answer.js';
+import { httpGet } from './http-get.js';
+import { REQUEST_TIMEOUT_MS } from './remote-http.js';
+import { signedRequest, type SignedGet, type StackedCommand } from './s3-signed-request.js';
 
 const CLIENT = '@aws-sdk/client-s3';
 
@@ -59,7 +62,8 @@ function location(url: string): { readonly Bucket: string; readonly Key: string 
 function s3Failure(error: unknown, url: string): RemoteFailure {
   if (error instanceof RemoteFailure) return error;
   const { name, $metadata } = error as { name?: string; $metadata?: { httpStatusCode?: number } };
-  if (name === 'SlowDown') return statusFailure(429, url, null);
+  // S3 answers 503 when it throttles (SlowDown, or ServiceUnavailable: "reduce your request rate").
+  if (name === 'SlowDown' || $metadata?.httpStatusCode === 503) return statusFailure(429, url, null);
   if (/Credential|Signature|InvalidAccessKeyId/i.test(name ?? '')) return statusFailure(401, url, null);
   const status = $metadata?.httpStatusCode;
   return status ? statusFailure(status, url, null) : lostFailure(error, url);
@@ -105,6 +109,27 @@ async function readBody(url: string, body: AsyncIterable<Uint8Array> | undefined
   if (filled !== into.length) throw wrongLength(url, filled, into.length);
 }
 
+/** What a GET the SDK signed answered, through stint's own connection: its status as the SDK would word it. */
+async function sentItself(url: string, signed: SignedGet, buffer: BodyBuffer): Promise<HttpAnswer> {
+  let answer: HttpAnswer;
+  try {
+    answer = await httpGet(signed.href, signed.headers, REQUEST_TIMEOUT_MS, buffer);
+  } catch (error) {
+    throw lostFailure(error, url);
+  }
+  if (answer.status === 503) throw statusFailure(429, url, answer.header('retry-after') ?? null);
+  if (answer.status !== 206) throw statusFailure(answer.status, url, answer.header('retry-after') ?? null);
+  return answer;
+}
+
+/** The range through the SDK's own client: a request stint could not send as the SDK signed it. */
+async function sdkRange(url: string, command: unknown, buffer: BodyBuffer, length: number) {
+  const got = await send(url, () => command);
+  const bytes = buffer(length);
+  await readBody(url, got.Body, bytes);
+  return { tag: got.ETag, bytes };
+}
+
 /**
  * Bytes [from, to) of the version `identity` names, read into `buffer`'s memory; a store that ignores If-Match is
  * caught by the ETag it sends.
@@ -113,9 +138,17 @@ export async function s3Range(url: string, identity: RemoteIdentity, from: numbe
   buffer: BodyBuffer = freshBuffer): Promise<Uint8Array> {
   const ifMatch = identity.tag ? { IfMatch: identity.tag } : {};
   const input = { ...location(url), Range: `bytes=${from}-${to - 1}`, ...ifMatch };
-  const got = await send(url, (sdk) => new sdk.GetObjectCommand(input));
-  if (identity.tag && got.ETag && got.ETag !== identity.tag) throw statusFailure(412, url, null);
-  const bytes = buffer(to - from);
-  await readBody(url, got.Body, bytes);
-  return bytes;
+  const { sdk, s3 } = s3Client(url);
+  let signed: SignedGet | undefined;
+  try {
+    signed = await signedRequest(new sdk.GetObjectCommand(input) as StackedCommand, (command) => s3.send(command));
+  } catch (error) {
+    throw s3Failure(error, url);
+  }
+  const got = signed
+    ? await sentItself(url, signed, buffer).then((answer) => ({ tag: answer.header('etag'), bytes: answer.body }))
+    : await sdkRange(url, new sdk.GetObjectCommand(input), buffer, to - from);
+  if (identity.tag && got.tag && got.tag !== identity.tag) throw statusFailure(412, url, null);
+  if (got.bytes.length !== to - from) throw wrongLength(url, got.bytes.length, to - from);
+  return got.bytes;
 }
