@@ -120,7 +120,8 @@ export async function remoteFigures(gib: number): Promise<Figure[]> {
   try {
     server.putFile('big.csv', big);
     const url = server.urlOf('big.csv');
-    const local = await againstTheFile(label, 'stint analyze http:// (range server, localhost)', () => analyze(url), big);
+    const ours = 'stint analyze http:// (range server, localhost)';
+    const local = await againstTheFile(label, ours, () => analyze(url), big);
     const s3 = await s3Figures(label, big);
     const nginx = await nginxFigures(label, big);
     const unavailable = await duckDbOverHttp();
@@ -129,7 +130,7 @@ export async function remoteFigures(gib: number): Promise<Figure[]> {
       return [...local, ...s3, ...nginx];
     }
     const duck = (await loadDuckDb(REPO_ROOT))!;
-    const duckSteps: Step[] = [['stint analyze http:// (range server, localhost)', () => analyze(url)], ['DuckDB read_csv http://',
+    const duckSteps: Step[] = [[ours, () => analyze(url)], ['DuckDB read_csv http://',
       () => inThisProcess(() => duckDbStats(duck, url, 2))]];
     const duckRounds = await alternatingRounds(duckSteps, ROUNDS);
     return [...local, ...s3, ...nginx, ...figures(label, duckRounds, duckSteps[0]![0], duckSteps[1]![0], [])];

@@ -109,8 +109,8 @@ async function readBody(url: string, body: AsyncIterable<Uint8Array> | undefined
   if (filled !== into.length) throw wrongLength(url, filled, into.length);
 }
 
-/** What a GET the SDK signed answered, through stint's own connection: its status as the SDK would word it. */
-async function sentItself(url: string, signed: SignedGet, buffer: BodyBuffer): Promise<HttpAnswer> {
+/** What a GET the SDK signed answered, through stint's own connection: a range of `length` bytes, or a failure. */
+async function sentItself(url: string, signed: SignedGet, buffer: BodyBuffer, length: number): Promise<HttpAnswer> {
   let answer: HttpAnswer;
   try {
     answer = await httpGet(signed.href, signed.headers, REQUEST_TIMEOUT_MS, buffer);
@@ -119,6 +119,7 @@ async function sentItself(url: string, signed: SignedGet, buffer: BodyBuffer): P
   }
   if (answer.status === 503) throw statusFailure(429, url, answer.header('retry-after') ?? null);
   if (answer.status !== 206) throw statusFailure(answer.status, url, answer.header('retry-after') ?? null);
+  if (answer.body.length !== length) throw wrongLength(url, answer.body.length, length);
   return answer;
 }
 
@@ -146,9 +147,8 @@ export async function s3Range(url: string, identity: RemoteIdentity, from: numbe
     throw s3Failure(error, url);
   }
   const got = signed
-    ? await sentItself(url, signed, buffer).then((answer) => ({ tag: answer.header('etag'), bytes: answer.body }))
+    ? await sentItself(url, signed, buffer, to - from).then((sent) => ({ tag: sent.header('etag'), bytes: sent.body }))
     : await sdkRange(url, new sdk.GetObjectCommand(input), buffer, to - from);
   if (identity.tag && got.tag && got.tag !== identity.tag) throw statusFailure(412, url, null);
-  if (got.bytes.length !== to - from) throw wrongLength(url, got.bytes.length, to - from);
   return got.bytes;
 }
