@@ -54,7 +54,9 @@ const defaultHome = (): string => (fallbackHome ??= tempWorld('state').dir);
  */
 export function cleanEnv(extra: Record<string, string | undefined> = {}): Record<string, string> {
   const env: Record<string, string> = {};
-  const dropped = ['AGENT_CALL_BUDGET_MS', 'NO_COLOR', 'FORCE_COLOR', 'CI', ...STATE_VARS];
+  // The AWS SDK's switch for its Node version notice: stint sets it itself, and the tests see what users see.
+  const sdkNotice = 'AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED';
+  const dropped = ['AGENT_CALL_BUDGET_MS', 'NO_COLOR', 'FORCE_COLOR', 'CI', sdkNotice, ...STATE_VARS];
   for (const [key, value] of Object.entries(process.env)) {
     if (value !== undefined && !dropped.includes(key)) env[key] = value;
   }

@@ -28,6 +28,9 @@ interface S3Output {
   readonly Body?: AsyncIterable<Uint8Array>;
 }
 
+/** The SDK's own switch for its notice of the Node versions its later releases need. */
+const SDK_NODE_NOTICE_OFF = 'AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED';
+
 let client: { readonly sdk: S3Sdk; readonly s3: { send(command: unknown): Promise<S3Output> } } | undefined;
 
 function s3Client(url: string): NonNullable<typeof client> {
@@ -41,6 +44,9 @@ function s3Client(url: string): NonNullable<typeof client> {
     throw new RemoteFailure(failure(ErrorCode.RemoteClientMissing, message, { package: CLIENT }), false);
   }
   const env = process.env;
+  // Which Node versions stint runs on is stint's to say (package.json's engines); on Node 20 the SDK would print
+  // its notice of what its later releases need on every call's stderr, among stint's own lines.
+  env[SDK_NODE_NOTICE_OFF] ??= 'true';
   const endpoint = env['AWS_ENDPOINT_URL_S3'] ?? env['AWS_ENDPOINT_URL'];
   // stint retries itself (remote-failure.ts), as for http://.
   const s3 = new sdk.S3Client({ maxAttempts: 1, ...(endpoint ? { forcePathStyle: true } : {}) });
