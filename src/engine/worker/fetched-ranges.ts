@@ -1,21 +1,16 @@
 // The fetch thread's ranges of remote objects: those it keeps (range-cache.ts),
-// those on their way, and the one it reads ahead. A worker that finished a
+// those on their way, and those it reads ahead. A worker that finished a
 // chunk asks for the next one and sleeps until its bytes are there; fetching
-// the range after the furthest one asked for while the workers parse hides
-// that wait. Only a reader that reads on where the last asks reached is read
-// ahead of (a queue's worker, given chunks far apart, is not), one range of
-// its ask's length at a time: a stopped run has read at most one range it did
-// not use.
+// the ranges after the furthest one asked for while the workers parse hides
+// that wait. Only readers that read on where the last asks reached are read
+// ahead of (a queue's workers, given chunks far apart, are not), one range of
+// an ask's length per reader: two workers finishing at once both find their
+// next chunk coming, and a stopped run has read at most one range a reader
+// that it did not use.
 import type { Answer } from './remote-failure.js';
 import { readObjectRange } from './remote-object.js';
 import type { RemoteIdentity } from './remote-identity.js';
 import { RangeCache } from './range-cache.js';
-
-/**
- * How many ranges of an ask's length are read past its end: one keeps a worker's next chunk on its way while it
- * parses (more read as much again after an interruption, and gained nothing measurable on localhost).
- */
-const READ_AHEAD = 1;
 
 /** One object's version, as the ranges read of it are kept under. */
 interface Version {
@@ -36,16 +31,18 @@ export class FetchedRanges {
   private readonly onTheWay: OnTheWay[] = [];
   /** Per version, how far the ranges asked for and read ahead reach. */
   private readonly reached = new Map<string, number>();
+  /** Per version, the threads that read on (by thread id). */
+  private readonly readers = new Map<string, Set<number>>();
 
   /**
-   * Bytes [from, from + into.length) of the version into `into`: kept ones copied, the rest fetched. `readsOn`:
-   * the asker goes on to read where they end (a chunk's reader).
+   * Bytes [from, from + into.length) of the version into `into`: kept ones copied, the rest fetched. `reader`:
+   * the asking thread's number when it goes on to read where they end (a chunk's reader).
    */
-  async read(url: string, identity: RemoteIdentity, from: number, into: Uint8Array, readsOn: boolean):
+  async read(url: string, identity: RemoteIdentity, from: number, into: Uint8Array, reader: number | undefined):
     Promise<Answer<number>> {
     const version = { key: `${url}\0${identity.tag ?? identity.lastModified ?? ''}`, url, identity };
     const to = from + into.length;
-    if (readsOn) this.readAhead(version, from, to);
+    if (reader !== undefined) this.readAhead(version, reader, from, to);
     let held = 0;
     while (held < into.length) {
       held += this.cache.read(version.key, from + held, into.subarray(held));
@@ -85,13 +82,15 @@ export class FetchedRanges {
     return coming;
   }
 
-  /** An ask that reads on where the last ones reached: the ranges after it are fetched too, READ_AHEAD of them. */
-  private readAhead(version: Version, from: number, to: number): void {
+  /** An ask that reads on where the last ones reached: the ranges after it are fetched too, one a reader. */
+  private readAhead(version: Version, reader: number, from: number, to: number): void {
     const length = to - from;
+    const readers = this.readers.get(version.key) ?? new Set<number>();
+    this.readers.set(version.key, readers.add(reader));
     const reached = this.reached.get(version.key);
     this.reached.set(version.key, Math.max(reached ?? 0, to));
-    if (reached === undefined || from > reached || from < reached - (READ_AHEAD + 1) * length) return;
-    const until = Math.min(version.identity.size, to + READ_AHEAD * length);
+    if (reached === undefined || from > reached || from < reached - (readers.size + 1) * length) return;
+    const until = Math.min(version.identity.size, to + readers.size * length);
     for (let start = Math.max(reached, to); start < until; start += length) {
       this.fetch(version, start, Math.min(until, start + length));
     }

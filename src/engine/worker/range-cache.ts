@@ -1,12 +1,19 @@
 // The ranges of remote objects read lately, kept by the fetch thread so that a
-// range two readers both ask for is fetched once. Bounded by bytes; the oldest
-// go first. Their memory is used again for the next ranges: fresh memory costs
-// a page fault per 4 KiB on first touch, which cost the fetch thread more than
-// the network did (about 0.3 s per 100 MB).
+// range two readers both ask for is fetched once. Bounded by bytes: enough
+// for several ranges (the chunks the workers read, those read ahead, and the
+// chunks before them, which are read again when a chunk is mapped again from
+// its true start: fetched anew, those were a fifth of a 1 GB object more).
+// The oldest go first. Their memory is used again for the next ranges: fresh
+// memory costs a page fault per 4 KiB on first touch, which cost the fetch
+// thread more than the network did (about 0.3 s per 100 MB).
 import { WORD_SLACK, wordOffset } from './word-offset.js';
 
-/** Bytes kept at most: a few chunks of every worker's (chunks are 4 MiB by default). */
+/** Bytes kept at most while RANGES_KEPT of the longest range fit in them. */
 const KEPT_BYTES = 64 * 1024 * 1024;
+/** As many ranges of the longest length as are kept (two workers' chunks, two read ahead, and four before). */
+const RANGES_KEPT = 8;
+/** Bytes kept at most whatever the ranges' length: eight of analyze's 16 MiB chunks, each with its lookahead. */
+const KEPT_BYTES_MOST = RANGES_KEPT * 17 * 1024 * 1024;
 /** Buffers are made in steps of this, so that one freed serves a range a little longer than its last. */
 const BUFFER_STEP = 256 * 1024;
 
@@ -19,6 +26,8 @@ interface Kept {
 export class RangeCache {
   private kept: Kept[] = [];
   private size = 0;
+  /** The longest range kept so far: the bound holds RANGES_KEPT of it. */
+  private longest = 0;
   /** Memory of ranges no longer kept, to be filled again. */
   private free: ArrayBuffer[] = [];
   /** The memory this cache made: only that is used again (a store's answer may be a view of memory shared). */
@@ -58,15 +67,17 @@ export class RangeCache {
 
   /** Keeps `bytes` (which the cache then owns: memory it made is used again once they go). */
   keep(version: string, from: number, bytes: Uint8Array): void {
-    if (bytes.length > KEPT_BYTES) return;
+    this.longest = Math.max(this.longest, bytes.length);
+    const bound = Math.min(KEPT_BYTES_MOST, Math.max(KEPT_BYTES, RANGES_KEPT * this.longest));
+    if (bytes.length > bound) return;
     this.kept.push({ version, from, bytes });
     this.size += bytes.length;
-    while (this.size > KEPT_BYTES) {
+    while (this.size > bound) {
       const gone = this.kept.shift()!.bytes;
       this.size -= gone.length;
       const memory = gone.buffer;
       const mine = memory instanceof ArrayBuffer && this.made.has(memory);
-      if (mine && this.freeBytes() < KEPT_BYTES) this.free.push(memory);
+      if (mine && this.freeBytes() < bound) this.free.push(memory);
     }
   }
 

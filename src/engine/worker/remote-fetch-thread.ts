@@ -28,7 +28,7 @@ function reply(port: MessagePort, signal: SharedArrayBuffer, answer: Answer<unkn
 async function range(asked: RemoteRequest & { kind: 'range' }): Promise<Answer<Uint8Array | number>> {
   const { url, identity, from, to } = asked;
   const into = asked.into ? new Uint8Array(asked.into, asked.at, to - from) : new Uint8Array(to - from);
-  const read = await ranges.read(url, identity, from, into, asked.readsOn);
+  const read = await ranges.read(url, identity, from, into, asked.reader);
   return !read.ok || asked.into ? read : { ok: true, value: into };
 }
 

@@ -4,7 +4,7 @@
 // does the requests; the asking thread sleeps until the answer is posted.
 // A pool's task brings a port to its process's fetch thread; a thread with
 // none (the main thread) connects to one it starts itself.
-import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+import { MessageChannel, receiveMessageOnPort, threadId, Worker, type MessagePort } from 'node:worker_threads';
 import { ErrorCode } from '../../contract/error-code.js';
 import { StintError } from '../../contract/stint-error.js';
 import type { Answer } from './remote-failure.js';
@@ -77,7 +77,7 @@ export function readRemote(url: string, identity: RemoteIdentity, buffer: Uint8A
   { from, to, readsOn }: RangeToRead): number {
   const end = Math.min(to, identity.size);
   if (end <= from) return 0;
-  const range = { kind: 'range', url, identity, from, to: end, readsOn } as const;
+  const range = { kind: 'range', url, identity, from, to: end, ...(readsOn ? { reader: threadId } : {}) } as const;
   if (buffer.buffer instanceof SharedArrayBuffer) {
     return ask<number>({ ...range, into: buffer.buffer, at: buffer.byteOffset + offset });
   }

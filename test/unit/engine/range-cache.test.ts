@@ -20,17 +20,29 @@ test('a range is answered from the kept ranges it starts in, across ranges that 
   assert.equal(held(cache, 'b', 120, 130).length, 0, 'another version keeps nothing of this one');
 });
 
-test('what is answered is a copy, and the oldest ranges go first past the bound', () => {
+const MIB = 1024 * 1024;
+
+test('what is answered is a copy, and the oldest ranges go first past 64 MiB', () => {
   const cache = new RangeCache();
   cache.keep('a', 0, bytesOf(0, 16));
   const answer = held(cache, 'a', 0, 16);
   answer[0] = 99;
   assert.equal(held(cache, 'a', 0, 1)[0], 0, 'the kept bytes are not the answer\'s');
-  const big = 32 * 1024 * 1024;
-  cache.keep('a', 1000, new Uint8Array(big));
-  cache.keep('a', 1000 + big, new Uint8Array(big));
-  assert.equal(held(cache, 'a', 0, 16).length, 0, 'the first range went when the bound was passed');
-  assert.equal(held(cache, 'a', 1000 + big, 1001 + big).length, 1, 'the newest is kept');
+  const length = 8 * MIB;
+  for (let k = 0; k < 8; k++) cache.keep('a', 1000 + k * length, new Uint8Array(length));
+  assert.equal(held(cache, 'a', 0, 16).length, 0, 'the first range went when 64 MiB were passed');
+  assert.equal(held(cache, 'a', 1000, 1001).length, 1, 'the next is kept: 64 MiB are');
+  assert.equal(held(cache, 'a', 1000 + 7 * length, 1001 + 7 * length).length, 1, 'the newest is kept');
+});
+
+test('eight ranges of the longest length are kept, even past 64 MiB (analyze\'s chunks are 16 MiB)', () => {
+  const cache = new RangeCache();
+  const length = 16 * MIB;
+  for (let k = 0; k < 8; k++) cache.keep('a', k * length, new Uint8Array(length));
+  assert.equal(held(cache, 'a', 0, 1).length, 1, 'the first of eight is kept');
+  cache.keep('a', 8 * length, new Uint8Array(length));
+  assert.equal(held(cache, 'a', 0, 1).length, 0, 'the ninth pushes the first out');
+  assert.equal(held(cache, 'a', length, length + 1).length, 1, 'and only it');
 });
 
 test('memory of a range that went is used again for a range of about its length, never while kept', () => {
@@ -51,13 +63,25 @@ test('memory of a range that went is used again for a range of about its length,
   assert.notEqual(cache.buffer(at, chunk).buffer, first.buffer, 'lent out once');
 });
 
+test('longer ranges are kept up to 136 MiB, and a range longer than that is not kept', () => {
+  const cache = new RangeCache();
+  const length = 40 * MIB;
+  for (let k = 0; k < 3; k++) cache.keep('a', k * length, new Uint8Array(length));
+  assert.equal(held(cache, 'a', 0, 1).length, 1, 'three of 40 MiB are kept');
+  cache.keep('a', 3 * length, new Uint8Array(length));
+  assert.equal(held(cache, 'a', 0, 1).length, 0, 'a fourth pushes the first out');
+  cache.keep('a', 4 * length, new Uint8Array(137 * MIB));
+  assert.equal(held(cache, 'a', 4 * length, 4 * length + 1).length, 0, 'a range of 137 MiB is not kept');
+  assert.equal(held(cache, 'a', 3 * length, 3 * length + 1).length, 1, 'and pushes nothing out');
+});
+
 test('memory the cache did not make is never lent out again', () => {
   const cache = new RangeCache();
-  const foreign = new Uint8Array(40 * 1024 * 1024);
+  const foreign = new Uint8Array(8 * MIB);
   cache.keep('a', 0, foreign);
-  cache.keep('a', foreign.length, new Uint8Array(40 * 1024 * 1024));
+  for (let k = 1; k <= 8; k++) cache.keep('a', k * foreign.length, new Uint8Array(8 * MIB));
   assert.equal(held(cache, 'a', 0, 1).length, 0, 'the first range went');
-  assert.notEqual(cache.buffer(0, 40 * 1024 * 1024).buffer, foreign.buffer, 'a store\'s answer is not reused');
+  assert.notEqual(cache.buffer(0, 8 * MIB).buffer, foreign.buffer, 'a store\'s answer is not reused');
 });
 
 test('a range\'s bytes sit at their word offset: byte p at an offset with the remainder of p (mod 8)', () => {
@@ -88,6 +112,7 @@ test('memory made stays bounded by what is kept and in use, whatever the ranges\
     at += bytes.length;
   }
   const total = [...made].reduce((sum, memory) => sum + memory.byteLength, 0);
-  // 64 MiB kept at most, plus the range that pushed the oldest out and the one being filled.
-  assert.ok(total <= (64 + 2 * 17) * 1024 * 1024, `${(total / 2 ** 20).toFixed(1)} MiB made`);
+  // Eight of the longest range kept at most, plus the range that pushed the oldest out and the one being filled.
+  const bound = 8 * lengths[0]! + 2 * 17 * MIB;
+  assert.ok(total <= bound, `${(total / MIB).toFixed(1)} MiB made`);
 });
