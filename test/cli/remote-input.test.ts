@@ -2,7 +2,8 @@
 // and import answer what the local file answers; a budget, a SIGINT and a kill -9 each followed by the identical
 // call resume by range (the server's log shows what was read twice); an object replaced between calls or mid-run,
 // a server that resets connections and answers 503 at random, and every refusal answer with their codes. s3://
-// objects from s3rver, and from an endpoint that sends a range too short or too long, or SlowDown. Waits on facts (answers, progress lines), never on a clock.
+// objects from s3rver, and from an endpoint that sends a range too short or too long, or SlowDown. Waits on facts
+// (answers, progress lines), never on a clock.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
