@@ -7,6 +7,7 @@ import { assertEnvelope } from './schemas.js';
 import { assertIncompleteSchema, assertOutputSchema } from './output-schemas.js';
 import { assertEstimateBounds } from './estimate-bounds.js';
 import { STATE_DIR_ENV, stateDirEnvOf } from '../../src/runtime/storage/state-dir.js';
+import { SDK_NODE_NOTICE_OFF } from '../../src/engine/worker/remote-s3.js';
 import { programPath, STINT_BIN } from './paths.js';
 import { tempWorld } from './temp-world.js';
 
@@ -55,8 +56,7 @@ const defaultHome = (): string => (fallbackHome ??= tempWorld('state').dir);
 export function cleanEnv(extra: Record<string, string | undefined> = {}): Record<string, string> {
   const env: Record<string, string> = {};
   // The AWS SDK's switch for its Node version notice: stint sets it itself, and the tests see what users see.
-  const sdkNotice = 'AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED';
-  const dropped = ['AGENT_CALL_BUDGET_MS', 'NO_COLOR', 'FORCE_COLOR', 'CI', sdkNotice, ...STATE_VARS];
+  const dropped = ['AGENT_CALL_BUDGET_MS', 'NO_COLOR', 'FORCE_COLOR', 'CI', SDK_NODE_NOTICE_OFF, ...STATE_VARS];
   for (const [key, value] of Object.entries(process.env)) {
     if (value !== undefined && !dropped.includes(key)) env[key] = value;
   }

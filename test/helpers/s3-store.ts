@@ -1,6 +1,7 @@
 // A real S3-compatible server (s3rver, from npm) on a free loopback port, its one bucket written through the
 // AWS SDK: for the tests of s3:// inputs and for the remote bench.
 import { rmSync } from 'node:fs';
+import { SDK_NODE_NOTICE_OFF } from '../../src/engine/worker/remote-s3.js';
 
 export interface S3Store {
   /** What stint's S3 client needs to reach the server (endpoint, credentials, region). */
@@ -25,7 +26,7 @@ export async function startS3Store(directory: string): Promise<S3Store> {
     AWS_REGION: 'us-east-1',
   };
   // This process's own client: the SDK's notice of the Node versions its later releases need is not under test.
-  process.env['AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED'] ??= 'true';
+  process.env[SDK_NODE_NOTICE_OFF] ??= 'true';
   const { S3Client, PutObjectCommand } = await import('@aws-sdk/client-s3');
   const client = new S3Client({ endpoint: env.AWS_ENDPOINT_URL, region: env.AWS_REGION, forcePathStyle: true,
     credentials: { accessKeyId: env.AWS_ACCESS_KEY_ID, secretAccessKey: env.AWS_SECRET_ACCESS_KEY } });

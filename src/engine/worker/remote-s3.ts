@@ -29,7 +29,7 @@ interface S3Output {
 }
 
 /** The SDK's own switch for its notice of the Node versions its later releases need. */
-const SDK_NODE_NOTICE_OFF = 'AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED';
+export const SDK_NODE_NOTICE_OFF = 'AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED';
 
 let client: { readonly sdk: S3Sdk; readonly s3: { send(command: unknown): Promise<S3Output> } } | undefined;
 
